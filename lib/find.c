@@ -1,0 +1,443 @@
+/* Stage 2, find: walks the translation unit once and records every
+ * function (all its declarations together, keyed by USR), the calls inside
+ * function bodies that matter to the rewrite (global_barrier(), the four
+ * remapped work-item functions, calls of user functions), and misuse that
+ * can be seen in one place: the reserved prefix, global_barrier's address.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_OFF ((size_t)-1)
+
+/* The work-item functions whose dimension-0 results are remapped to the
+ * participating set. */
+static const char *const remapped_ids[] = {"get_group_id", "get_num_groups",
+                                           "get_global_id", "get_global_size"};
+
+typedef struct walk {
+  gsr_ctx *ctx;
+  int cur; /* index of the function whose body is walked, or -1 */
+  /* Offsets of DeclRefExprs that are the callee of a global_barrier call. */
+  size_t *callee_refs;
+  size_t n_callee_refs, cap_callee_refs;
+} walk;
+
+/* Skips whitespace, comments and line continuations from off; returns the
+ * offset of the next significant character, or src_len. */
+size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off) {
+  const char *s = ctx->src;
+  size_t n = ctx->src_len;
+  while (off < n) {
+    char c = s[off];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+        c == '\v') {
+      off++;
+    } else if (c == '\\' && off + 1 < n &&
+               (s[off + 1] == '\n' || s[off + 1] == '\r')) {
+      off++;
+    } else if (c == '/' && off + 1 < n && s[off + 1] == '/') {
+      while (off < n && s[off] != '\n')
+        off++;
+    } else if (c == '/' && off + 1 < n && s[off + 1] == '*') {
+      off += 2;
+      while (off + 1 < n && !(s[off] == '*' && s[off + 1] == '/'))
+        off++;
+      off = off + 2 <= n ? off + 2 : n;
+    } else {
+      break;
+    }
+  }
+  return off;
+}
+
+/* Returns the offset of the ')' matching the '(' at lparen, skipping
+ * comments and string/char literals, or NO_OFF. */
+size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen) {
+  const char *s = ctx->src;
+  size_t n = ctx->src_len, off = lparen;
+  int depth = 0;
+  while (off < n) {
+    size_t next = gsr_skip_blank(ctx, off);
+    if (next != off) {
+      off = next;
+      continue;
+    }
+    char c = s[off];
+    if (c == '"' || c == '\'') {
+      for (off++; off < n && s[off] != c; off++)
+        if (s[off] == '\\')
+          off++;
+    } else if (c == '(') {
+      depth++;
+    } else if (c == ')') {
+      if (--depth == 0)
+        return off;
+    }
+    off++;
+  }
+  return NO_OFF;
+}
+
+/* Returns the spelling offset of loc in the input, or NO_OFF if it is not
+ * spelled in the input file. */
+static size_t main_offset(gsr_ctx *ctx, CXSourceLocation loc) {
+  CXFile f;
+  unsigned off;
+  clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
+  if (!f || !clang_File_isEqual(f, ctx->main_file))
+    return NO_OFF;
+  return off;
+}
+
+/* Expansion line/column of loc: where the user sees it. Sets *in_main. */
+static void user_position(gsr_ctx *ctx, CXSourceLocation loc, unsigned *line,
+                          unsigned *col, int *in_main) {
+  CXFile f;
+  clang_getExpansionLocation(loc, &f, line, col, NULL);
+  if (in_main)
+    *in_main = f && clang_File_isEqual(f, ctx->main_file);
+}
+
+/* Returns the index of the function with this USR, adding it if new; -1 on
+ * allocation failure. */
+static int func_index(gsr_ctx *ctx, CXCursor decl) {
+  CXString usr = clang_getCursorUSR(decl);
+  const char *u = clang_getCString(usr);
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (strcmp(ctx->funcs[i].usr, u) == 0) {
+      clang_disposeString(usr);
+      return (int)i;
+    }
+  if (ctx->n_funcs == ctx->cap_funcs) {
+    size_t cap = ctx->cap_funcs ? ctx->cap_funcs * 2 : 16;
+    gsr_func *p = realloc(ctx->funcs, cap * sizeof *p);
+    if (!p) {
+      clang_disposeString(usr);
+      return -1;
+    }
+    ctx->funcs = p;
+    ctx->cap_funcs = cap;
+  }
+  gsr_func *fn = &ctx->funcs[ctx->n_funcs];
+  memset(fn, 0, sizeof *fn);
+  fn->usr = gsr_strdup(u);
+  clang_disposeString(usr);
+  CXString name = clang_getCursorSpelling(decl);
+  fn->name = gsr_strdup(clang_getCString(name));
+  clang_disposeString(name);
+  fn->body_lbrace = NO_OFF;
+  if (!fn->usr || !fn->name)
+    return -1;
+  return (int)ctx->n_funcs++;
+}
+
+/* Records one declaration of a function: where its parameter list closes,
+ * so the hidden parameter can be appended. */
+static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
+  struct gsr_decl d;
+  memset(&d, 0, sizeof d);
+  d.rparen_off = d.void_off = d.params_begin = NO_OFF;
+  d.is_def = clang_isCursorDefinition(c);
+  int n = clang_Cursor_getNumArguments(c);
+  d.num_params = n > 0 ? (unsigned)n : 0;
+  CXSourceLocation loc = clang_getCursorLocation(c);
+  user_position(ctx, loc, &d.line, &d.col, &d.in_main);
+
+  /* Only a name spelled where it is expanded, in the input, can be edited. */
+  size_t name_off = main_offset(ctx, loc);
+  unsigned exp_off;
+  CXFile ef;
+  clang_getExpansionLocation(loc, &ef, NULL, NULL, &exp_off);
+  if (d.in_main && name_off == exp_off && name_off != NO_OFF) {
+    size_t lp = gsr_skip_blank(ctx, name_off + strlen(fn->name));
+    if (lp < ctx->src_len && ctx->src[lp] == '(') {
+      d.rparen_off = gsr_match_paren(ctx, lp);
+      d.params_begin = lp + 1;
+      size_t v = gsr_skip_blank(ctx, lp + 1);
+      if (d.num_params == 0 && v + 4 <= ctx->src_len &&
+          memcmp(ctx->src + v, "void", 4) == 0 &&
+          gsr_skip_blank(ctx, v + 4) == d.rparen_off) {
+        d.void_params = 1;
+        d.void_off = v;
+      }
+    }
+  }
+  if (d.is_def) {
+    fn->has_def = 1;
+    fn->num_params = d.num_params;
+    fn->line = d.line;
+    fn->col = d.col;
+    fn->is_kernel = clang_getFunctionTypeCallingConv(clang_getCursorType(c)) == CXCallingConv_Unexposed;
+  } else if (!fn->has_def) {
+    fn->line = d.line;
+    fn->col = d.col;
+    fn->is_kernel = clang_getFunctionTypeCallingConv(clang_getCursorType(c)) == CXCallingConv_Unexposed;
+  }
+  struct gsr_decl *p = realloc(fn->decls, (fn->n_decls + 1) * sizeof *p);
+  if (!p)
+    return;
+  fn->decls = p;
+  fn->decls[fn->n_decls++] = d;
+}
+
+/* Finds the DeclRefExpr naming the callee inside a call's first child. */
+static enum CXChildVisitResult find_callee_ref(CXCursor c, CXCursor parent,
+                                               CXClientData data) {
+  (void)parent;
+  CXCursor *out = data;
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+    *out = c;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Visitor that stops at a call's first child (the callee expression). */
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent,
+                                           CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
+
+/* Appends a site to fn. */
+static gsr_site *add_site(gsr_func *fn) {
+  if (fn->n_sites == fn->cap_sites) {
+    size_t cap = fn->cap_sites ? fn->cap_sites * 2 : 8;
+    gsr_site *p = realloc(fn->sites, cap * sizeof *p);
+    if (!p)
+      return NULL;
+    fn->sites = p;
+    fn->cap_sites = cap;
+  }
+  gsr_site *s = &fn->sites[fn->n_sites++];
+  memset(s, 0, sizeof *s);
+  s->lparen_off = s->rparen_off = NO_OFF;
+  s->callee = -1;
+  s->dim = -1;
+  return s;
+}
+
+/* Records a call inside the body of function w->cur. */
+static void record_call(walk *w, CXCursor call) {
+  gsr_ctx *ctx = w->ctx;
+  CXCursor callee = clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(callee) ||
+      clang_getCursorKind(callee) != CXCursor_FunctionDecl)
+    return;
+  CXString cs = clang_getCursorSpelling(callee);
+  const char *name = clang_getCString(cs);
+
+  gsr_site_kind kind = GSR_SITE_CALL;
+  if (strcmp(name, "global_barrier") == 0 && gsr_is_builtin_barrier(callee)) {
+    kind = GSR_SITE_BARRIER;
+  } else {
+    /* The builtins are declared implicitly, at their first use, so their
+     * location says nothing; having no definition tells them apart. */
+    int user_fn = !clang_Cursor_isNull(clang_getCursorDefinition(callee));
+    for (size_t i = 0; !user_fn && i < 4; i++)
+      if (strcmp(name, remapped_ids[i]) == 0)
+        kind = GSR_SITE_ID;
+  }
+  if (kind == GSR_SITE_CALL) {
+    /* Only calls of functions defined in this translation unit matter. */
+    CXCursor def = clang_getCursorDefinition(callee);
+    if (clang_Cursor_isNull(def)) {
+      clang_disposeString(cs);
+      return;
+    }
+  }
+
+  /* The callee's name: the DeclRefExpr inside the call's first child. */
+  CXCursor head = clang_getNullCursor(), ref = clang_getNullCursor();
+  clang_visitChildren(call, first_child, &head);
+  if (!clang_Cursor_isNull(head)) {
+    if (clang_getCursorKind(head) == CXCursor_DeclRefExpr)
+      ref = head;
+    else
+      clang_visitChildren(head, find_callee_ref, &ref);
+  }
+  CXSourceLocation loc = clang_Cursor_isNull(ref)
+                             ? clang_getCursorLocation(call)
+                             : clang_getCursorLocation(ref);
+
+  int callee_idx = -1;
+  if (kind == GSR_SITE_CALL) {
+    callee_idx = func_index(ctx, clang_getCanonicalCursor(callee));
+    if (callee_idx < 0) {
+      clang_disposeString(cs);
+      return;
+    }
+  }
+  gsr_func *fn = &ctx->funcs[w->cur];
+  gsr_site *s = add_site(fn);
+  if (!s) {
+    clang_disposeString(cs);
+    return;
+  }
+  s->kind = kind;
+  s->callee = callee_idx;
+  s->callee_name = gsr_strdup(name);
+  s->num_args = (unsigned)(clang_Cursor_getNumArguments(call) > 0
+                               ? clang_Cursor_getNumArguments(call)
+                               : 0);
+  user_position(ctx, loc, &s->line, &s->col, NULL);
+  s->name_off = main_offset(ctx, loc);
+  s->name_len = strlen(name);
+  s->in_main = s->name_off != NO_OFF;
+  if (s->in_main &&
+      (s->name_off + s->name_len > ctx->src_len ||
+       memcmp(ctx->src + s->name_off, name, s->name_len) != 0))
+    s->in_main = 0; /* the name comes from a macro like #define F name */
+  if (s->in_main) {
+    size_t lp = gsr_skip_blank(ctx, s->name_off + s->name_len);
+    if (lp < ctx->src_len && ctx->src[lp] == '(') {
+      s->lparen_off = lp;
+      s->rparen_off = gsr_match_paren(ctx, lp);
+    }
+  }
+  if (kind == GSR_SITE_BARRIER) {
+    ctx->n_barrier_sites++;
+    if (!clang_Cursor_isNull(ref) && w->n_callee_refs < 1u << 30) {
+      if (w->n_callee_refs == w->cap_callee_refs) {
+        size_t cap = w->cap_callee_refs ? w->cap_callee_refs * 2 : 16;
+        size_t *p = realloc(w->callee_refs, cap * sizeof *p);
+        if (p) {
+          w->callee_refs = p;
+          w->cap_callee_refs = cap;
+        }
+      }
+      if (w->n_callee_refs < w->cap_callee_refs) {
+        CXFile f;
+        unsigned off;
+        clang_getExpansionLocation(clang_getCursorLocation(ref), &f, NULL,
+                                   NULL, &off);
+        unsigned sp;
+        clang_getSpellingLocation(clang_getCursorLocation(ref), &f, NULL, NULL,
+                                  &sp);
+        w->callee_refs[w->n_callee_refs++] = ((size_t)off << 32) | sp;
+      }
+    }
+  }
+  if (kind == GSR_SITE_ID && s->num_args == 1) {
+    CXCursor arg = clang_Cursor_getArgument(call, 0);
+    CXEvalResult ev = clang_Cursor_Evaluate(arg);
+    if (ev) {
+      if (clang_EvalResult_getKind(ev) == CXEval_Int)
+        s->dim = clang_EvalResult_getAsLongLong(ev);
+      clang_EvalResult_dispose(ev);
+    }
+  }
+  clang_disposeString(cs);
+}
+
+/* Returns nonzero if the DeclRefExpr at ref was recorded as the callee of a
+ * global_barrier() call. */
+static int is_callee_ref(const walk *w, CXCursor ref) {
+  CXFile f;
+  unsigned off, sp;
+  clang_getExpansionLocation(clang_getCursorLocation(ref), &f, NULL, NULL,
+                             &off);
+  clang_getSpellingLocation(clang_getCursorLocation(ref), &f, NULL, NULL, &sp);
+  size_t key = ((size_t)off << 32) | sp;
+  for (size_t i = 0; i < w->n_callee_refs; i++)
+    if (w->callee_refs[i] == key)
+      return 1;
+  return 0;
+}
+
+/* The AST visitor: functions, their bodies' calls, and uses of
+ * global_barrier that are not calls. */
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
+                                     CXClientData data) {
+  (void)parent;
+  walk *w = data;
+  gsr_ctx *ctx = w->ctx;
+  enum CXCursorKind k = clang_getCursorKind(c);
+
+  if (k == CXCursor_FunctionDecl) {
+    CXFile f;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL,
+                               NULL);
+    if (f && !clang_File_isEqual(f, ctx->main_file) &&
+        gsr_is_builtin_barrier(c))
+      return CXChildVisit_Continue;
+    int idx = func_index(ctx, clang_getCanonicalCursor(c));
+    if (idx < 0)
+      return CXChildVisit_Break;
+    record_decl(ctx, &ctx->funcs[idx], c);
+    if (clang_isCursorDefinition(c)) {
+      int saved = w->cur;
+      w->cur = idx;
+      clang_visitChildren(c, visit, w);
+      w->cur = saved;
+    }
+    return CXChildVisit_Continue;
+  }
+  if (k == CXCursor_CompoundStmt && w->cur >= 0 &&
+      clang_getCursorKind(parent) == CXCursor_FunctionDecl) {
+    size_t off = main_offset(ctx, clang_getCursorLocation(c));
+    CXFile f;
+    unsigned eoff;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL,
+                               &eoff);
+    if (off != NO_OFF && off == eoff && off < ctx->src_len &&
+        ctx->src[off] == '{')
+      ctx->funcs[w->cur].body_lbrace = off + 1;
+  }
+  if (k == CXCursor_CallExpr && w->cur >= 0)
+    record_call(w, c);
+  if (k == CXCursor_DeclRefExpr) {
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (!clang_Cursor_isNull(ref) && gsr_is_builtin_barrier(ref) &&
+        !is_callee_ref(w, c)) {
+      unsigned line, col;
+      user_position(ctx, clang_getCursorLocation(c), &line, &col, NULL);
+      gsr_report(ctx, GSR_ERROR, line, col,
+                 "the address of 'global_barrier' cannot be taken; it can "
+                 "only be called as 'global_barrier()'");
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Reports every identifier of the input that uses the reserved prefix. The
+ * whole file is lexed, so macros and inactive #if branches count too. */
+static void check_reserved_prefix(gsr_ctx *ctx) {
+  CXSourceLocation b = clang_getLocationForOffset(ctx->tu, ctx->main_file, 0);
+  CXSourceLocation e = clang_getLocationForOffset(ctx->tu, ctx->main_file,
+                                                  (unsigned)ctx->src_len);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(ctx->tu, clang_getRange(b, e), &toks, &n);
+  size_t plen = strlen(GSR_PREFIX);
+  for (unsigned i = 0; i < n; i++) {
+    if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+      continue;
+    CXString s = clang_getTokenSpelling(ctx->tu, toks[i]);
+    const char *t = clang_getCString(s);
+    if (strncmp(t, GSR_PREFIX, plen) == 0) {
+      unsigned line, col;
+      clang_getSpellingLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
+                                &line, &col, NULL);
+      gsr_report(ctx, GSR_ERROR, line, col,
+                 "identifier '%s' uses the prefix '" GSR_PREFIX
+                 "' that gsync-rewrite reserves for the code it injects",
+                 t);
+    }
+    clang_disposeString(s);
+  }
+  clang_disposeTokens(ctx->tu, toks, n);
+}
+
+/* Runs the find stage. Returns GSR_ERR_INPUT if it reported errors. */
+gsr_status gsr_find(gsr_ctx *ctx) {
+  unsigned before = ctx->errors;
+  check_reserved_prefix(ctx);
+  walk w = {ctx, -1, NULL, 0, 0};
+  clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), visit, &w);
+  free(w.callee_refs);
+  return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
+}

@@ -1,0 +1,87 @@
+/* gsync-rewrite: the public interface of the rewriting engine.
+ *
+ * gsr_rewrite() takes OpenCL C that calls the pseudo-intrinsic
+ * global_barrier() and returns OpenCL C that any driver builds, plus the
+ * launch constraints as JSON. The engine never prints and never exits: it
+ * returns a status and reports every diagnostic through the callback the
+ * caller installs in gsr_options. This header does not include clang-c/.
+ */
+#ifndef GSYNC_REWRITE_H
+#define GSYNC_REWRITE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GSR_VERSION "0.1.0"
+
+/* 0 is the only success. */
+typedef enum gsr_status {
+  GSR_OK = 0,
+  GSR_ERR_INPUT,   /* the input has errors (parse or rewrite diagnostics) */
+  GSR_ERR_OPTIONS, /* bad options: unknown barrier, unreadable rules dir */
+  GSR_ERR_PARSER,  /* libclang could not run at all */
+  GSR_ERR_NOMEM
+} gsr_status;
+
+typedef enum gsr_severity { GSR_NOTE, GSR_WARNING, GSR_ERROR } gsr_severity;
+
+/* One diagnostic. file is NULL for diagnostics about no place in the input
+ * (line and col are then 0). Pointers are valid during the callback only. */
+typedef struct gsr_diagnostic {
+  gsr_severity severity;
+  const char *file;
+  unsigned line, col;
+  const char *message;
+} gsr_diagnostic;
+
+typedef void (*gsr_diag_fn)(void *user, const gsr_diagnostic *diag);
+
+/* What to rewrite and how. Set size to sizeof(gsr_options), so the struct
+ * can grow; zero every field you do not use. */
+typedef struct gsr_options {
+  size_t size;
+  const char *input_name;  /* as the user named it ("-" for stdin) */
+  const char *input_path;  /* where includes are resolved from; NULL: cwd */
+  const char *source;      /* the input bytes (need not end in NUL) */
+  size_t source_len;
+  const char *barrier;     /* barrier rule name; NULL: the default */
+  int no_discovery;        /* all launched groups take part */
+  const char *rules_dir;   /* rule files here override the built-in ones */
+  const char *const *parser_args; /* -D -U -I -include -cl-std= as given */
+  int num_parser_args;
+  gsr_diag_fn diag;        /* may be NULL: diagnostics are dropped */
+  void *diag_user;
+} gsr_options;
+
+typedef struct gsr_result gsr_result;
+
+/* Rewrites options->source. On GSR_OK *out holds the output and the
+ * constraints; dispose of it with gsr_result_dispose(). On any other status
+ * *out is NULL and the diagnostics say why. */
+gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out);
+
+/* The rewritten OpenCL C (not NUL-terminated in general: use *len). */
+const char *gsr_result_output(const gsr_result *r, size_t *len);
+/* The constraints as JSON text, NUL-terminated. */
+const char *gsr_result_constraints(const gsr_result *r);
+/* Number of warnings reported during the rewrite. */
+unsigned gsr_result_warnings(const gsr_result *r);
+void gsr_result_dispose(gsr_result *r);
+
+/* Calls fn once per barrier rule (built-in ones and those in rules_dir, which
+ * may be NULL), in name order, with its one-line summary. */
+gsr_status gsr_list_barriers(const char *rules_dir,
+                             void (*fn)(void *user, const char *name,
+                                        const char *summary, int is_default),
+                             void *user, gsr_diag_fn diag, void *diag_user);
+
+/* The default barrier rule's name. */
+const char *gsr_default_barrier(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,199 @@
+/* Internal interface shared by the engine's stages:
+ *   parse  (parse.c)   libclang translation unit, the declaration prelude
+ *   find   (find.c)    functions, call graph, global_barrier() and id sites
+ *   plan   (plan.c)    which functions take part; edits and diagnostics
+ *   rules  (rules.c)   built-in and user rule files, their metadata
+ *   render (render.c)  the prelude text put at the top of the output
+ *   apply  (apply.c)   edits {offset, length, text} over the input bytes
+ *   emit   (emit.c)    the constraints JSON
+ * rewrite.c runs them in that order. Nothing here is exported.
+ */
+#ifndef GSYNC_INTERNAL_H
+#define GSYNC_INTERNAL_H
+
+#include "gsync_rewrite.h"
+
+#include <clang-c/Index.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Every identifier the tool injects starts with this. */
+#define GSR_PREFIX "gsync_"
+
+/* ---- growable string buffer (strbuf.c) ---- */
+typedef struct gsr_buf {
+  char *data; /* always NUL-terminated when len > 0 or after any append */
+  size_t len, cap;
+  int failed; /* an allocation failed; the content is then unreliable */
+} gsr_buf;
+
+void gsr_buf_append(gsr_buf *b, const char *s, size_t n);
+void gsr_buf_puts(gsr_buf *b, const char *s);
+void gsr_buf_printf(gsr_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void gsr_buf_vprintf(gsr_buf *b, const char *fmt, va_list ap);
+char *gsr_buf_take(gsr_buf *b); /* hands the data over; b is emptied */
+void gsr_buf_free(gsr_buf *b);
+char *gsr_strdup(const char *s);
+char *gsr_strndup(const char *s, size_t n);
+
+/* ---- rules (rules.c) ---- */
+typedef struct gsr_embedded_rule {
+  const char *name; /* file name without .cl */
+  const char *text;
+  size_t len;
+} gsr_embedded_rule;
+extern const struct gsr_embedded_rule gsr_embedded_rules[];
+
+/* A rule file with the metadata from its header comment. */
+typedef struct gsr_rule {
+  char *name;      /* "atomic-or" for barrier-atomic-or.cl */
+  char *file;      /* where it came from, for diagnostics */
+  char *text;
+  size_t len;
+  char *summary;   /* @summary */
+  char *opencl_c;  /* @opencl-c: minimum OpenCL C version, "1.2" */
+  char **extensions; size_t n_extensions;     /* @extension, repeatable */
+  char **capabilities; size_t n_capabilities; /* @atomic-capability */
+  unsigned state_fixed;     /* @state-fixed: bytes */
+  unsigned state_per_group; /* @state-per-group: bytes */
+  int is_barrier;  /* barrier-NAME.cl, else a support file (discovery) */
+} gsr_rule;
+
+typedef struct gsr_ruleset {
+  gsr_rule *rules;
+  size_t n;
+} gsr_ruleset;
+
+struct gsr_ctx;
+gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
+                          gsr_ruleset *out);
+const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
+                               const char *name);
+void gsr_rules_free(gsr_ruleset *set);
+
+/* ---- the pipeline's shared state ---- */
+
+/* One planned change to the input: replace [offset, offset+length). */
+typedef struct gsr_edit {
+  size_t offset, length;
+  char *text;
+  unsigned order; /* insertion order; keeps inserts at one offset stable */
+} gsr_edit;
+
+/* A call of interest inside a function body. */
+typedef enum gsr_site_kind {
+  GSR_SITE_BARRIER, /* global_barrier() */
+  GSR_SITE_ID,      /* get_group_id / get_num_groups / get_global_id / size */
+  GSR_SITE_CALL     /* a call of a user function */
+} gsr_site_kind;
+
+typedef struct gsr_site {
+  gsr_site_kind kind;
+  size_t name_off;   /* spelling offset of the callee name in the input */
+  size_t name_len;
+  size_t lparen_off; /* offset of '(' (spelling), or (size_t)-1 */
+  size_t rparen_off; /* offset of ')' (spelling), or (size_t)-1 */
+  unsigned num_args;
+  long dim;          /* GSR_SITE_ID: constant dimension, -1 if not constant */
+  int in_main;       /* the spelling lies in the input file */
+  int callee;        /* GSR_SITE_CALL: index into the function table */
+  char *callee_name; /* for messages */
+  unsigned line, col; /* expansion position, for diagnostics */
+} gsr_site;
+
+/* One function of the translation unit (all its declarations together). */
+typedef struct gsr_func {
+  char *usr, *name;
+  int is_kernel;
+  int has_def;
+  /* Declarations in the input: where their parameter lists close. */
+  struct gsr_decl {
+    size_t rparen_off;    /* offset of the ')' closing the parameters */
+    size_t params_begin;  /* offset just after '(' */
+    int void_params;      /* written as (void): replace that 'void' */
+    size_t void_off;
+    unsigned num_params;
+    int in_main;
+    int is_def;
+    unsigned line, col;
+  } *decls;
+  size_t n_decls;
+  size_t body_lbrace; /* offset just after the body's '{' */
+  unsigned line, col;
+  unsigned num_params;          /* parameters of the definition */
+  char **param_types;           /* for messages and JSON: not needed yet */
+  gsr_site *sites;
+  size_t n_sites, cap_sites;
+  /* plan results */
+  int reaches_barrier; /* transitively calls global_barrier() */
+  int reaches_ids;     /* transitively uses a remapped id */
+  int in_participating; /* reachable from a participating kernel */
+  int takes_ctx;       /* gets the hidden parameter */
+} gsr_func;
+
+typedef struct gsr_ctx {
+  const gsr_options *opt;
+  const char *name;  /* the input as the user named it */
+  char *main_path;   /* the absolute path libclang knows the input by */
+  const char *src;
+  size_t src_len;
+  gsr_diag_fn diag;
+  void *diag_user;
+  unsigned errors, warnings;
+
+  CXIndex index;
+  CXTranslationUnit tu;
+  CXFile main_file;
+
+  gsr_ruleset rules;
+  const gsr_rule *barrier;
+  const gsr_rule *discovery;
+  char cl_std[8]; /* "1.2", "2.0", "3.0": what the input is parsed as */
+
+  gsr_func *funcs;
+  size_t n_funcs, cap_funcs;
+  size_t n_barrier_sites;
+
+  gsr_edit *edits;
+  size_t n_edits, cap_edits;
+} gsr_ctx;
+
+/* Reports a diagnostic at a line/column of the input (0,0: no position). */
+void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Reports a diagnostic with an explicit file name. */
+void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
+                   unsigned line, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Line and column (1-based) of a byte offset in the input. */
+void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
+                  unsigned *col);
+
+gsr_status gsr_parse(gsr_ctx *ctx);
+/* Nonzero if decl is the global_barrier() that the tool declares. */
+int gsr_is_builtin_barrier(CXCursor decl);
+void gsr_parse_dispose(gsr_ctx *ctx);
+gsr_status gsr_find(gsr_ctx *ctx);
+gsr_status gsr_plan(gsr_ctx *ctx);
+/* The prelude: summary comment, rules, #line. Appended to out. */
+gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out);
+void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
+                  const char *text);
+/* Applies the edits to the input after the prelude already in out. */
+gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out);
+gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out);
+
+/* Skips whitespace and comments in the input from off; returns the offset
+ * of the next token character (src_len at the end). */
+size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off);
+/* Given the offset of a '(' in the input, returns the offset of its
+ * matching ')', skipping comments and literals; (size_t)-1 if none. */
+size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen);
+
+/* Layout of the state buffer's fixed part shared by every rule, in 32-bit
+ * words; the barrier's own area starts at GSR_STATE_BARRIER_WORD. */
+#define GSR_STATE_PARTICIPANTS_WORD 5
+#define GSR_STATE_BARRIER_WORD 16
+
+#endif

@@ -1,0 +1,189 @@
+/* Stage 1, parse: builds the libclang translation unit of the input.
+ *
+ * The input is handed to libclang as an unsaved file, so that the bytes we
+ * later edit are exactly the bytes that were parsed, and global_barrier() is
+ * declared by a small header that exists only in memory (libclang needs an
+ * absolute path for it, and -include to pull it in). libclang's own
+ * diagnostics are passed through with the file named as the user named it.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DECL_HEADER_PATH "/gsync-rewrite-builtin/global_barrier.h"
+static const char decl_header[] =
+    "/* Declared by gsync-rewrite for parsing; replaced in the output. */\n"
+    "void global_barrier(void);\n";
+
+/* Returns nonzero if f is the in-memory declaration header. */
+static int is_decl_header(CXFile f) {
+  if (!f)
+    return 0;
+  CXString s = clang_getFileName(f);
+  int r = strcmp(clang_getCString(s), DECL_HEADER_PATH) == 0;
+  clang_disposeString(s);
+  return r;
+}
+
+/* Resolves where libclang sees the input: the real path of the named file
+ * (so that #include "x.h" finds its neighbours), or a made-up name in the
+ * working directory for stdin. Returns a malloc'd absolute path. */
+static char *main_path_for(const gsr_options *opt) {
+  const char *p = opt->input_path;
+  if (p && p[0] == '/')
+    return gsr_strdup(p);
+  gsr_buf b = {0};
+  char *cwd = getcwd(NULL, 0);
+  gsr_buf_puts(&b, cwd ? cwd : "");
+  free(cwd);
+  gsr_buf_printf(&b, "/%s", p ? p : "<stdin>.cl");
+  return gsr_buf_take(&b);
+}
+
+/* Picks the OpenCL C version the input is parsed as from -cl-std=. */
+static void note_cl_std(gsr_ctx *ctx, const char *arg) {
+  static const struct { const char *opt, *ver; } map[] = {
+      {"-cl-std=CL1.0", "1.0"}, {"-cl-std=CL1.1", "1.1"},
+      {"-cl-std=CL1.2", "1.2"}, {"-cl-std=CL2.0", "2.0"},
+      {"-cl-std=CL3.0", "3.0"}, {"-cl-std=cl1.2", "1.2"},
+      {"-cl-std=cl2.0", "2.0"}, {"-cl-std=cl3.0", "3.0"}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcmp(arg, map[i].opt) == 0)
+      memcpy(ctx->cl_std, map[i].ver, 4);
+}
+
+/* Reports one libclang diagnostic (and its notes) through the callback.
+ * Diagnostics that point into the in-memory header are translated into
+ * what the user needs to hear. */
+static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
+  enum CXDiagnosticSeverity s = clang_getDiagnosticSeverity(d);
+  if (s == CXDiagnostic_Ignored)
+    return;
+  gsr_severity sev = s == CXDiagnostic_Note      ? GSR_NOTE
+                     : s == CXDiagnostic_Warning ? GSR_WARNING
+                                                 : GSR_ERROR;
+  CXSourceLocation loc = clang_getDiagnosticLocation(d);
+  CXFile file;
+  unsigned line, col;
+  clang_getExpansionLocation(loc, &file, &line, &col, NULL);
+  if (is_child && is_decl_header(file))
+    return; /* "declared here" pointing at our private header */
+
+  CXString msg = clang_getDiagnosticSpelling(d);
+  const char *text = clang_getCString(msg);
+  CXDiagnosticSet children = clang_getChildDiagnostics(d);
+  int about_barrier = 0;
+  for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(children); i++) {
+    CXDiagnostic c = clang_getDiagnosticInSet(children, i);
+    CXFile cf;
+    clang_getExpansionLocation(clang_getDiagnosticLocation(c), &cf, NULL, NULL,
+                               NULL);
+    about_barrier |= is_decl_header(cf);
+    clang_disposeDiagnostic(c);
+  }
+  if (about_barrier && strstr(text, "too many arguments"))
+    text = "'global_barrier' takes no arguments";
+
+  const char *fname = NULL;
+  CXString fs = {0};
+  if (file && clang_File_isEqual(file, ctx->main_file)) {
+    fname = ctx->name;
+  } else if (file) {
+    fs = clang_getFileName(file);
+    fname = clang_getCString(fs);
+  }
+  gsr_report_at(ctx, sev, fname, fname ? line : 0, fname ? col : 0, "%s",
+                text);
+  if (file && !clang_File_isEqual(file, ctx->main_file))
+    clang_disposeString(fs);
+  clang_disposeString(msg);
+
+  for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(children); i++) {
+    CXDiagnostic c = clang_getDiagnosticInSet(children, i);
+    pass_diagnostic(ctx, c, 1);
+    clang_disposeDiagnostic(c);
+  }
+}
+
+/* Parses the input. Returns GSR_OK, GSR_ERR_INPUT when libclang reported
+ * errors (already passed on), or GSR_ERR_PARSER when it could not run. */
+gsr_status gsr_parse(gsr_ctx *ctx) {
+  const gsr_options *opt = ctx->opt;
+  gsr_status st = GSR_OK;
+  memcpy(ctx->cl_std, "1.2", 4);
+
+  ctx->main_path = main_path_for(opt);
+  if (!ctx->main_path)
+    return GSR_ERR_NOMEM;
+
+  int has_std = 0;
+  for (int i = 0; i < opt->num_parser_args; i++)
+    if (strncmp(opt->parser_args[i], "-cl-std=", 8) == 0) {
+      has_std = 1;
+      note_cl_std(ctx, opt->parser_args[i]);
+    }
+
+  const char **args = calloc((size_t)opt->num_parser_args + 6, sizeof *args);
+  if (!args)
+    return GSR_ERR_NOMEM;
+  int n = 0;
+  args[n++] = "-xcl";
+  if (!has_std)
+    args[n++] = "-cl-std=CL1.2";
+  for (int i = 0; i < opt->num_parser_args; i++)
+    args[n++] = opt->parser_args[i];
+  args[n++] = "-include";
+  args[n++] = DECL_HEADER_PATH;
+
+  struct CXUnsavedFile files[2] = {
+      {ctx->main_path, ctx->src, (unsigned long)ctx->src_len},
+      {DECL_HEADER_PATH, decl_header, sizeof decl_header - 1}};
+
+  ctx->index = clang_createIndex(0, 0);
+  enum CXErrorCode ec = clang_parseTranslationUnit2(
+      ctx->index, ctx->main_path, args, n, files, 2,
+      CXTranslationUnit_DetailedPreprocessingRecord |
+          CXTranslationUnit_KeepGoing,
+      &ctx->tu);
+  free(args);
+  if (ec != CXError_Success || !ctx->tu) {
+    gsr_report(ctx, GSR_ERROR, 0, 0, "libclang could not parse the input (error %d)",
+               (int)ec);
+    return GSR_ERR_PARSER;
+  }
+  ctx->main_file = clang_getFile(ctx->tu, ctx->main_path);
+
+  unsigned nd = clang_getNumDiagnostics(ctx->tu);
+  for (unsigned i = 0; i < nd; i++) {
+    CXDiagnostic d = clang_getDiagnostic(ctx->tu, i);
+    enum CXDiagnosticSeverity s = clang_getDiagnosticSeverity(d);
+    if (s >= CXDiagnostic_Error)
+      st = GSR_ERR_INPUT;
+    pass_diagnostic(ctx, d, 0);
+    clang_disposeDiagnostic(d);
+  }
+  return st;
+}
+
+/* Releases the translation unit and the index. */
+void gsr_parse_dispose(gsr_ctx *ctx) {
+  if (ctx->tu)
+    clang_disposeTranslationUnit(ctx->tu);
+  if (ctx->index)
+    clang_disposeIndex(ctx->index);
+  ctx->tu = NULL;
+  ctx->index = NULL;
+  free(ctx->main_path);
+  ctx->main_path = NULL;
+}
+
+/* Returns nonzero if the cursor's declaration lives in the in-memory header
+ * (that is, it is our global_barrier). */
+int gsr_is_builtin_barrier(CXCursor decl) {
+  CXFile f;
+  clang_getSpellingLocation(clang_getCursorLocation(decl), &f, NULL, NULL,
+                            NULL);
+  return is_decl_header(f);
+}

@@ -1,0 +1,266 @@
+/* Stage 3, plan: decides which functions take part in the global barrier
+ * and turns that into edits over the input bytes.
+ *
+ *   participating kernel   a kernel that reaches global_barrier(), at any
+ *                          call depth; it gets the hidden state parameter
+ *                          last, and discovery at entry
+ *   context function       a non-kernel function that reaches a barrier, or
+ *                          that a participating kernel reaches and that uses
+ *                          a remapped id; it gets a hidden context parameter
+ *   call sites             of context functions pass the context, or 0 from
+ *                          code that does not take part (a helper shared
+ *                          with an ordinary kernel then keeps the real ids)
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_OFF ((size_t)-1)
+
+static const char *const ctx_param = "private struct gsync_ctx *gsync_ctx";
+static const char *const state_param = "global uint *gsync_state";
+
+/* Propagates a flag from callees to callers until nothing changes. The flag
+ * is read and written through get/set so one routine serves both. */
+static void propagate(gsr_ctx *ctx, int (*get)(const gsr_func *),
+                      void (*set)(gsr_func *)) {
+  int changed = 1;
+  while (changed) {
+    changed = 0;
+    for (size_t i = 0; i < ctx->n_funcs; i++) {
+      gsr_func *fn = &ctx->funcs[i];
+      if (get(fn))
+        continue;
+      for (size_t s = 0; s < fn->n_sites; s++)
+        if (fn->sites[s].kind == GSR_SITE_CALL &&
+            get(&ctx->funcs[fn->sites[s].callee])) {
+          set(fn);
+          changed = 1;
+          break;
+        }
+    }
+  }
+}
+
+static int get_barrier(const gsr_func *f) { return f->reaches_barrier; }
+static void set_barrier(gsr_func *f) { f->reaches_barrier = 1; }
+static int get_ids(const gsr_func *f) { return f->reaches_ids; }
+static void set_ids(gsr_func *f) { f->reaches_ids = 1; }
+
+/* Marks every function reachable from fn as in_participating. */
+static void mark_reachable(gsr_ctx *ctx, gsr_func *fn) {
+  if (fn->in_participating)
+    return;
+  fn->in_participating = 1;
+  for (size_t s = 0; s < fn->n_sites; s++)
+    if (fn->sites[s].kind == GSR_SITE_CALL)
+      mark_reachable(ctx, &ctx->funcs[fn->sites[s].callee]);
+}
+
+/* Nonzero if the function's body runs with a context in scope. */
+static int has_ctx(const gsr_func *fn) {
+  return fn->takes_ctx || (fn->is_kernel && fn->reaches_barrier);
+}
+
+/* Reports a call cycle through context functions: OpenCL C forbids
+ * recursion, and a barrier inside one could not be proven uniform. */
+static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
+  state[i] = 1;
+  gsr_func *fn = &ctx->funcs[i];
+  for (size_t s = 0; s < fn->n_sites; s++) {
+    gsr_site *site = &fn->sites[s];
+    if (site->kind != GSR_SITE_CALL)
+      continue;
+    size_t j = (size_t)site->callee;
+    if (!has_ctx(&ctx->funcs[j]))
+      continue;
+    if (state[j] == 1) {
+      gsr_report(ctx, GSR_ERROR, site->line, site->col,
+                 "recursive call of '%s' on a path to global_barrier()",
+                 ctx->funcs[j].name);
+      return 1;
+    }
+    if (state[j] == 0 && find_cycle(ctx, j, state))
+      return 1;
+  }
+  state[i] = 2;
+  return 0;
+}
+
+/* Appends the hidden parameter to every declaration of fn. */
+static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
+  for (size_t d = 0; d < fn->n_decls; d++) {
+    struct gsr_decl *dc = &fn->decls[d];
+    if (!dc->in_main) {
+      gsr_report(ctx, GSR_ERROR, 0, 0,
+                 "'%s' is declared in an included file but needs the hidden "
+                 "'%s' parameter; only the input file is rewritten",
+                 fn->name, param);
+      continue;
+    }
+    if (dc->rparen_off == NO_OFF) {
+      gsr_report(ctx, GSR_ERROR, dc->line, dc->col,
+                 "cannot add the hidden parameter to '%s': its parameter list "
+                 "is written by a macro",
+                 fn->name);
+      continue;
+    }
+    gsr_buf b = {0};
+    if (dc->void_params) {
+      gsr_add_edit(ctx, dc->void_off, 4, param);
+    } else {
+      gsr_buf_printf(&b, "%s%s", dc->num_params ? ", " : "", param);
+      gsr_add_edit(ctx, dc->rparen_off, 0, b.data);
+    }
+    gsr_buf_free(&b);
+  }
+}
+
+/* Plans the edits for one site in a function that has a context in scope
+ * (or, with in_ctx 0, in one that does not). */
+static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
+  static const char *const id_names[][2] = {
+      {"get_group_id", "gsync_get_group_id"},
+      {"get_num_groups", "gsync_get_num_groups"},
+      {"get_global_id", "gsync_get_global_id"},
+      {"get_global_size", "gsync_get_global_size"}};
+  int editable = s->in_main && s->lparen_off != NO_OFF &&
+                 s->rparen_off != NO_OFF;
+  switch (s->kind) {
+  case GSR_SITE_BARRIER:
+    if (s->num_args) /* libclang already said so */
+      return;
+    if (!editable) {
+      gsr_report(ctx, GSR_ERROR, s->line, s->col,
+                 "cannot rewrite this global_barrier(): it is spelled in an "
+                 "included file or assembled by a macro");
+      return;
+    }
+    gsr_add_edit(ctx, s->name_off, s->rparen_off + 1 - s->name_off,
+                 "gsync_barrier(gsync_ctx)");
+    return;
+  case GSR_SITE_ID: {
+    if (!in_ctx) {
+      /* Keep it: if a macro body shared with participating code would be
+       * edited here too, apply reports the conflict. */
+      if (s->in_main)
+        gsr_add_edit(ctx, s->name_off, s->name_len, NULL);
+      return;
+    }
+    if (s->dim != 0) {
+      if (s->dim == 1 || s->dim == 2)
+        gsr_report(ctx, GSR_ERROR, s->line, s->col,
+                   "'%s(%ld)' in code that takes part in a global barrier: "
+                   "discovery needs a 1-D launch, so only dimension 0 is "
+                   "supported",
+                   s->callee_name, s->dim);
+      else
+        gsr_report(ctx, GSR_ERROR, s->line, s->col,
+                   "the dimension of '%s' must be the constant 0 in code "
+                   "that takes part in a global barrier",
+                   s->callee_name);
+      return;
+    }
+    if (!editable) {
+      gsr_report(ctx, GSR_ERROR, s->line, s->col,
+                 "cannot remap this '%s': it is spelled in an included file "
+                 "or assembled by a macro",
+                 s->callee_name);
+      return;
+    }
+    for (size_t i = 0; i < 4; i++)
+      if (strcmp(s->callee_name, id_names[i][0]) == 0) {
+        gsr_add_edit(ctx, s->name_off, s->name_len, id_names[i][1]);
+        gsr_add_edit(ctx, s->lparen_off + 1, 0, "gsync_ctx, ");
+      }
+    return;
+  }
+  case GSR_SITE_CALL: {
+    gsr_func *callee = &ctx->funcs[s->callee];
+    if (!callee->takes_ctx)
+      return;
+    if (!editable) {
+      gsr_report(ctx, GSR_ERROR, s->line, s->col,
+                 "cannot pass the hidden context to '%s': the call is "
+                 "spelled in an included file or assembled by a macro",
+                 callee->name);
+      return;
+    }
+    const char *arg = in_ctx ? "gsync_ctx" : "0";
+    gsr_buf b = {0};
+    gsr_buf_printf(&b, "%s%s", s->num_args ? ", " : "", arg);
+    gsr_add_edit(ctx, s->rparen_off, 0, b.data);
+    gsr_buf_free(&b);
+    return;
+  }
+  }
+}
+
+/* Plans the code inserted at a participating kernel's entry: the context,
+ * then discovery; a group that does not take part returns as a whole. It
+ * stays on the line of the '{' so that user line numbers do not move. */
+static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
+  if (fn->body_lbrace == NO_OFF) {
+    gsr_report(ctx, GSR_ERROR, fn->line, fn->col,
+               "cannot insert discovery into kernel '%s': its body is "
+               "written by a macro",
+               fn->name);
+    return;
+  }
+  gsr_add_edit(ctx, fn->body_lbrace, 0,
+               " local uint gsync_shared[2]; struct gsync_ctx gsync_ctx_v;"
+               " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
+               " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx))"
+               " return;");
+}
+
+/* Runs the plan stage. Returns GSR_ERR_INPUT if it reported errors. */
+gsr_status gsr_plan(gsr_ctx *ctx) {
+  unsigned before = ctx->errors;
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    gsr_func *fn = &ctx->funcs[i];
+    for (size_t s = 0; s < fn->n_sites; s++) {
+      fn->reaches_barrier |= fn->sites[s].kind == GSR_SITE_BARRIER;
+      fn->reaches_ids |= fn->sites[s].kind == GSR_SITE_ID;
+    }
+  }
+  propagate(ctx, get_barrier, set_barrier);
+  propagate(ctx, get_ids, set_ids);
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].is_kernel && ctx->funcs[i].reaches_barrier)
+      mark_reachable(ctx, &ctx->funcs[i]);
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    gsr_func *fn = &ctx->funcs[i];
+    if (!fn->is_kernel)
+      fn->takes_ctx = fn->reaches_barrier ||
+                      (fn->reaches_ids && fn->in_participating);
+  }
+
+  unsigned char *state = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
+  if (!state)
+    return GSR_ERR_NOMEM;
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (has_ctx(&ctx->funcs[i]) && state[i] == 0 && find_cycle(ctx, i, state))
+      break;
+  free(state);
+
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    gsr_func *fn = &ctx->funcs[i];
+    int in_ctx = has_ctx(fn);
+    if (fn->is_kernel && fn->reaches_barrier) {
+      plan_params(ctx, fn, state_param);
+      if (fn->has_def)
+        plan_entry(ctx, fn);
+    } else if (fn->takes_ctx) {
+      plan_params(ctx, fn, ctx_param);
+      if (!fn->in_participating && fn->has_def)
+        gsr_report(ctx, GSR_WARNING, fn->line, fn->col,
+                   "'%s' reaches global_barrier() but no kernel calls it",
+                   fn->name);
+    }
+    for (size_t s = 0; s < fn->n_sites; s++)
+      plan_site(ctx, &fn->sites[s], in_ctx);
+  }
+  return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
+}

@@ -1,0 +1,228 @@
+/* The engine's entry point: runs parse -> find -> plan -> render -> apply ->
+ * emit over one input and hands back the output and the constraints. Also
+ * the diagnostics plumbing every stage uses.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gsr_result {
+  char *output;
+  size_t output_len;
+  char *constraints;
+  unsigned warnings;
+};
+
+#define DEFAULT_BARRIER "atomic-or"
+
+/* The default barrier: correct on every device class (see docs/barriers.md). */
+const char *gsr_default_barrier(void) { return DEFAULT_BARRIER; }
+
+/* Sends one formatted diagnostic to the caller's callback and counts it. */
+static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
+                     unsigned line, unsigned col, const char *fmt,
+                     va_list ap) {
+  if (sev == GSR_ERROR)
+    ctx->errors++;
+  else if (sev == GSR_WARNING)
+    ctx->warnings++;
+  if (!ctx->diag)
+    return;
+  gsr_buf msg = {0};
+  gsr_buf_vprintf(&msg, fmt, ap);
+  gsr_diagnostic d = {sev, file, line, col,
+                      msg.data ? msg.data : "out of memory"};
+  ctx->diag(ctx->diag_user, &d);
+  gsr_buf_free(&msg);
+}
+
+/* Reports at a position of the input (line 0: about no position). */
+void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
+                const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_v(ctx, sev, line ? ctx->name : NULL, line, col, fmt, ap);
+  va_end(ap);
+}
+
+/* Reports at a position of any file. */
+void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
+                   unsigned line, unsigned col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_v(ctx, sev, file, line, col, fmt, ap);
+  va_end(ap);
+}
+
+/* Computes the 1-based line and column of a byte offset of the input. */
+void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
+                  unsigned *col) {
+  unsigned l = 1, c = 1;
+  for (size_t i = 0; i < offset && i < ctx->src_len; i++) {
+    if (ctx->src[i] == '\n')
+      l++, c = 1;
+    else
+      c++;
+  }
+  *line = l;
+  *col = c;
+}
+
+/* Frees what the find and plan stages allocated. */
+static void free_tables(gsr_ctx *ctx) {
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    gsr_func *fn = &ctx->funcs[i];
+    for (size_t s = 0; s < fn->n_sites; s++)
+      free(fn->sites[s].callee_name);
+    free(fn->sites);
+    free(fn->decls);
+    free(fn->usr);
+    free(fn->name);
+  }
+  free(ctx->funcs);
+  for (size_t i = 0; i < ctx->n_edits; i++)
+    free(ctx->edits[i].text);
+  free(ctx->edits);
+}
+
+/* Chooses the barrier and discovery rules named by the options. */
+static gsr_status choose_rules(gsr_ctx *ctx) {
+  const char *name = ctx->opt->barrier ? ctx->opt->barrier : DEFAULT_BARRIER;
+  ctx->barrier = gsr_rules_find(&ctx->rules, "barrier", name);
+  if (!ctx->barrier) {
+    gsr_report(ctx, GSR_ERROR, 0, 0,
+               "unknown barrier '%s' (see --list-barriers)", name);
+    return GSR_ERR_OPTIONS;
+  }
+  const char *disc = ctx->opt->no_discovery ? "none" : "ticket";
+  ctx->discovery = gsr_rules_find(&ctx->rules, "discovery", disc);
+  if (!ctx->discovery) {
+    gsr_report(ctx, GSR_ERROR, 0, 0, "the rule 'discovery-%s.cl' is missing",
+               disc);
+    return GSR_ERR_OPTIONS;
+  }
+  return GSR_OK;
+}
+
+/* Runs the whole pipeline. See gsync_rewrite.h. */
+gsr_status gsr_rewrite(const gsr_options *opt, gsr_result **out) {
+  *out = NULL;
+  if (!opt || opt->size < sizeof(gsr_options) || (!opt->source && opt->source_len))
+    return GSR_ERR_OPTIONS;
+  gsr_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.opt = opt;
+  ctx.name = opt->input_name ? opt->input_name : "<stdin>";
+  ctx.src = opt->source ? opt->source : "";
+  ctx.src_len = opt->source_len;
+  ctx.diag = opt->diag;
+  ctx.diag_user = opt->diag_user;
+
+  gsr_buf output = {0}, json = {0};
+  gsr_result *res = NULL;
+  gsr_status st = gsr_rules_load(&ctx, opt->rules_dir, &ctx.rules);
+  if (st != GSR_OK)
+    goto free_rules;
+  st = choose_rules(&ctx);
+  if (st != GSR_OK)
+    goto free_rules;
+
+  st = gsr_parse(&ctx);
+  if (st != GSR_OK)
+    goto dispose_tu;
+  st = gsr_find(&ctx);
+  if (st != GSR_OK)
+    goto dispose_tu;
+  st = gsr_plan(&ctx);
+  if (st != GSR_OK)
+    goto dispose_tu;
+
+  /* A file that calls no global_barrier() passes through untouched. */
+  if (ctx.n_barrier_sites) {
+    st = gsr_render(&ctx, &output);
+    if (st == GSR_OK)
+      st = gsr_apply(&ctx, &output);
+  } else {
+    gsr_buf_append(&output, ctx.src, ctx.src_len);
+  }
+  if (st == GSR_OK)
+    st = gsr_emit_constraints(&ctx, &json);
+  if (st == GSR_OK && (output.failed || json.failed))
+    st = GSR_ERR_NOMEM;
+  if (st != GSR_OK)
+    goto free_output;
+
+  res = calloc(1, sizeof *res);
+  if (!res) {
+    st = GSR_ERR_NOMEM;
+    goto free_output;
+  }
+  res->output_len = output.len;
+  res->output = gsr_buf_take(&output);
+  res->constraints = gsr_buf_take(&json);
+  res->warnings = ctx.warnings;
+  if (!res->output || !res->constraints) {
+    gsr_result_dispose(res);
+    res = NULL;
+    st = GSR_ERR_NOMEM;
+  }
+  *out = res;
+
+free_output:
+  gsr_buf_free(&output);
+  gsr_buf_free(&json);
+dispose_tu:
+  gsr_parse_dispose(&ctx);
+  free_tables(&ctx);
+free_rules:
+  gsr_rules_free(&ctx.rules);
+  return st;
+}
+
+/* The output bytes and their length. */
+const char *gsr_result_output(const gsr_result *r, size_t *len) {
+  *len = r->output_len;
+  return r->output;
+}
+
+/* The constraints JSON text. */
+const char *gsr_result_constraints(const gsr_result *r) {
+  return r->constraints;
+}
+
+/* How many warnings the rewrite reported. */
+unsigned gsr_result_warnings(const gsr_result *r) { return r->warnings; }
+
+/* Frees a result (NULL is fine). */
+void gsr_result_dispose(gsr_result *r) {
+  if (!r)
+    return;
+  free(r->output);
+  free(r->constraints);
+  free(r);
+}
+
+/* Lists barrier rules through fn. */
+gsr_status gsr_list_barriers(const char *rules_dir,
+                             void (*fn)(void *user, const char *name,
+                                        const char *summary, int is_default),
+                             void *user, gsr_diag_fn diag, void *diag_user) {
+  gsr_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.name = "<rules>";
+  ctx.diag = diag;
+  ctx.diag_user = diag_user;
+  gsr_status st = gsr_rules_load(&ctx, rules_dir, &ctx.rules);
+  if (st == GSR_OK)
+    for (size_t i = 0; i < ctx.rules.n; i++) {
+      const gsr_rule *r = &ctx.rules.rules[i];
+      if (!r->is_barrier)
+        continue;
+      const char *name = r->name + strlen("barrier-");
+      fn(user, name, r->summary, strcmp(name, DEFAULT_BARRIER) == 0);
+    }
+  gsr_rules_free(&ctx.rules);
+  return st;
+}

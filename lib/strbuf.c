@@ -1,0 +1,99 @@
+/* A growable string buffer, so that no part of the engine formats into a
+ * fixed array. An allocation failure is remembered in the buffer and
+ * checked once by the caller, instead of after every append. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Makes room for n more bytes plus a NUL; returns 0 on allocation failure. */
+static int buf_reserve(gsr_buf *b, size_t n) {
+  if (b->failed)
+    return 0;
+  if (b->len + n + 1 <= b->cap)
+    return 1;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap < b->len + n + 1)
+    cap *= 2;
+  char *p = realloc(b->data, cap);
+  if (!p) {
+    b->failed = 1;
+    return 0;
+  }
+  b->data = p;
+  b->cap = cap;
+  return 1;
+}
+
+/* Appends n bytes of s. */
+void gsr_buf_append(gsr_buf *b, const char *s, size_t n) {
+  if (!buf_reserve(b, n))
+    return;
+  if (n)
+    memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+/* Appends the NUL-terminated string s. */
+void gsr_buf_puts(gsr_buf *b, const char *s) { gsr_buf_append(b, s, strlen(s)); }
+
+/* Appends printf-formatted text. */
+void gsr_buf_vprintf(gsr_buf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) {
+    b->failed = 1;
+    return;
+  }
+  if (!buf_reserve(b, (size_t)n))
+    return;
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+/* Appends printf-formatted text. */
+void gsr_buf_printf(gsr_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gsr_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+/* Returns the buffer's string (never NULL unless allocation failed) and
+ * leaves b empty. */
+char *gsr_buf_take(gsr_buf *b) {
+  if (!b->data && !b->failed)
+    buf_reserve(b, 0), b->data[0] = '\0';
+  char *p = b->failed ? NULL : b->data;
+  if (b->failed)
+    free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+  b->failed = 0;
+  return p;
+}
+
+/* Frees the buffer's memory and empties it. */
+void gsr_buf_free(gsr_buf *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+  b->failed = 0;
+}
+
+/* Returns a malloc'd copy of the first n bytes of s, NUL-terminated. */
+char *gsr_strndup(const char *s, size_t n) {
+  char *p = malloc(n + 1);
+  if (p) {
+    memcpy(p, s, n);
+    p[n] = '\0';
+  }
+  return p;
+}
+
+/* Returns a malloc'd copy of s (NULL for NULL). */
+char *gsr_strdup(const char *s) { return s ? gsr_strndup(s, strlen(s)) : NULL; }

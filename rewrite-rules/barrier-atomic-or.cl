@@ -1,0 +1,53 @@
+/* barrier-atomic-or: Xiao-Feng master/slave flags, every flag access an
+ * atomic. Safe on every OpenCL 1.1+ device, AMD GCN included.
+ *
+ * @summary Xiao-Feng flags, all accesses atomic: safe everywhere
+ * @opencl-c 1.1
+ * @extension cl_khr_global_int32_base_atomics
+ * @state-per-group 8
+ *
+ * Algorithm (Xiao and Feng, IPDPS 2010): participant g > 0 raises its
+ * arrival flag and waits for its release flag; participant 0 (the master)
+ * waits for every arrival flag, clears them and raises every release flag.
+ * Flags sit at words 16 + 2g (arrive) and 17 + 2g (release) of the state;
+ * each is back at zero after the barrier, so the state needs no reset.
+ *
+ * Shape: one work-item per group (local id 0) does all flag traffic, inside
+ * one if-block between two work-group barriers. That is the shape CUDA's
+ * grid.sync() uses, and the only one PoCL's CPU kernel compiler runs
+ * correctly (see docs/pocl.md).
+ *
+ * Memory model: the first barrier(CLK_GLOBAL_MEM_FENCE) makes the group's
+ * writes visible to local id 0; its mem_fence(CLK_GLOBAL_MEM_FENCE) before
+ * raising a flag orders them before the flag (release); the fence after
+ * seeing the flag orders later reads after it (acquire); the closing
+ * work-group barrier passes that on to the whole group. Reads are
+ * atomic_or(p, 0) and writes atomic_xchg, which are performed at the
+ * device's coherence point: they see other groups' stores even where the
+ * L1 cache is not coherent (AMD GCN), and a compiler cannot hoist them out
+ * of the spin loop.
+ */
+void gsync_barrier(private struct gsync_ctx *c) {
+  global uint *flag = c->state + 16;
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    if (c->group == 0) {
+      for (uint g = 1; g < c->groups; g++)
+        while (atomic_or(&flag[2 * g], 0u) == 0)
+          ;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      for (uint g = 1; g < c->groups; g++) {
+        atomic_xchg(&flag[2 * g], 0u);
+        atomic_xchg(&flag[2 * g + 1], 1u);
+      }
+    } else {
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      atomic_xchg(&flag[2 * c->group], 1u);
+      while (atomic_or(&flag[2 * c->group + 1], 0u) == 0)
+        ;
+      atomic_xchg(&flag[2 * c->group + 1], 0u);
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}

@@ -1,0 +1,47 @@
+/* barrier-volatile: Xiao-Feng master/slave flags through volatile loads
+ * and stores with global memory fences.
+ *
+ * @summary Xiao-Feng flags, volatile accesses: NVIDIA and CPUs, not AMD GCN
+ * @opencl-c 1.1
+ * @state-per-group 8
+ *
+ * Algorithm and shape as barrier-atomic-or: participant g > 0 raises
+ * arrive[g] and waits for release[g]; participant 0 waits for every arrival,
+ * clears them and raises every release. Flags at words 16 + 2g and 17 + 2g,
+ * back at zero after each barrier. Local id 0 does all flag traffic, inside
+ * one if-block between two work-group barriers.
+ *
+ * Memory model: volatile alone orders nothing; the ordering comes from the
+ * mem_fence(CLK_GLOBAL_MEM_FENCE) before raising a flag (release) and after
+ * seeing one (acquire), and from the work-group barriers around the block.
+ * volatile keeps the compiler from hoisting the spin loads. It relies on a
+ * volatile load reaching the coherence point: true on NVIDIA (volatile
+ * global loads bypass L1) and on CPUs, NOT on AMD GCN, whose per-CU L1 is
+ * not coherent, so a spin there may never see the other group's store. Use
+ * atomic-or there.
+ */
+void gsync_barrier(private struct gsync_ctx *c) {
+  volatile global uint *flag = c->state + 16;
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    if (c->group == 0) {
+      for (uint g = 1; g < c->groups; g++)
+        while (flag[2 * g] == 0)
+          ;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      for (uint g = 1; g < c->groups; g++) {
+        flag[2 * g] = 0;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        flag[2 * g + 1] = 1;
+      }
+    } else {
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      flag[2 * c->group] = 1;
+      while (flag[2 * c->group + 1] == 0)
+        ;
+      flag[2 * c->group + 1] = 0;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}

@@ -1,0 +1,20 @@
+/* discovery-none: every launched work-group takes part (--no-discovery).
+ *
+ * @summary no discovery: the host launches only co-resident work-groups
+ * @opencl-c 1.1
+ *
+ * Virtual ids equal the real ones. The barrier deadlocks if the device
+ * cannot run all launched work-groups at once: the constraints say so
+ * ("coresident_launch_required"), and the host must respect it.
+ * Word 5 of the state holds the participant count for libgsync.
+ */
+int gsync_join(global uint *s, local uint *shared,
+               private struct gsync_ctx *c) {
+  (void)shared;
+  c->state = s;
+  c->group = (uint)get_group_id(0);
+  c->groups = (uint)get_num_groups(0);
+  if (c->group == 0 && get_local_id(0) == 0)
+    s[5] = c->groups;
+  return 1;
+}

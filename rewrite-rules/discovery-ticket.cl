@@ -1,0 +1,72 @@
+/* discovery-ticket: the occupancy discovery protocol of Sorensen et al.
+ * ("Portable inter-workgroup barrier synchronisation for GPUs", OOPSLA
+ * 2016), with a ticket lock.
+ *
+ * @summary OOPSLA'16 occupancy discovery under a ticket lock
+ * @opencl-c 1.1
+ * @extension cl_khr_global_int32_base_atomics
+ *
+ * Local id 0 of each work-group runs it; the verdict reaches the rest of
+ * the group through local memory, so a group takes part or returns as a
+ * whole.
+ *   polling phase: under the lock, if the poll is open, take id count++;
+ *                  otherwise do not take part
+ *   closing phase: under the lock, close the poll
+ * Every group that took an id was running while the poll was open, and the
+ * poll is closed by a participant before it reaches any barrier, so all
+ * participants are co-resident and a barrier among them cannot deadlock.
+ * The last of all launched groups to finish discovery resets the words for
+ * the next launch, after recording the participant count for the host.
+ *
+ * State words: 0 next ticket, 1 ticket served, 2 poll closed, 3 count,
+ * 4 groups done, 5 participants of the last launch (read by libgsync).
+ *
+ * Memory model: every access to a shared word is an atomic, and the lock
+ * is entered and left with a global mem_fence, so the count read under the
+ * lock is current on devices with non-coherent L1 caches too.
+ */
+void gsync_lock(global uint *s) {
+  uint ticket = atomic_inc(&s[0]);
+  while (atomic_or(&s[1], 0u) != ticket)
+    ;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+}
+
+void gsync_unlock(global uint *s) {
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  atomic_inc(&s[1]);
+}
+
+int gsync_join(global uint *s, local uint *shared,
+               private struct gsync_ctx *c) {
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    uint id = 0xffffffffu, count = 0;
+    gsync_lock(s);
+    if (atomic_or(&s[2], 0u) == 0)
+      id = atomic_inc(&s[3]);
+    gsync_unlock(s);
+    if (id != 0xffffffffu) {
+      gsync_lock(s);
+      atomic_xchg(&s[2], 1u);
+      count = atomic_or(&s[3], 0u);
+      gsync_unlock(s);
+    }
+    shared[0] = id;
+    shared[1] = count;
+    if (atomic_inc(&s[4]) == get_num_groups(0) - 1) {
+      /* Every launched group is past discovery: reset for the next launch. */
+      atomic_xchg(&s[5], atomic_or(&s[3], 0u));
+      atomic_xchg(&s[0], 0u);
+      atomic_xchg(&s[1], 0u);
+      atomic_xchg(&s[2], 0u);
+      atomic_xchg(&s[3], 0u);
+      atomic_xchg(&s[4], 0u);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  c->state = s;
+  c->group = shared[0];
+  c->groups = shared[1];
+  return shared[0] != 0xffffffffu;
+}

@@ -1,0 +1,77 @@
+/* libgsync: launches kernels rewritten by gsync-rewrite.
+ *
+ * A host program needs one call more than usual: load the constraints file
+ * the tool wrote, check the device, then let gsync_kernel_create() make and
+ * zero the hidden state buffer and gsync_enqueue() set it and launch.
+ * The library never prints and never exits; every function returns a
+ * gsync_status and, on failure, writes a one-line message into err.
+ */
+#ifndef GSYNC_H
+#define GSYNC_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 0 is the only success. */
+typedef enum gsync_status {
+  GSYNC_OK = 0,
+  GSYNC_ERR_IO,       /* the constraints file could not be read */
+  GSYNC_ERR_FORMAT,   /* it is not gsync-constraints version 1 */
+  GSYNC_ERR_DEVICE,   /* the device does not meet "requires" */
+  GSYNC_ERR_KERNEL,   /* the kernel is not in the constraints */
+  GSYNC_ERR_LAUNCH,   /* a launch shape the constraints forbid */
+  GSYNC_ERR_OPENCL,   /* an OpenCL call failed; err names it */
+  GSYNC_ERR_NOMEM
+} gsync_status;
+
+typedef struct gsync_program gsync_program; /* one constraints file */
+typedef struct gsync_kernel gsync_kernel;   /* one kernel + its state */
+
+/* Reads and validates a constraints file written by gsync-rewrite. */
+gsync_status gsync_program_load(const char *constraints_path,
+                                gsync_program **out, char *err, size_t errlen);
+void gsync_program_release(gsync_program *program);
+
+/* Checks that dev meets the program's "requires" (OpenCL C version,
+ * extensions, atomic capabilities); err says what is missing. */
+gsync_status gsync_program_check_device(const gsync_program *program,
+                                        cl_device_id dev, char *err,
+                                        size_t errlen);
+
+/* The -cl-std= option to pass to clBuildProgram for this program on dev
+ * (the lowest version the device offers that the program accepts), or ""
+ * when none is needed. Valid until the program is released. */
+const char *gsync_program_build_options(const gsync_program *program,
+                                        cl_device_id dev);
+
+/* Prepares kernel for launches of up to max_groups work-groups: finds it in
+ * the constraints by name, creates the state buffer in ctx and zeroes it
+ * through queue. For a kernel that reaches no global_barrier() it only
+ * records that the kernel needs no state. */
+gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
+                                 cl_command_queue queue, cl_kernel kernel,
+                                 size_t max_groups, gsync_kernel **out,
+                                 char *err, size_t errlen);
+void gsync_kernel_release(gsync_kernel *k);
+
+/* Sets the hidden argument and enqueues a 1-D launch of groups x local_size
+ * work-items. If participants is not NULL, waits for the launch and stores
+ * how many work-groups took part in the global barrier. */
+gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
+                           size_t groups, size_t local_size,
+                           cl_uint *participants, char *err, size_t errlen);
+
+/* A static, human-readable name for a status. */
+const char *gsync_status_name(gsync_status s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

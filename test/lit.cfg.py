@@ -1,0 +1,39 @@
+# lit configuration for gsync-rewrite's tests.
+#
+# Substitutions:
+#   %gsync      the gsync-rewrite tool of this build
+#   %gsync-run  the run-test host program (builds and runs on OpenCL)
+#   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
+#   %rules      test/rules, rule files used only by tests (the no-op barrier)
+#   %kernels    test/run/kernels, the run tests' input kernels
+#   %timeout    a wall-clock limit for anything that runs a kernel
+import os
+import lit.formats
+
+config.name = "gsync-rewrite"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cl", ".test"]
+config.excludes = ["kernels", "Inputs", "rules"]
+config.test_source_root = os.path.dirname(__file__)
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_bindir, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+            "LSAN_OPTIONS", "XDG_CACHE_HOME", "OCL_ICD_VENDORS",
+            "POCL_CACHE_DIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+# The tool links libclang; ASan's leak checker would also flag libclang's and
+# PoCL's own caches, which are not ours to fix.
+config.environment.setdefault("ASAN_OPTIONS", "detect_leaks=0")
+
+src = config.source_root
+config.substitutions.append(("%gsync-run", config.gsync_run))
+config.substitutions.append(("%gsync", config.gsync_tool))
+config.substitutions.append(
+    ("%clang-cl", config.clang + " -fsyntax-only -Xclang -finclude-default-header"))
+config.substitutions.append(("%rules", os.path.join(src, "test", "rules")))
+config.substitutions.append(
+    ("%kernels", os.path.join(src, "test", "run", "kernels")))
+config.substitutions.append(("%timeout", "timeout -k 5 120"))

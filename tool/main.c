@@ -1,0 +1,369 @@
+/* gsync-rewrite, the command-line tool: options, input and output, exit
+ * codes, and printing of the engine's diagnostics. Uses only the engine's
+ * public header. Output files are written to a temporary file beside the
+ * target and renamed into place, so an error never leaves a partial or
+ * truncated file, and the input is never overwritten.
+ */
+#define _XOPEN_SOURCE 700
+#include "gsync_rewrite.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum exit_code {
+  EXIT_OK = 0,       /* written (warnings may have been printed) */
+  EXIT_INPUT = 1,    /* the input has errors */
+  EXIT_USAGE = 2,    /* bad command line, unknown barrier, bad rules */
+  EXIT_IO = 3,       /* input unreadable or output unwritable */
+  EXIT_INTERNAL = 4  /* libclang failed to run, out of memory */
+};
+
+static const char usage_text[] =
+    "usage: gsync-rewrite [options] INPUT.cl\n"
+    "\n"
+    "Rewrites OpenCL C that calls global_barrier() into OpenCL C that any\n"
+    "driver builds. INPUT '-' reads standard input.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE               write the output to FILE ('-': standard output,\n"
+    "                        the default)\n"
+    "  --constraints FILE    write the launch constraints as JSON to FILE\n"
+    "  --barrier=NAME        barrier implementation (default: atomic-or)\n"
+    "  --list-barriers       list the barrier implementations and exit\n"
+    "  --no-discovery        every launched work-group takes part; the host\n"
+    "                        must not launch more than are co-resident\n"
+    "  --rules-dir=DIR       rule files in DIR add to or replace built-in ones\n"
+    "  -DNAME[=VALUE] -UNAME -IDIR -include FILE -cl-std=CLx.y\n"
+    "                        preprocessor options, as for clBuildProgram\n"
+    "  --help                show this help and exit\n"
+    "  --version             show the version and exit\n"
+    "\n"
+    "exit status:\n"
+    "  0  output written (warnings may have been printed)\n"
+    "  1  the input has errors; nothing was written\n"
+    "  2  usage error: bad option, unknown barrier, bad rules directory\n"
+    "  3  input unreadable or output unwritable; nothing was written\n"
+    "  4  internal error: libclang could not run, out of memory\n";
+
+typedef struct cli {
+  const char *input, *output, *constraints, *barrier, *rules_dir;
+  int no_discovery, list;
+  const char **pargs;
+  int n_pargs;
+} cli;
+
+/* Prints a usage error with a pointer to --help; returns EXIT_USAGE. */
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "gsync-rewrite: error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'gsync-rewrite --help' for more information.\n");
+  return EXIT_USAGE;
+}
+
+/* Prints one engine diagnostic the way a compiler does. */
+static void print_diag(void *user, const gsr_diagnostic *d) {
+  (void)user;
+  static const char *const sev[] = {"note", "warning", "error"};
+  if (d->file && d->line)
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", d->file, d->line, d->col,
+            sev[d->severity], d->message);
+  else
+    fprintf(stderr, "gsync-rewrite: %s: %s\n", sev[d->severity], d->message);
+}
+
+/* Matches "--name=VALUE" or "--name VALUE"; sets *val and advances *i.
+ * Returns 1 on a match, 0 if argv[*i] is another option, -1 if the value
+ * is missing. */
+static int opt_value(int argc, char **argv, int *i, const char *name,
+                     const char **val) {
+  size_t n = strlen(name);
+  const char *a = argv[*i];
+  if (strncmp(a, name, n) != 0)
+    return 0;
+  if (a[n] == '=') {
+    *val = a + n + 1;
+    return 1;
+  }
+  if (a[n] != '\0')
+    return 0;
+  if (*i + 1 >= argc)
+    return -1;
+  *val = argv[++*i];
+  return 1;
+}
+
+/* Parses the command line into c. Returns -1 on success or an exit code. */
+static int parse_args(int argc, char **argv, cli *c) {
+  c->pargs = calloc((size_t)argc * 2 + 1, sizeof *c->pargs);
+  if (!c->pargs)
+    return EXIT_INTERNAL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    int r;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(usage_text, stdout);
+      return EXIT_OK;
+    }
+    if (strcmp(a, "--version") == 0) {
+      printf("gsync-rewrite " GSR_VERSION "\n");
+      return EXIT_OK;
+    }
+    if (strcmp(a, "--list-barriers") == 0) {
+      c->list = 1;
+    } else if (strcmp(a, "--no-discovery") == 0) {
+      c->no_discovery = 1;
+    } else if ((r = opt_value(argc, argv, &i, "--barrier", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      c->barrier = v;
+    } else if ((r = opt_value(argc, argv, &i, "--constraints", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      c->constraints = v;
+    } else if ((r = opt_value(argc, argv, &i, "--rules-dir", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      c->rules_dir = v;
+    } else if ((r = opt_value(argc, argv, &i, "--output", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      c->output = v;
+    } else if (strncmp(a, "-o", 2) == 0) {
+      if (a[2])
+        c->output = a + 2;
+      else if (i + 1 < argc)
+        c->output = argv[++i];
+      else
+        return usage_error("option '%s' needs a value", a);
+    } else if (strncmp(a, "-cl-std=", 8) == 0) {
+      c->pargs[c->n_pargs++] = a;
+    } else if (strcmp(a, "-include") == 0) {
+      if (i + 1 >= argc)
+        return usage_error("option '%s' needs a value", a);
+      c->pargs[c->n_pargs++] = a;
+      c->pargs[c->n_pargs++] = argv[++i];
+    } else if (a[0] == '-' && (a[1] == 'D' || a[1] == 'U' || a[1] == 'I')) {
+      c->pargs[c->n_pargs++] = a;
+      if (!a[2]) {
+        if (i + 1 >= argc)
+          return usage_error("option '%s' needs a value", a);
+        c->pargs[c->n_pargs++] = argv[++i];
+      }
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option '%s'", a);
+    } else if (c->input) {
+      return usage_error("more than one input file ('%s')", a);
+    } else {
+      c->input = a;
+    }
+  }
+  if (!c->list && !c->input)
+    return usage_error("%s", "no input file");
+  return -1;
+}
+
+/* Reads a whole stream into a malloc'd buffer. Returns NULL on error. */
+static char *read_stream(FILE *f, size_t *len) {
+  size_t cap = 1 << 16, n = 0, got;
+  char *buf = malloc(cap);
+  while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap) {
+      char *p = realloc(buf, cap * 2);
+      if (!p) {
+        free(buf);
+        return NULL;
+      }
+      buf = p;
+      cap *= 2;
+    }
+  }
+  if (buf && ferror(f)) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+/* A file being written: the temporary path, renamed over the target by
+ * commit_file(). */
+typedef struct outfile {
+  const char *target;
+  char *tmp;
+} outfile;
+
+/* Writes data to a new temporary file next to target. Returns 0 on
+ * success, else prints why and returns EXIT_IO. */
+static int stage_file(outfile *o, const char *target, const char *data,
+                      size_t len) {
+  o->target = target;
+  size_t tl = strlen(target);
+  o->tmp = malloc(tl + 16);
+  if (!o->tmp)
+    return EXIT_INTERNAL;
+  const char *slash = strrchr(target, '/');
+  size_t dl = slash ? (size_t)(slash - target) + 1 : 0;
+  memcpy(o->tmp, target, dl);
+  memcpy(o->tmp + dl, ".gsync-tmp.XXXXXX", 18);
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    fprintf(stderr, "gsync-rewrite: error: cannot write '%s': %s\n", target,
+            strerror(errno));
+    free(o->tmp);
+    o->tmp = NULL;
+    return EXIT_IO;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  size_t off = 0;
+  while (off < len) {
+    ssize_t w = write(fd, data + off, len - off);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      break;
+    off += (size_t)w;
+  }
+  if (close(fd) != 0 || off < len) {
+    fprintf(stderr, "gsync-rewrite: error: cannot write '%s': %s\n", target,
+            strerror(errno ? errno : EIO));
+    unlink(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+    return EXIT_IO;
+  }
+  return 0;
+}
+
+/* Renames a staged file into place, or removes it when keep is 0. */
+static int commit_file(outfile *o, int keep) {
+  int rc = 0;
+  if (!o->tmp)
+    return 0;
+  if (keep && rename(o->tmp, o->target) != 0) {
+    fprintf(stderr, "gsync-rewrite: error: cannot write '%s': %s\n",
+            o->target, strerror(errno));
+    rc = EXIT_IO;
+  }
+  if (!keep || rc)
+    unlink(o->tmp);
+  free(o->tmp);
+  o->tmp = NULL;
+  return rc;
+}
+
+/* Nonzero if paths a and b name the same existing file. */
+static int same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/* Prints one barrier rule for --list-barriers. */
+static void print_rule(void *user, const char *name, const char *summary,
+                       int is_default) {
+  (void)user;
+  printf("  %-12s %s%s\n", name, summary, is_default ? " (default)" : "");
+}
+
+/* Rewrites, then writes the output and constraints. Returns an exit code. */
+static int run(cli *c) {
+  int is_stdin = strcmp(c->input, "-") == 0;
+  const char *in_name = is_stdin ? "<stdin>" : c->input;
+  int to_stdout = !c->output || strcmp(c->output, "-") == 0;
+  if (!is_stdin && !to_stdout && same_file(c->input, c->output))
+    return usage_error("refusing to overwrite the input '%s'; name another "
+                       "output file with -o",
+                       c->input);
+  if (!is_stdin && c->constraints && same_file(c->input, c->constraints))
+    return usage_error("refusing to overwrite the input '%s' with the "
+                       "constraints",
+                       c->input);
+
+  FILE *f = is_stdin ? stdin : fopen(c->input, "rb");
+  if (!f) {
+    fprintf(stderr, "gsync-rewrite: error: cannot read '%s': %s\n", c->input,
+            strerror(errno));
+    return EXIT_IO;
+  }
+  size_t len = 0;
+  char *src = read_stream(f, &len);
+  int read_errno = errno;
+  if (!is_stdin)
+    fclose(f);
+  if (!src) {
+    fprintf(stderr, "gsync-rewrite: error: cannot read '%s': %s\n", c->input,
+            strerror(read_errno));
+    return EXIT_IO;
+  }
+
+  char *abs_path = is_stdin ? NULL : realpath(c->input, NULL);
+  gsr_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.input_name = in_name;
+  o.input_path = abs_path;
+  o.source = src;
+  o.source_len = len;
+  o.barrier = c->barrier;
+  o.no_discovery = c->no_discovery;
+  o.rules_dir = c->rules_dir;
+  o.parser_args = c->pargs;
+  o.num_parser_args = c->n_pargs;
+  o.diag = print_diag;
+
+  gsr_result *res = NULL;
+  gsr_status st = gsr_rewrite(&o, &res);
+  free(abs_path);
+  free(src);
+  if (st != GSR_OK) {
+    if (st == GSR_ERR_OPTIONS) {
+      fprintf(stderr, "Try 'gsync-rewrite --help' for more information.\n");
+      return EXIT_USAGE;
+    }
+    return st == GSR_ERR_INPUT ? EXIT_INPUT : EXIT_INTERNAL;
+  }
+
+  size_t out_len;
+  const char *out = gsr_result_output(res, &out_len);
+  const char *json = gsr_result_constraints(res);
+  outfile fo = {0}, fc = {0};
+  int rc = 0;
+  if (!to_stdout)
+    rc = stage_file(&fo, c->output, out, out_len);
+  if (!rc && c->constraints)
+    rc = stage_file(&fc, c->constraints, json, strlen(json));
+  if (!rc && to_stdout &&
+      (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0)) {
+    fprintf(stderr, "gsync-rewrite: error: cannot write standard output\n");
+    rc = EXIT_IO;
+  }
+  int keep = rc == 0;
+  int rc1 = commit_file(&fo, keep);
+  int rc2 = commit_file(&fc, keep && !rc1);
+  gsr_result_dispose(res);
+  return rc ? rc : rc1 ? rc1 : rc2;
+}
+
+int main(int argc, char **argv) {
+  cli c;
+  memset(&c, 0, sizeof c);
+  int rc = parse_args(argc, argv, &c);
+  if (rc < 0 && c.list) {
+    printf("barriers:\n");
+    gsr_status st =
+        gsr_list_barriers(c.rules_dir, print_rule, NULL, print_diag, NULL);
+    rc = st == GSR_OK ? EXIT_OK : EXIT_USAGE;
+  } else if (rc < 0) {
+    rc = run(&c);
+  }
+  free(c.pargs);
+  return rc;
+}
