@@ -1,8 +1,8 @@
 /* Stage 2, find: walks the translation unit once and records every
  * function (all its declarations together, keyed by USR), the calls inside
  * function bodies that matter to the rewrite (global_barrier(), the four
- * remapped work-item functions, calls of user functions), and misuse that
- * can be seen in one place: the reserved prefix, global_barrier's address.
+ * remapped work-item functions, calls of user functions), and identifiers
+ * that use the reserved prefix.
  */
 #include "internal.h"
 
@@ -19,9 +19,6 @@ static const char *const remapped_ids[] = {"get_group_id", "get_num_groups",
 typedef struct walk {
   gsr_ctx *ctx;
   int cur; /* index of the function whose body is walked, or -1 */
-  /* Offsets of DeclRefExprs that are the callee of a global_barrier call. */
-  size_t *callee_refs;
-  size_t n_callee_refs, cap_callee_refs;
 } walk;
 
 /* Skips whitespace, comments and line continuations from off; returns the
@@ -289,8 +286,12 @@ static void record_call(walk *w, CXCursor call) {
   s->in_main = s->name_off != NO_OFF;
   if (s->in_main &&
       (s->name_off + s->name_len > ctx->src_len ||
-       memcmp(ctx->src + s->name_off, name, s->name_len) != 0))
-    s->in_main = 0; /* the name comes from a macro like #define F name */
+       memcmp(ctx->src + s->name_off, name, s->name_len) != 0)) {
+    /* libclang reports a call written in a macro body at the expansion;
+     * the macro table (lexed below) finds the call's own text. */
+    s->in_main = 0;
+    s->in_macro = 1;
+  }
   if (s->in_main) {
     size_t lp = gsr_skip_blank(ctx, s->name_off + s->name_len);
     if (lp < ctx->src_len && ctx->src[lp] == '(') {
@@ -298,29 +299,8 @@ static void record_call(walk *w, CXCursor call) {
       s->rparen_off = gsr_match_paren(ctx, lp);
     }
   }
-  if (kind == GSR_SITE_BARRIER) {
+  if (kind == GSR_SITE_BARRIER)
     ctx->n_barrier_sites++;
-    if (!clang_Cursor_isNull(ref) && w->n_callee_refs < 1u << 30) {
-      if (w->n_callee_refs == w->cap_callee_refs) {
-        size_t cap = w->cap_callee_refs ? w->cap_callee_refs * 2 : 16;
-        size_t *p = realloc(w->callee_refs, cap * sizeof *p);
-        if (p) {
-          w->callee_refs = p;
-          w->cap_callee_refs = cap;
-        }
-      }
-      if (w->n_callee_refs < w->cap_callee_refs) {
-        CXFile f;
-        unsigned off;
-        clang_getExpansionLocation(clang_getCursorLocation(ref), &f, NULL,
-                                   NULL, &off);
-        unsigned sp;
-        clang_getSpellingLocation(clang_getCursorLocation(ref), &f, NULL, NULL,
-                                  &sp);
-        w->callee_refs[w->n_callee_refs++] = ((size_t)off << 32) | sp;
-      }
-    }
-  }
   if (kind == GSR_SITE_ID && s->num_args == 1) {
     CXCursor arg = clang_Cursor_getArgument(call, 0);
     CXEvalResult ev = clang_Cursor_Evaluate(arg);
@@ -333,23 +313,110 @@ static void record_call(walk *w, CXCursor call) {
   clang_disposeString(cs);
 }
 
-/* Returns nonzero if the DeclRefExpr at ref was recorded as the callee of a
- * global_barrier() call. */
-static int is_callee_ref(const walk *w, CXCursor ref) {
-  CXFile f;
-  unsigned off, sp;
-  clang_getExpansionLocation(clang_getCursorLocation(ref), &f, NULL, NULL,
-                             &off);
-  clang_getSpellingLocation(clang_getCursorLocation(ref), &f, NULL, NULL, &sp);
-  size_t key = ((size_t)off << 32) | sp;
-  for (size_t i = 0; i < w->n_callee_refs; i++)
-    if (w->callee_refs[i] == key)
+/* Records a macro definition or expansion that lies in the input. */
+static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  size_t b = main_offset(ctx, clang_getRangeStart(r));
+  size_t e = main_offset(ctx, clang_getRangeEnd(r));
+  if (b == NO_OFF || e == NO_OFF)
+    return;
+  CXString n = clang_getCursorSpelling(c);
+  char *name = gsr_strdup(clang_getCString(n));
+  clang_disposeString(n);
+  if (!name)
+    return;
+  if (is_def) {
+    gsr_macro *p = realloc(ctx->macros, (ctx->n_macros + 1) * sizeof *p);
+    if (!p) {
+      free(name);
+      return;
+    }
+    ctx->macros = p;
+    gsr_macro *m = &p[ctx->n_macros++];
+    memset(m, 0, sizeof *m);
+    m->name = name;
+    m->begin = b;
+    m->end = e;
+    user_position(ctx, clang_getCursorLocation(c), &m->line, &m->col, NULL);
+  } else {
+    gsr_expansion *p =
+        realloc(ctx->expansions, (ctx->n_expansions + 1) * sizeof *p);
+    if (!p) {
+      free(name);
+      return;
+    }
+    ctx->expansions = p;
+    p[ctx->n_expansions].name = name;
+    p[ctx->n_expansions++].offset = b;
+  }
+}
+
+/* Nonzero if the function table holds a defined function called name. */
+static int is_defined_function(const gsr_ctx *ctx, const char *name) {
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].has_def && strcmp(ctx->funcs[i].name, name) == 0)
       return 1;
   return 0;
 }
 
-/* The AST visitor: functions, their bodies' calls, and uses of
- * global_barrier that are not calls. */
+/* Lexes one macro body and records the calls it spells. */
+static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
+  CXSourceLocation b =
+      clang_getLocationForOffset(ctx->tu, ctx->main_file, (unsigned)m->begin);
+  CXSourceLocation e =
+      clang_getLocationForOffset(ctx->tu, ctx->main_file, (unsigned)m->end);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(ctx->tu, clang_getRange(b, e), &toks, &n);
+  for (unsigned i = 1; i < n; i++) { /* token 0 is the macro's name */
+    if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+      continue;
+    CXString s = clang_getTokenSpelling(ctx->tu, toks[i]);
+    const char *t = clang_getCString(s);
+    unsigned off;
+    clang_getSpellingLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
+                              NULL, NULL, &off);
+    gsr_site_kind kind = GSR_SITE_CALL;
+    int known = 0;
+    if (strcmp(t, "global_barrier") == 0) {
+      kind = GSR_SITE_BARRIER;
+      known = 1;
+    }
+    for (size_t k = 0; !known && k < 4; k++)
+      if (strcmp(t, remapped_ids[k]) == 0)
+        kind = GSR_SITE_ID, known = 1;
+    if (!known)
+      known = is_defined_function(ctx, t);
+    size_t lp = gsr_skip_blank(ctx, off + strlen(t));
+    size_t rp = known && lp < m->end && ctx->src[lp] == '('
+                    ? gsr_match_paren(ctx, lp)
+                    : NO_OFF;
+    if (rp != NO_OFF && rp < m->end) {
+      gsr_macro_use *p = realloc(m->uses, (m->n_uses + 1) * sizeof *p);
+      if (p) {
+        m->uses = p;
+        gsr_macro_use *u = &p[m->n_uses++];
+        u->kind = kind;
+        u->name_off = off;
+        u->name_len = strlen(t);
+        u->lparen_off = lp;
+        u->rparen_off = rp;
+        u->num_args = gsr_skip_blank(ctx, lp + 1) != rp;
+        u->name = gsr_strdup(t);
+      }
+    } else {
+      char **p = realloc(m->refs, (m->n_refs + 1) * sizeof *p);
+      if (p) {
+        m->refs = p;
+        p[m->n_refs++] = gsr_strdup(t);
+      }
+    }
+    clang_disposeString(s);
+  }
+  clang_disposeTokens(ctx->tu, toks, n);
+}
+
+/* The AST visitor: functions and the calls in their bodies. */
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
                                      CXClientData data) {
   (void)parent;
@@ -386,20 +453,17 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (off != NO_OFF && off == eoff && off < ctx->src_len &&
         ctx->src[off] == '{')
       ctx->funcs[w->cur].body_lbrace = off + 1;
+    unsigned end;
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)),
+                               &f, NULL, NULL, &end);
+    ctx->funcs[w->cur].body_end = end;
+  }
+  if (k == CXCursor_MacroDefinition || k == CXCursor_MacroExpansion) {
+    record_macro(ctx, c, k == CXCursor_MacroDefinition);
+    return CXChildVisit_Continue;
   }
   if (k == CXCursor_CallExpr && w->cur >= 0)
     record_call(w, c);
-  if (k == CXCursor_DeclRefExpr) {
-    CXCursor ref = clang_getCursorReferenced(c);
-    if (!clang_Cursor_isNull(ref) && gsr_is_builtin_barrier(ref) &&
-        !is_callee_ref(w, c)) {
-      unsigned line, col;
-      user_position(ctx, clang_getCursorLocation(c), &line, &col, NULL);
-      gsr_report(ctx, GSR_ERROR, line, col,
-                 "the address of 'global_barrier' cannot be taken; it can "
-                 "only be called as 'global_barrier()'");
-    }
-  }
   return CXChildVisit_Recurse;
 }
 
@@ -436,8 +500,9 @@ static void check_reserved_prefix(gsr_ctx *ctx) {
 gsr_status gsr_find(gsr_ctx *ctx) {
   unsigned before = ctx->errors;
   check_reserved_prefix(ctx);
-  walk w = {ctx, -1, NULL, 0, 0};
+  walk w = {ctx, -1};
   clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), visit, &w);
-  free(w.callee_refs);
+  for (size_t i = 0; i < ctx->n_macros; i++)
+    lex_macro(ctx, &ctx->macros[i]);
   return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
 }

@@ -97,6 +97,7 @@ typedef struct gsr_site {
   unsigned num_args;
   long dim;          /* GSR_SITE_ID: constant dimension, -1 if not constant */
   int in_main;       /* the spelling lies in the input file */
+  int in_macro;      /* spelled in the body of a macro of the input */
   int callee;        /* GSR_SITE_CALL: index into the function table */
   char *callee_name; /* for messages */
   unsigned line, col; /* expansion position, for diagnostics */
@@ -120,6 +121,7 @@ typedef struct gsr_func {
   } *decls;
   size_t n_decls;
   size_t body_lbrace; /* offset just after the body's '{' */
+  size_t body_end;    /* offset just after the body's '}' */
   unsigned line, col;
   unsigned num_params;          /* parameters of the definition */
   char **param_types;           /* for messages and JSON: not needed yet */
@@ -131,6 +133,34 @@ typedef struct gsr_func {
   int in_participating; /* reachable from a participating kernel */
   int takes_ctx;       /* gets the hidden parameter */
 } gsr_func;
+
+/* A macro defined in the input. libclang cannot give the spelling location
+ * of a call written inside a macro body, so macro bodies are lexed here:
+ * every global_barrier(), remapped id and user-function call they spell is
+ * an occurrence that may need an edit, depending on where they expand. */
+typedef struct gsr_macro_use {
+  gsr_site_kind kind;
+  size_t name_off, name_len;
+  size_t lparen_off, rparen_off;
+  unsigned num_args;
+  char *name;
+} gsr_macro_use;
+
+typedef struct gsr_macro {
+  char *name;
+  size_t begin, end;     /* the definition's extent in the input */
+  unsigned line, col;
+  gsr_macro_use *uses;
+  size_t n_uses;
+  char **refs;           /* other identifiers in the body (maybe macros) */
+  size_t n_refs;
+  int in_ctx, in_plain;  /* expands in code with / without a context */
+} gsr_macro;
+
+typedef struct gsr_expansion {
+  char *name;
+  size_t offset;
+} gsr_expansion;
 
 typedef struct gsr_ctx {
   const gsr_options *opt;
@@ -155,6 +185,11 @@ typedef struct gsr_ctx {
   size_t n_funcs, cap_funcs;
   size_t n_barrier_sites;
 
+  gsr_macro *macros;
+  size_t n_macros;
+  gsr_expansion *expansions;
+  size_t n_expansions;
+
   gsr_edit *edits;
   size_t n_edits, cap_edits;
 } gsr_ctx;
@@ -176,6 +211,8 @@ int gsr_is_builtin_barrier(CXCursor decl);
 void gsr_parse_dispose(gsr_ctx *ctx);
 gsr_status gsr_find(gsr_ctx *ctx);
 gsr_status gsr_plan(gsr_ctx *ctx);
+/* Plans the edits inside macro bodies (plan.c). */
+void gsr_plan_macros(gsr_ctx *ctx);
 /* The prelude: summary comment, rules, #line. Appended to out. */
 gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out);
 void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,

@@ -27,6 +27,17 @@ static int is_decl_header(CXFile f) {
   return r;
 }
 
+/* Nonzero if the input spells global_barrier at loc. */
+static int names_barrier(gsr_ctx *ctx, CXSourceLocation loc) {
+  CXFile f;
+  unsigned off;
+  clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
+  static const char name[] = "global_barrier";
+  return f && clang_File_isEqual(f, ctx->main_file) &&
+         off + sizeof name - 1 <= ctx->src_len &&
+         memcmp(ctx->src + off, name, sizeof name - 1) == 0;
+}
+
 /* Resolves where libclang sees the input: the real path of the named file
  * (so that #include "x.h" finds its neighbours), or a made-up name in the
  * working directory for stdin. Returns a malloc'd absolute path. */
@@ -85,6 +96,10 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
   }
   if (about_barrier && strstr(text, "too many arguments"))
     text = "'global_barrier' takes no arguments";
+  else if (strstr(text, "taking address of function") &&
+           names_barrier(ctx, loc))
+    text = "the address of 'global_barrier' cannot be taken; it can only be "
+           "called as 'global_barrier()'";
 
   const char *fname = NULL;
   CXString fs = {0};

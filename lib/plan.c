@@ -127,6 +127,10 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
       {"get_global_size", "gsync_get_global_size"}};
   int editable = s->in_main && s->lparen_off != NO_OFF &&
                  s->rparen_off != NO_OFF;
+  /* Calls spelled in a macro body of the input are edited there, once, by
+   * gsr_plan_macros(); here only their dimension is checked. */
+  if (s->in_macro && !(s->kind == GSR_SITE_ID && in_ctx && s->dim != 0))
+    return;
   switch (s->kind) {
   case GSR_SITE_BARRIER:
     if (s->num_args) /* libclang already said so */
@@ -141,7 +145,7 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
                  "gsync_barrier(gsync_ctx)");
     return;
   case GSR_SITE_ID: {
-    if (!in_ctx) {
+    if (!in_ctx && !s->in_macro) {
       /* Keep it: if a macro body shared with participating code would be
        * edited here too, apply reports the conflict. */
       if (s->in_main)
@@ -215,6 +219,102 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
                " return;");
 }
 
+/* Returns the macro of the input called name, or NULL. */
+static gsr_macro *find_macro(gsr_ctx *ctx, const char *name) {
+  for (size_t i = 0; i < ctx->n_macros; i++)
+    if (strcmp(ctx->macros[i].name, name) == 0)
+      return &ctx->macros[i];
+  return NULL;
+}
+
+/* Returns the function whose body holds offset off, or NULL. */
+static gsr_func *func_at(gsr_ctx *ctx, size_t off) {
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    gsr_func *fn = &ctx->funcs[i];
+    if (fn->body_lbrace != NO_OFF && fn->body_lbrace <= off &&
+        off < fn->body_end)
+      return fn;
+  }
+  return NULL;
+}
+
+/* Returns the function table entry of a defined function, or NULL. */
+static gsr_func *func_named(gsr_ctx *ctx, const char *name) {
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].has_def && strcmp(ctx->funcs[i].name, name) == 0)
+      return &ctx->funcs[i];
+  return NULL;
+}
+
+/* Plans the edits inside the input's macro bodies. A macro expanded only in
+ * code with a context gets the same edits as code written out; one that
+ * also expands elsewhere and spells an id or a call that would need the
+ * context there is an error, since one text cannot serve both. */
+void gsr_plan_macros(gsr_ctx *ctx) {
+  for (size_t i = 0; i < ctx->n_expansions; i++) {
+    gsr_macro *m = find_macro(ctx, ctx->expansions[i].name);
+    gsr_func *fn = m ? func_at(ctx, ctx->expansions[i].offset) : NULL;
+    if (fn) {
+      m->in_ctx |= has_ctx(fn);
+      m->in_plain |= !has_ctx(fn);
+    }
+  }
+  for (int changed = 1; changed;) { /* macros used inside macros */
+    changed = 0;
+    for (size_t i = 0; i < ctx->n_macros; i++) {
+      gsr_macro *m = &ctx->macros[i];
+      for (size_t r = 0; r < m->n_refs; r++) {
+        gsr_macro *inner = m->refs[r] ? find_macro(ctx, m->refs[r]) : NULL;
+        if (!inner || inner == m)
+          continue;
+        if ((m->in_ctx && !inner->in_ctx) || (m->in_plain && !inner->in_plain))
+          changed = 1;
+        inner->in_ctx |= m->in_ctx;
+        inner->in_plain |= m->in_plain;
+      }
+    }
+  }
+  for (size_t i = 0; i < ctx->n_macros; i++) {
+    gsr_macro *m = &ctx->macros[i];
+    for (size_t u = 0; u < m->n_uses; u++) {
+      gsr_macro_use *use = &m->uses[u];
+      gsr_func *callee =
+          use->kind == GSR_SITE_CALL ? func_named(ctx, use->name) : NULL;
+      int needs_ctx = use->kind == GSR_SITE_ID ||
+                      (callee && callee->takes_ctx);
+      if (use->kind == GSR_SITE_BARRIER) {
+        if (m->in_ctx && !use->num_args)
+          gsr_add_edit(ctx, use->name_off,
+                       use->rparen_off + 1 - use->name_off,
+                       "gsync_barrier(gsync_ctx)");
+        continue;
+      }
+      if (!needs_ctx || !m->in_ctx)
+        continue;
+      if (m->in_plain && (use->kind == GSR_SITE_ID || callee)) {
+        unsigned line, col;
+        gsr_line_col(ctx, use->name_off, &line, &col);
+        gsr_report(ctx, GSR_ERROR, line, col,
+                   "macro '%s' calls '%s' and expands both in code that takes "
+                   "part in a global barrier and in code that does not; one "
+                   "text cannot serve both, so split the macro",
+                   m->name, use->name);
+        continue;
+      }
+      if (use->kind == GSR_SITE_ID) {
+        gsr_buf b = {0};
+        gsr_buf_printf(&b, GSR_PREFIX "%s", use->name);
+        gsr_add_edit(ctx, use->name_off, use->name_len, b.data);
+        gsr_buf_free(&b);
+        gsr_add_edit(ctx, use->lparen_off + 1, 0, "gsync_ctx, ");
+      } else {
+        gsr_add_edit(ctx, use->rparen_off, 0,
+                     use->num_args ? ", gsync_ctx" : "gsync_ctx");
+      }
+    }
+  }
+}
+
 /* Runs the plan stage. Returns GSR_ERR_INPUT if it reported errors. */
 gsr_status gsr_plan(gsr_ctx *ctx) {
   unsigned before = ctx->errors;
@@ -262,5 +362,6 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
     for (size_t s = 0; s < fn->n_sites; s++)
       plan_site(ctx, &fn->sites[s], in_ctx);
   }
+  gsr_plan_macros(ctx);
   return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
 }

@@ -82,6 +82,20 @@ static void free_tables(gsr_ctx *ctx) {
     free(fn->name);
   }
   free(ctx->funcs);
+  for (size_t i = 0; i < ctx->n_macros; i++) {
+    gsr_macro *m = &ctx->macros[i];
+    for (size_t u = 0; u < m->n_uses; u++)
+      free(m->uses[u].name);
+    free(m->uses);
+    for (size_t r = 0; r < m->n_refs; r++)
+      free(m->refs[r]);
+    free(m->refs);
+    free(m->name);
+  }
+  free(ctx->macros);
+  for (size_t i = 0; i < ctx->n_expansions; i++)
+    free(ctx->expansions[i].name);
+  free(ctx->expansions);
   for (size_t i = 0; i < ctx->n_edits; i++)
     free(ctx->edits[i].text);
   free(ctx->edits);

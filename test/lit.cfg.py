@@ -7,13 +7,14 @@
 #   %rules      test/rules, rule files used only by tests (the no-op barrier)
 #   %kernels    test/run/kernels, the run tests' input kernels
 #   %timeout    a wall-clock limit for anything that runs a kernel
+#   %expect-exit N CMD   succeeds if CMD exits with status N
 import os
 import lit.formats
 
 config.name = "gsync-rewrite"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cl", ".test"]
-config.excludes = ["kernels", "Inputs", "rules"]
+config.excludes = ["kernels", "Inputs", "rules", "utils"]
 config.test_source_root = os.path.dirname(__file__)
 
 config.environment["PATH"] = os.pathsep.join(
@@ -37,3 +38,5 @@ config.substitutions.append(("%rules", os.path.join(src, "test", "rules")))
 config.substitutions.append(
     ("%kernels", os.path.join(src, "test", "run", "kernels")))
 config.substitutions.append(("%timeout", "timeout -k 5 120"))
+config.substitutions.append(
+    ("%expect-exit", "sh " + os.path.join(src, "test", "utils", "expect-exit")))

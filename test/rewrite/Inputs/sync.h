@@ -1,0 +1,2 @@
+// Included by preprocessor-options.cl.
+#define STEP_SIZE 4

@@ -1,0 +1,12 @@
+// The default barrier is atomic-or; its rule text is the prelude's barrier.
+// RUN: %gsync %S/Inputs/common.cl -o %t.default.cl
+// RUN: %gsync --barrier=atomic-or %S/Inputs/common.cl -o %t.cl
+// RUN: cmp %t.cl %t.default.cl
+// RUN: FileCheck --match-full-lines %s < %t.cl
+// RUN: %clang-cl -cl-std=CL1.2 %t.cl
+// RUN: %gsync-run --build-only %t.cl
+// CHECK: /* barrier-atomic-or: Xiao-Feng master/slave flags, every flag access an
+// CHECK: void gsync_barrier(private struct gsync_ctx *c) {
+// CHECK:         while (atomic_or(&flag[2 * g], 0u) == 0)
+// CHECK: #line 1 "{{.*}}common.cl"
+// CHECK-NEXT: // Shared input of the per-barrier tests: a two-phase grid-stride kernel.

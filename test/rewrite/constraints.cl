@@ -1,0 +1,55 @@
+// The constraints file, format version 1, field by field.
+// RUN: cd %S && %gsync constraints.cl -o %t.cl --constraints %t.json
+// RUN: FileCheck --strict-whitespace %s < %t.json
+// RUN: python3 -c "import json,sys; json.load(open(sys.argv[1]))" %t.json
+
+kernel void stencil(global uint *a, global uint *b, uint n, uint iters) {
+  for (uint it = 0; it < iters; it++) {
+    for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+      b[i] = a[i] + a[(i + 1) % n];
+    global_barrier();
+  }
+}
+kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
+
+// CHECK:      {
+// CHECK-NEXT:   "format": "gsync-constraints",
+// CHECK-NEXT:   "version": 1,
+// CHECK-NEXT:   "tool": "gsync-rewrite 0.1.0",
+// CHECK-NEXT:   "input": "constraints.cl",
+// CHECK-NEXT:   "barrier": "atomic-or",
+// CHECK-NEXT:   "discovery": true,
+// CHECK-NEXT:   "requires": {
+// CHECK-NEXT:     "opencl_c_version": "1.1",
+// CHECK-NEXT:     "extensions": [
+// CHECK-NEXT:       "cl_khr_global_int32_base_atomics"
+// CHECK-NEXT:     ],
+// CHECK-NEXT:     "atomic_capabilities": [
+// CHECK-NEXT:     ]
+// CHECK-NEXT:   },
+// CHECK-NEXT:   "kernels": [
+// CHECK-NEXT:     {
+// CHECK-NEXT:       "name": "stencil",
+// CHECK-NEXT:       "global_barrier": true,
+// CHECK-NEXT:       "work_dim": 1,
+// CHECK-NEXT:       "state_arg": {
+// CHECK-NEXT:         "index": 4,
+// CHECK-NEXT:         "type": "global uint *",
+// CHECK-NEXT:         "bytes": {
+// CHECK-NEXT:           "fixed": 64,
+// CHECK-NEXT:           "per_group": 8
+// CHECK-NEXT:         },
+// CHECK-NEXT:         "init": "zero",
+// CHECK-NEXT:         "reset_by_kernel": true,
+// CHECK-NEXT:         "participants_offset": 20
+// CHECK-NEXT:       },
+// CHECK-NEXT:       "max_work_groups": 0,
+// CHECK-NEXT:       "min_local_size": 1,
+// CHECK-NEXT:       "coresident_launch_required": false
+// CHECK-NEXT:     },
+// CHECK-NEXT:     {
+// CHECK-NEXT:       "name": "copy",
+// CHECK-NEXT:       "global_barrier": false
+// CHECK-NEXT:     }
+// CHECK-NEXT:   ]
+// CHECK-NEXT: }

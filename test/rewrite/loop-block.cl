@@ -1,0 +1,20 @@
+// global_barrier() in a loop and in nested blocks.
+// RUN: %gsync %s -o %t.cl
+// RUN: FileCheck --match-full-lines %s < %t.cl
+// RUN: %clang-cl -cl-std=CL1.2 %t.cl
+// RUN: %gsync-run --build-only %t.cl
+
+kernel void k(global uint *a, uint iters) {
+  for (uint it = 0; it < iters; it++) {
+    {
+      a[get_global_id(0)] += it;
+      global_barrier();
+    }
+    while (0) { global_barrier(); }
+  }
+}
+
+// CHECK:       a[gsync_get_global_id(gsync_ctx, 0)] += it;
+// CHECK-NEXT:       gsync_barrier(gsync_ctx);
+// CHECK-NEXT:     }
+// CHECK-NEXT:     while (0) { gsync_barrier(gsync_ctx); }
