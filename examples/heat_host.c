@@ -126,8 +126,8 @@ int main(int argc, char **argv) {
   printf("device:       %s\n", name);
   printf("launched:     %zu work-groups x %zu work-items, one launch\n",
          groups, local);
-  printf("took part:    %u work-groups (found co-resident by discovery)\n",
-         participants);
+  printf("took part:    %u work-groups of the %zu launched\n", participants,
+         groups);
   printf("barriers:     %d global barriers per launch\n", 2 * STEPS);
   printf("result:       %s (largest difference from the CPU: %g)\n",
          worst < 1e-3 ? "matches the CPU reference" : "WRONG", worst);

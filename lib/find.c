@@ -351,6 +351,35 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
   }
 }
 
+/* Records an #include of gsync.h in the input: the output does not need
+ * it, so the plan replaces it with a comment. */
+static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
+  CXFile inc = clang_getIncludedFile(c);
+  if (!inc)
+    return;
+  CXString n = clang_getFileName(inc);
+  const char *name = clang_getCString(n);
+  size_t len = strlen(name);
+  int is_gsync = len >= 7 && strcmp(name + len - 7, "gsync.h") == 0 &&
+                 (len == 7 || name[len - 8] == '/');
+  clang_disposeString(n);
+  CXSourceRange r = clang_getCursorExtent(c);
+  size_t b = main_offset(ctx, clang_getRangeStart(r));
+  size_t e = main_offset(ctx, clang_getRangeEnd(r));
+  if (!is_gsync || b == NO_OFF || e == NO_OFF)
+    return;
+  /* The extent starts at "include"; take the '#' before it too. */
+  while (b > 0 && ctx->src[b] != '#')
+    b--;
+  size_t(*p)[2] = realloc(ctx->gsync_includes,
+                          (ctx->n_gsync_includes + 1) * sizeof *p);
+  if (!p)
+    return;
+  ctx->gsync_includes = p;
+  p[ctx->n_gsync_includes][0] = b;
+  p[ctx->n_gsync_includes++][1] = e;
+}
+
 /* Nonzero if the function table holds a defined function called name. */
 static int is_defined_function(const gsr_ctx *ctx, const char *name) {
   for (size_t i = 0; i < ctx->n_funcs; i++)
@@ -457,6 +486,10 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)),
                                &f, NULL, NULL, &end);
     ctx->funcs[w->cur].body_end = end;
+  }
+  if (k == CXCursor_InclusionDirective) {
+    record_gsync_include(ctx, c);
+    return CXChildVisit_Continue;
   }
   if (k == CXCursor_MacroDefinition || k == CXCursor_MacroExpansion) {
     record_macro(ctx, c, k == CXCursor_MacroDefinition);

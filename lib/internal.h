@@ -190,6 +190,10 @@ typedef struct gsr_ctx {
   gsr_expansion *expansions;
   size_t n_expansions;
 
+  /* #include "gsync.h" directives of the input: [begin, end) each. */
+  size_t (*gsync_includes)[2];
+  size_t n_gsync_includes;
+
   gsr_edit *edits;
   size_t n_edits, cap_edits;
 } gsr_ctx;

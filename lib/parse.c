@@ -198,7 +198,10 @@ void gsr_parse_dispose(gsr_ctx *ctx) {
  * (that is, it is our global_barrier). */
 int gsr_is_builtin_barrier(CXCursor decl) {
   CXFile f;
-  clang_getSpellingLocation(clang_getCursorLocation(decl), &f, NULL, NULL,
-                            NULL);
+  /* The first declaration is ours (pulled in by -include before the input),
+   * even when the input also includes gsync.h. */
+  clang_getSpellingLocation(
+      clang_getCursorLocation(clang_getCanonicalCursor(decl)), &f, NULL, NULL,
+      NULL);
   return is_decl_header(f);
 }

@@ -363,5 +363,9 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
       plan_site(ctx, &fn->sites[s], in_ctx);
   }
   gsr_plan_macros(ctx);
+  for (size_t i = 0; i < ctx->n_gsync_includes; i++)
+    gsr_add_edit(ctx, ctx->gsync_includes[i][0],
+                 ctx->gsync_includes[i][1] - ctx->gsync_includes[i][0],
+                 "/* gsync.h: not needed after gsync-rewrite */");
   return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
 }

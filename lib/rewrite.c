@@ -96,6 +96,7 @@ static void free_tables(gsr_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_expansions; i++)
     free(ctx->expansions[i].name);
   free(ctx->expansions);
+  free(ctx->gsync_includes);
   for (size_t i = 0; i < ctx->n_edits; i++)
     free(ctx->edits[i].text);
   free(ctx->edits);

@@ -3,9 +3,11 @@
 # Substitutions:
 #   %gsync      the gsync-rewrite tool of this build
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
+#   %heat-host  the bundled example's host program
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
 #   %rules      test/rules, rule files used only by tests (the no-op barrier)
 #   %kernels    test/run/kernels, the run tests' input kernels
+#   %examples   examples/, the bundled example
 #   %timeout    a wall-clock limit for anything that runs a kernel
 #   %expect-exit N CMD   succeeds if CMD exits with status N
 import os
@@ -31,12 +33,15 @@ src = config.source_root
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
 config.substitutions.append(
     ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
+config.substitutions.append(
+    ("%heat-host", "env ASAN_OPTIONS=detect_leaks=0 " + config.heat_host))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(
     ("%clang-cl", config.clang + " -fsyntax-only -Xclang -finclude-default-header"))
 config.substitutions.append(("%rules", os.path.join(src, "test", "rules")))
 config.substitutions.append(
     ("%kernels", os.path.join(src, "test", "run", "kernels")))
+config.substitutions.append(("%examples", os.path.join(src, "examples")))
 config.substitutions.append(("%timeout", "timeout -k 5 120"))
 config.substitutions.append(
     ("%expect-exit", "sh " + os.path.join(src, "test", "utils", "expect-exit")))
