@@ -1,0 +1,14 @@
+// global_barrier() in a branch the preprocessor skips is a warning: it is
+// not rewritten for this configuration. The output is still written.
+// RUN: %gsync %s -o %t.cl 2>&1 | FileCheck %s
+// RUN: %gsync -DUSE_SYNC %s -o %t.sync.cl 2>&1 | FileCheck --allow-empty --check-prefix=ACTIVE %s
+// RUN: FileCheck --check-prefix=OUT %s < %t.sync.cl
+kernel void k(global uint *a) {
+  a[get_global_id(0)] = 1;
+#ifdef USE_SYNC
+  global_barrier();
+  // CHECK: inactive-branch.cl:[[@LINE-1]]:3: warning: 'global_barrier' in a branch that the preprocessor skips with these options: it is not rewritten for this configuration
+#endif
+}
+// ACTIVE-NOT: warning
+// OUT: gsync_barrier(gsync_ctx);
