@@ -34,27 +34,38 @@ typedef enum gsync_status {
 typedef struct gsync_program gsync_program; /* one constraints file */
 typedef struct gsync_kernel gsync_kernel;   /* one kernel + its state */
 
-/* Reads and validates a constraints file written by gsync-rewrite. */
+/* Reads and validates a constraints file written by gsync-rewrite.
+ * GSYNC_ERR_IO when it cannot be read; GSYNC_ERR_FORMAT, naming the file
+ * and the field, when it is not valid gsync-constraints version 1. Fields
+ * this version does not know are ignored. */
 gsync_status gsync_program_load(const char *constraints_path,
                                 gsync_program **out, char *err, size_t errlen);
 void gsync_program_release(gsync_program *program);
 
 /* Checks that dev meets the program's "requires" (OpenCL C version,
- * extensions, atomic capabilities); err says what is missing. */
+ * extensions, atomic capabilities); GSYNC_ERR_DEVICE with err saying what
+ * is missing, e.g. 'device "X" lacks atomic capability acq_rel required by
+ * barrier acq-rel'. OpenCL C 3.0 stands in for 2.0 when the device has the
+ * atomic capabilities required; the int32 atomics extensions are core from
+ * OpenCL 1.1 on and need not be listed. */
 gsync_status gsync_program_check_device(const gsync_program *program,
                                         cl_device_id dev, char *err,
                                         size_t errlen);
 
-/* The -cl-std= option to pass to clBuildProgram for this program on dev
- * (the lowest version the device offers that the program accepts), or ""
- * when none is needed. Valid until the program is released. */
+/* The -cl-std= option to pass to clBuildProgram for this program on dev:
+ * the required version itself, except that a program needing OpenCL C 2.0
+ * gets -cl-std=CL3.0 on a device that offers 3.0 with the required atomic
+ * capabilities (PoCL builds 2.0 atomics only that way); "" when none is
+ * needed. A static string. */
 const char *gsync_program_build_options(const gsync_program *program,
                                         cl_device_id dev);
 
 /* Prepares kernel for launches of up to max_groups work-groups: finds it in
- * the constraints by name, creates the state buffer in ctx and zeroes it
- * through queue. For a kernel that reaches no global_barrier() it only
- * records that the kernel needs no state. */
+ * the constraints by name (GSYNC_ERR_KERNEL if absent, or if its parameter
+ * count does not match the state argument's index), creates the state
+ * buffer in ctx and enqueues its zeroing on queue. For a kernel that
+ * reaches no global_barrier() it only records that the kernel needs no
+ * state. The handle retains kernel; release it before its context. */
 gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
                                  cl_command_queue queue, cl_kernel kernel,
                                  size_t max_groups, gsync_kernel **out,
@@ -62,8 +73,14 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
 void gsync_kernel_release(gsync_kernel *k);
 
 /* Sets the hidden argument and enqueues a 1-D launch of groups x local_size
- * work-items. If participants is not NULL, waits for the launch and stores
- * how many work-groups took part in the global barrier. */
+ * work-items; the caller sets the kernel's other arguments. GSYNC_ERR_LAUNCH
+ * refuses groups == 0, more groups than given at create time or than the
+ * constraints' max_work_groups, and a local size below min_local_size.
+ * Launches of one handle are ordered (they share the state) even on an
+ * out-of-order queue; the state is re-zeroed before each launch only when
+ * the kernel does not reset it itself. If participants is not NULL, waits
+ * for the launch and stores how many work-groups took part in the global
+ * barrier (all launched groups for a kernel without one). */
 gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
                            size_t groups, size_t local_size,
                            cl_uint *participants, char *err, size_t errlen);

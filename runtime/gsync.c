@@ -1,0 +1,1012 @@
+/* libgsync: loads the launch constraints gsync-rewrite writes, checks a
+ * device against them, and launches rewritten kernels with their hidden
+ * state buffer.
+ *
+ * The constraints file is parsed with json-c and validated field by field,
+ * so that a malformed or newer-format file is reported by the field that
+ * is wrong rather than misread. Nothing here prints or exits: every failure
+ * becomes a status and a one-line message in the caller's buffer.
+ */
+#include "gsync.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define GSYNC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GSYNC_PRINTF(f, a)
+#endif
+
+/* What the constraints say about one kernel. */
+typedef struct kernel_info {
+  char *name;
+  int global_barrier; /* reaches global_barrier(): has a state argument */
+  cl_uint work_dim;
+  cl_uint state_index; /* the hidden argument, the kernel's last */
+  size_t fixed_bytes;  /* state bytes = fixed + per_group * groups */
+  size_t per_group_bytes;
+  int reset_by_kernel; /* the kernel zeroes the state for the next launch */
+  size_t participants_offset; /* uint32 count of participating groups */
+  size_t max_work_groups;     /* 0: no static bound */
+  size_t min_local_size;
+  int coresident_launch_required;
+} kernel_info;
+
+struct gsync_program {
+  char *path;    /* the constraints file, as the caller named it */
+  char *barrier; /* barrier implementation name, for messages */
+  int discovery;
+  int c_version; /* required OpenCL C version, major * 10 + minor */
+  char **extensions;
+  size_t n_extensions;
+  cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_* bits required */
+  kernel_info *kernels;
+  size_t n_kernels;
+};
+
+struct gsync_kernel {
+  kernel_info info; /* a copy: the kernel may outlive its program */
+  cl_kernel kernel; /* retained */
+  cl_mem state;     /* NULL for a kernel without global_barrier() */
+  size_t state_bytes;
+  size_t max_groups;
+  cl_event last; /* the latest command on state, or NULL */
+  int launched;  /* a launch was enqueued: the state may not be zero */
+};
+
+/* The atomic capability names the constraints use, and their bits. */
+static const struct {
+  const char *name;
+  cl_bitfield bit;
+} atomic_cap_names[] = {
+    {"relaxed", CL_DEVICE_ATOMIC_ORDER_RELAXED},
+    {"acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL},
+    {"seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST},
+    {"work_item_scope", CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM},
+    {"work_group_scope", CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
+    {"device_scope", CL_DEVICE_ATOMIC_SCOPE_DEVICE},
+    {"all_devices_scope", CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
+};
+
+#define N_ATOMIC_CAPS (sizeof atomic_cap_names / sizeof atomic_cap_names[0])
+
+/* Writes a formatted message into err (when there is room for one) and
+ * returns status, so that a failure is reported in one statement. */
+static gsync_status fail(char *err, size_t errlen, gsync_status status,
+                         const char *fmt, ...) GSYNC_PRINTF(4, 5);
+
+static gsync_status fail(char *err, size_t errlen, gsync_status status,
+                         const char *fmt, ...) {
+  if (err != NULL && errlen > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return status;
+}
+
+/* Returns the symbolic name of an OpenCL error code, or "unknown error". */
+static const char *cl_error_name(cl_int code) {
+  switch (code) {
+#define E(x)                                                                   \
+  case x:                                                                      \
+    return #x;
+    E(CL_DEVICE_NOT_FOUND)
+    E(CL_DEVICE_NOT_AVAILABLE)
+    E(CL_COMPILER_NOT_AVAILABLE)
+    E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    E(CL_OUT_OF_RESOURCES)
+    E(CL_OUT_OF_HOST_MEMORY)
+    E(CL_BUILD_PROGRAM_FAILURE)
+    E(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+    E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    E(CL_INVALID_VALUE)
+    E(CL_INVALID_DEVICE)
+    E(CL_INVALID_CONTEXT)
+    E(CL_INVALID_QUEUE_PROPERTIES)
+    E(CL_INVALID_COMMAND_QUEUE)
+    E(CL_INVALID_MEM_OBJECT)
+    E(CL_INVALID_PROGRAM)
+    E(CL_INVALID_PROGRAM_EXECUTABLE)
+    E(CL_INVALID_KERNEL_NAME)
+    E(CL_INVALID_KERNEL)
+    E(CL_INVALID_ARG_INDEX)
+    E(CL_INVALID_ARG_VALUE)
+    E(CL_INVALID_ARG_SIZE)
+    E(CL_INVALID_KERNEL_ARGS)
+    E(CL_INVALID_WORK_DIMENSION)
+    E(CL_INVALID_WORK_GROUP_SIZE)
+    E(CL_INVALID_WORK_ITEM_SIZE)
+    E(CL_INVALID_GLOBAL_OFFSET)
+    E(CL_INVALID_EVENT_WAIT_LIST)
+    E(CL_INVALID_EVENT)
+    E(CL_INVALID_OPERATION)
+    E(CL_INVALID_BUFFER_SIZE)
+    E(CL_INVALID_GLOBAL_WORK_SIZE)
+#undef E
+  default:
+    return "unknown error";
+  }
+}
+
+/* Reports a failed OpenCL call as GSYNC_ERR_OPENCL; returns that status. */
+static gsync_status cl_fail(char *err, size_t errlen, const char *call,
+                            cl_int code) {
+  return fail(err, errlen, GSYNC_ERR_OPENCL, "%s failed: %s (%d)", call,
+              cl_error_name(code), (int)code);
+}
+
+/* Returns a malloc'd copy of s, or NULL when out of memory. */
+static char *dup_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *copy = malloc(n);
+  if (copy != NULL)
+    memcpy(copy, s, n);
+  return copy;
+}
+
+/* Reads the whole file at path into a malloc'd, NUL-terminated buffer.
+ * Returns GSYNC_OK and sets *out, or GSYNC_ERR_IO / GSYNC_ERR_NOMEM. */
+static gsync_status read_file(const char *path, char **out, char *err,
+                              size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    return fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
+                strerror(errno));
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  gsync_status st = GSYNC_OK;
+  while (buf != NULL) {
+    if (len + 1 >= cap) {
+      char *bigger = realloc(buf, cap * 2);
+      if (bigger == NULL) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (got == 0)
+      break;
+  }
+  if (buf == NULL)
+    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", path);
+  else if (ferror(f))
+    st = fail(err, errlen, GSYNC_ERR_IO, "%s: read error", path);
+  fclose(f);
+  if (st != GSYNC_OK) {
+    free(buf);
+    return st;
+  }
+  buf[len] = '\0';
+  *out = buf;
+  return GSYNC_OK;
+}
+
+/* ---- Validated access to the JSON document ---- */
+
+/* Where a lookup is: the file and the dotted path of the enclosing object,
+ * both only for messages. */
+typedef struct where {
+  const char *file;
+  const char *path; /* "" at the top level */
+  char *err;
+  size_t errlen;
+} where;
+
+/* Returns the name of a json-c type as a message would say it. */
+static const char *json_type_word(json_type t) {
+  switch (t) {
+  case json_type_boolean:
+    return "a boolean";
+  case json_type_int:
+    return "an integer";
+  case json_type_string:
+    return "a string";
+  case json_type_array:
+    return "an array";
+  case json_type_object:
+    return "an object";
+  default:
+    return "a value of another type";
+  }
+}
+
+/* Looks up key in obj and checks its type. Returns GSYNC_OK and sets *out,
+ * or GSYNC_ERR_FORMAT naming the file and field. When optional is set, a
+ * missing key is GSYNC_OK with *out = NULL. */
+static gsync_status get_field(const where *w, json_object *obj, const char *key,
+                              json_type type, int optional, json_object **out) {
+  json_object *v = NULL;
+  const char *dot = w->path[0] != '\0' ? "." : "";
+  *out = NULL;
+  if (!json_object_object_get_ex(obj, key, &v) || v == NULL) {
+    if (optional)
+      return GSYNC_OK;
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s%s%s\" is missing", w->file, w->path, dot, key);
+  }
+  if (!json_object_is_type(v, type))
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s%s%s\" must be %s", w->file, w->path, dot, key,
+                json_type_word(type));
+  *out = v;
+  return GSYNC_OK;
+}
+
+/* Reads a non-negative integer field no larger than max into *out. Returns
+ * GSYNC_OK, or GSYNC_ERR_FORMAT naming the field. When optional is set and
+ * the key is missing, *out keeps its value. */
+static gsync_status get_count(const where *w, json_object *obj, const char *key,
+                              int optional, int64_t max, size_t *out) {
+  json_object *v;
+  gsync_status st = get_field(w, obj, key, json_type_int, optional, &v);
+  if (st != GSYNC_OK || v == NULL)
+    return st;
+  int64_t n = json_object_get_int64(v);
+  if (n < 0 || n > max)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s%s%s\" is out of range", w->file, w->path,
+                w->path[0] != '\0' ? "." : "", key);
+  *out = (size_t)n;
+  return GSYNC_OK;
+}
+
+/* Reads a boolean field into *out (0 or 1). Returns GSYNC_OK or
+ * GSYNC_ERR_FORMAT; when optional and missing, *out keeps its value. */
+static gsync_status get_bool(const where *w, json_object *obj, const char *key,
+                             int optional, int *out) {
+  json_object *v;
+  gsync_status st = get_field(w, obj, key, json_type_boolean, optional, &v);
+  if (st == GSYNC_OK && v != NULL)
+    *out = json_object_get_boolean(v) ? 1 : 0;
+  return st;
+}
+
+/* Parses "M.m" into major * 10 + minor. Returns -1 if s is not of that
+ * form with single-digit parts. */
+static int parse_version(const char *s) {
+  if (s[0] < '0' || s[0] > '9' || s[1] != '.' || s[2] < '0' || s[2] > '9' ||
+      s[3] != '\0')
+    return -1;
+  return (s[0] - '0') * 10 + (s[2] - '0');
+}
+
+/* Fills program->c_version, extensions and atomic_caps from the "requires"
+ * object. Returns GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+static gsync_status load_requires(const where *top, json_object *root,
+                                  gsync_program *p) {
+  json_object *req, *v, *arr;
+  gsync_status st = get_field(top, root, "requires", json_type_object, 0, &req);
+  if (st != GSYNC_OK)
+    return st;
+  where w = *top;
+  w.path = "requires";
+  if ((st = get_field(&w, req, "opencl_c_version", json_type_string, 0, &v)))
+    return st;
+  p->c_version = parse_version(json_object_get_string(v));
+  if (p->c_version < 10)
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"requires.opencl_c_version\" is not a version "
+                "like \"1.2\": \"%s\"",
+                w.file, json_object_get_string(v));
+
+  if ((st = get_field(&w, req, "extensions", json_type_array, 0, &arr)))
+    return st;
+  size_t n = json_object_array_length(arr);
+  p->extensions = calloc(n > 0 ? n : 1, sizeof *p->extensions);
+  if (p->extensions == NULL)
+    return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory", w.file);
+  for (size_t i = 0; i < n; i++) {
+    json_object *e = json_object_array_get_idx(arr, i);
+    if (!json_object_is_type(e, json_type_string))
+      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                  "%s: field \"requires.extensions[%zu]\" must be a string",
+                  w.file, i);
+    p->extensions[i] = dup_string(json_object_get_string(e));
+    if (p->extensions[i] == NULL)
+      return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                  w.file);
+    p->n_extensions = i + 1;
+  }
+
+  if ((st =
+           get_field(&w, req, "atomic_capabilities", json_type_array, 0, &arr)))
+    return st;
+  n = json_object_array_length(arr);
+  for (size_t i = 0; i < n; i++) {
+    json_object *e = json_object_array_get_idx(arr, i);
+    if (!json_object_is_type(e, json_type_string))
+      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                  "%s: field \"requires.atomic_capabilities[%zu]\" must be a "
+                  "string",
+                  w.file, i);
+    const char *name = json_object_get_string(e);
+    size_t k = 0;
+    while (k < N_ATOMIC_CAPS && strcmp(atomic_cap_names[k].name, name) != 0)
+      k++;
+    if (k == N_ATOMIC_CAPS)
+      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                  "%s: field \"requires.atomic_capabilities[%zu]\" names an "
+                  "unknown capability \"%s\"",
+                  w.file, i, name);
+    p->atomic_caps |= atomic_cap_names[k].bit;
+  }
+  return GSYNC_OK;
+}
+
+/* Fills *k from kernels[index] of the constraints. Returns GSYNC_OK,
+ * GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+static gsync_status load_kernel(const where *top, json_object *obj,
+                                size_t index, kernel_info *k) {
+  char path[64], sub[96];
+  json_object *v, *state, *bytes;
+  gsync_status st;
+  where w = *top;
+  snprintf(path, sizeof path, "kernels[%zu]", index);
+  w.path = path;
+  if (!json_object_is_type(obj, json_type_object))
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s\" must be an object", w.file, path);
+  if ((st = get_field(&w, obj, "name", json_type_string, 0, &v)))
+    return st;
+  k->name = dup_string(json_object_get_string(v));
+  if (k->name == NULL)
+    return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory", w.file);
+  if ((st = get_bool(&w, obj, "global_barrier", 0, &k->global_barrier)))
+    return st;
+  if (!k->global_barrier)
+    return GSYNC_OK;
+
+  size_t dim = 1;
+  if ((st = get_count(&w, obj, "work_dim", 0, 3, &dim)))
+    return st;
+  k->work_dim = (cl_uint)dim;
+  if ((st = get_count(&w, obj, "max_work_groups", 0, INT64_MAX,
+                      &k->max_work_groups)) ||
+      (st = get_count(&w, obj, "min_local_size", 0, INT64_MAX,
+                      &k->min_local_size)) ||
+      (st = get_bool(&w, obj, "coresident_launch_required", 1,
+                     &k->coresident_launch_required)))
+    return st;
+
+  if ((st = get_field(&w, obj, "state_arg", json_type_object, 0, &state)))
+    return st;
+  snprintf(sub, sizeof sub, "%s.state_arg", path);
+  w.path = sub;
+  size_t idx;
+  if ((st = get_count(&w, state, "index", 0, UINT32_MAX - 1, &idx)) ||
+      (st = get_field(&w, state, "init", json_type_string, 0, &v)))
+    return st;
+  k->state_index = (cl_uint)idx;
+  if (strcmp(json_object_get_string(v), "zero") != 0)
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.init\" is \"%s\"; this libgsync knows only "
+                "\"zero\"",
+                w.file, sub, json_object_get_string(v));
+  if ((st = get_bool(&w, state, "reset_by_kernel", 0, &k->reset_by_kernel)) ||
+      (st = get_count(&w, state, "participants_offset", 0, INT64_MAX,
+                      &k->participants_offset)) ||
+      (st = get_field(&w, state, "bytes", json_type_object, 0, &bytes)))
+    return st;
+  snprintf(sub, sizeof sub, "%s.state_arg.bytes", path);
+  if ((st = get_count(&w, bytes, "fixed", 0, INT32_MAX, &k->fixed_bytes)) ||
+      (st = get_count(&w, bytes, "per_group", 0, INT32_MAX,
+                      &k->per_group_bytes)))
+    return st;
+  if (k->participants_offset % 4 != 0 ||
+      k->participants_offset + 4 > k->fixed_bytes)
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.state_arg.participants_offset\" (%zu) is not "
+                "an aligned uint32 inside the %zu fixed bytes",
+                w.file, path, k->participants_offset, k->fixed_bytes);
+  return GSYNC_OK;
+}
+
+/* Fills p from the parsed document root. Returns GSYNC_OK or the status
+ * of the first problem found. */
+static gsync_status load_document(const where *w, json_object *root,
+                                  gsync_program *p) {
+  json_object *v, *arr;
+  gsync_status st;
+  if (!json_object_is_type(root, json_type_object))
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT, "%s: not a JSON object",
+                w->file);
+  if ((st = get_field(w, root, "format", json_type_string, 0, &v)))
+    return st;
+  if (strcmp(json_object_get_string(v), "gsync-constraints") != 0)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"format\" is \"%s\", not \"gsync-constraints\"",
+                w->file, json_object_get_string(v));
+  if ((st = get_field(w, root, "version", json_type_int, 0, &v)))
+    return st;
+  if (json_object_get_int64(v) != 1)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"version\" is %lld; this libgsync reads version 1",
+                w->file, (long long)json_object_get_int64(v));
+  if ((st = get_field(w, root, "barrier", json_type_string, 0, &v)))
+    return st;
+  p->barrier = dup_string(json_object_get_string(v));
+  if (p->barrier == NULL)
+    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                w->file);
+  if ((st = get_bool(w, root, "discovery", 0, &p->discovery)) ||
+      (st = load_requires(w, root, p)) ||
+      (st = get_field(w, root, "kernels", json_type_array, 0, &arr)))
+    return st;
+  size_t n = json_object_array_length(arr);
+  p->kernels = calloc(n > 0 ? n : 1, sizeof *p->kernels);
+  if (p->kernels == NULL)
+    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                w->file);
+  for (size_t i = 0; i < n; i++) {
+    p->n_kernels = i + 1;
+    st = load_kernel(w, json_object_array_get_idx(arr, i), i, &p->kernels[i]);
+    if (st != GSYNC_OK)
+      return st;
+  }
+  return GSYNC_OK;
+}
+
+/* Reads, parses and validates the constraints file into a new program.
+ * Returns GSYNC_OK and sets *out, or the first problem's status. */
+gsync_status gsync_program_load(const char *constraints_path,
+                                gsync_program **out, char *err, size_t errlen) {
+  char *text = NULL;
+  gsync_program *p = NULL;
+  json_object *root = NULL;
+  gsync_status st;
+
+  *out = NULL;
+  st = read_file(constraints_path, &text, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  enum json_tokener_error jerr = json_tokener_success;
+  root = json_tokener_parse_verbose(text, &jerr);
+  if (root == NULL) {
+    st = fail(err, errlen, GSYNC_ERR_FORMAT, "%s: not valid JSON: %s",
+              constraints_path, json_tokener_error_desc(jerr));
+    goto free_text;
+  }
+  p = calloc(1, sizeof *p);
+  if (p == NULL || (p->path = dup_string(constraints_path)) == NULL) {
+    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+              constraints_path);
+    goto free_program;
+  }
+  where w = {constraints_path, "", err, errlen};
+  st = load_document(&w, root, p);
+  if (st != GSYNC_OK)
+    goto free_program;
+  *out = p;
+  p = NULL;
+free_program:
+  gsync_program_release(p);
+  json_object_put(root);
+free_text:
+  free(text);
+  return st;
+}
+
+/* Frees program and everything it owns; NULL is a no-op. */
+void gsync_program_release(gsync_program *program) {
+  if (program == NULL)
+    return;
+  for (size_t i = 0; i < program->n_extensions; i++)
+    free(program->extensions[i]);
+  free(program->extensions);
+  for (size_t i = 0; i < program->n_kernels; i++)
+    free(program->kernels[i].name);
+  free(program->kernels);
+  free(program->barrier);
+  free(program->path);
+  free(program);
+}
+
+/* ---- Device facts ---- */
+
+/* What check_device and build_options need to know about a device. */
+typedef struct device_facts {
+  char *name;
+  char *extensions;
+  int version;        /* the device's OpenCL version, major*10+minor */
+  int c_versions[16]; /* OpenCL C versions offered, major*10+minor */
+  size_t n_c_versions;
+  cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES */
+} device_facts;
+
+/* Queries a string-valued device property into a malloc'd buffer. Returns
+ * CL_SUCCESS and sets *out, or the OpenCL error (CL_OUT_OF_HOST_MEMORY when
+ * malloc fails). */
+static cl_int device_string(cl_device_id dev, cl_device_info what, char **out) {
+  size_t size = 0;
+  cl_int rc = clGetDeviceInfo(dev, what, 0, NULL, &size);
+  if (rc != CL_SUCCESS)
+    return rc;
+  char *s = malloc(size + 1);
+  if (s == NULL)
+    return CL_OUT_OF_HOST_MEMORY;
+  rc = clGetDeviceInfo(dev, what, size, s, NULL);
+  if (rc != CL_SUCCESS) {
+    free(s);
+    return rc;
+  }
+  s[size] = '\0';
+  *out = s;
+  return CL_SUCCESS;
+}
+
+/* Finds the first "M.m" after prefix in s (as in "OpenCL C 1.2 PoCL").
+ * Returns major*10+minor, or -1 when s does not start with prefix. */
+static int version_after(const char *s, const char *prefix) {
+  size_t n = strlen(prefix);
+  if (strncmp(s, prefix, n) != 0)
+    return -1;
+  s += n;
+  int major = 0, minor = 0;
+  if (*s < '0' || *s > '9')
+    return -1;
+  while (*s >= '0' && *s <= '9')
+    major = major * 10 + (*s++ - '0');
+  if (*s++ != '.' || *s < '0' || *s > '9')
+    return -1;
+  minor = *s - '0';
+  return major * 10 + minor;
+}
+
+/* Adds version v to the facts' list of OpenCL C versions unless present. */
+static void add_c_version(device_facts *f, int v) {
+  for (size_t i = 0; i < f->n_c_versions; i++)
+    if (f->c_versions[i] == v)
+      return;
+  if (f->n_c_versions < sizeof f->c_versions / sizeof f->c_versions[0])
+    f->c_versions[f->n_c_versions++] = v;
+}
+
+/* Returns whether the device offers OpenCL C version v. */
+static int offers_c_version(const device_facts *f, int v) {
+  for (size_t i = 0; i < f->n_c_versions; i++)
+    if (f->c_versions[i] == v)
+      return 1;
+  return 0;
+}
+
+/* Frees what gather_facts allocated. */
+static void free_facts(device_facts *f) {
+  free(f->name);
+  free(f->extensions);
+}
+
+/* Queries dev into *f. Returns GSYNC_OK, or GSYNC_ERR_OPENCL naming the
+ * failed query; on failure *f holds nothing to free. */
+static gsync_status gather_facts(cl_device_id dev, device_facts *f, char *err,
+                                 size_t errlen) {
+  char *s = NULL;
+  cl_int rc;
+  memset(f, 0, sizeof *f);
+  if ((rc = device_string(dev, CL_DEVICE_NAME, &f->name)) != CL_SUCCESS ||
+      (rc = device_string(dev, CL_DEVICE_EXTENSIONS, &f->extensions)) !=
+          CL_SUCCESS ||
+      (rc = device_string(dev, CL_DEVICE_VERSION, &s)) != CL_SUCCESS) {
+    free_facts(f);
+    return cl_fail(err, errlen, "clGetDeviceInfo", rc);
+  }
+  f->version = version_after(s, "OpenCL ");
+  free(s);
+  s = NULL;
+  if ((rc = device_string(dev, CL_DEVICE_OPENCL_C_VERSION, &s)) != CL_SUCCESS) {
+    free_facts(f);
+    return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_OPENCL_C_VERSION)",
+                   rc);
+  }
+  /* Before OpenCL 3.0 a device offers every OpenCL C version up to its
+   * highest; from 3.0 on it lists them. */
+  int max_c = version_after(s, "OpenCL C ");
+  free(s);
+  static const int older[] = {10, 11, 12, 20};
+  for (size_t i = 0; i < sizeof older / sizeof older[0]; i++)
+    if (older[i] <= max_c)
+      add_c_version(f, older[i]);
+
+  if (f->version >= 30) {
+    cl_name_version all[16];
+    size_t size = 0;
+    rc = clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof all, all,
+                         &size);
+    if (rc == CL_SUCCESS)
+      for (size_t i = 0; i < size / sizeof all[0]; i++)
+        add_c_version(f, (int)CL_VERSION_MAJOR(all[i].version) * 10 +
+                             (int)CL_VERSION_MINOR(all[i].version));
+    cl_device_atomic_capabilities caps = 0;
+    rc = clGetDeviceInfo(dev, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof caps,
+                         &caps, NULL);
+    if (rc != CL_SUCCESS) {
+      free_facts(f);
+      return cl_fail(err, errlen,
+                     "clGetDeviceInfo(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES)",
+                     rc);
+    }
+    f->atomic_caps = caps;
+  } else if (f->version >= 20) {
+    /* OpenCL 2.x makes these mandatory and has no query for them. */
+    f->atomic_caps =
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+        CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  }
+  return GSYNC_OK;
+}
+
+/* Returns whether the space-separated list holds exactly the word ext. */
+static int has_word(const char *list, const char *ext) {
+  size_t n = strlen(ext);
+  if (n == 0)
+    return 0;
+  for (const char *p = list; (p = strstr(p, ext)) != NULL; p += n) {
+    int starts = p == list || p[-1] == ' ';
+    int ends = p[n] == '\0' || p[n] == ' ';
+    if (starts && ends)
+      return 1;
+  }
+  return 0;
+}
+
+/* Returns whether ext became core in OpenCL 1.1, so that a 1.1+ device
+ * need not list it. */
+static int core_since_1_1(const char *ext) {
+  return strcmp(ext, "cl_khr_global_int32_base_atomics") == 0 ||
+         strcmp(ext, "cl_khr_global_int32_extended_atomics") == 0 ||
+         strcmp(ext, "cl_khr_local_int32_base_atomics") == 0 ||
+         strcmp(ext, "cl_khr_local_int32_extended_atomics") == 0;
+}
+
+/* Writes the device's OpenCL C versions as "1.2, 3.0" into buf. */
+static void format_c_versions(const device_facts *f, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < f->n_c_versions && used < len; i++) {
+    int n = snprintf(buf + used, len - used, "%s%d.%d", i > 0 ? ", " : "",
+                     f->c_versions[i] / 10, f->c_versions[i] % 10);
+    if (n < 0)
+      break;
+    used += (size_t)n;
+  }
+}
+
+/* Checks dev against "requires": atomic capabilities, OpenCL C version,
+ * extensions, in that order. Returns GSYNC_OK or the first that fails. */
+gsync_status gsync_program_check_device(const gsync_program *program,
+                                        cl_device_id dev, char *err,
+                                        size_t errlen) {
+  device_facts f;
+  gsync_status st = gather_facts(dev, &f, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+
+  /* Capabilities first: on an OpenCL 3.0 device they decide whether
+   * OpenCL C 3.0 can stand in for 2.0, and naming them is more useful. */
+  for (size_t k = 0; k < N_ATOMIC_CAPS; k++) {
+    cl_bitfield bit = atomic_cap_names[k].bit;
+    if ((program->atomic_caps & bit) && !(f.atomic_caps & bit)) {
+      st = fail(err, errlen, GSYNC_ERR_DEVICE,
+                "device \"%s\" lacks atomic capability %s required by barrier "
+                "%s",
+                f.name, atomic_cap_names[k].name, program->barrier);
+      goto done;
+    }
+  }
+
+  int need = program->c_version;
+  int ok =
+      offers_c_version(&f, need) || (need == 20 && offers_c_version(&f, 30));
+  if (!ok) {
+    char have[96];
+    format_c_versions(&f, have, sizeof have);
+    st = fail(err, errlen, GSYNC_ERR_DEVICE,
+              "device \"%s\" lacks OpenCL C %d.%d required by barrier %s (it "
+              "offers %s)",
+              f.name, need / 10, need % 10, program->barrier,
+              have[0] != '\0' ? have : "none");
+    goto done;
+  }
+
+  for (size_t i = 0; i < program->n_extensions; i++) {
+    const char *ext = program->extensions[i];
+    if (has_word(f.extensions, ext) || (f.version >= 11 && core_since_1_1(ext)))
+      continue;
+    st = fail(err, errlen, GSYNC_ERR_DEVICE,
+              "device \"%s\" lacks extension %s required by barrier %s", f.name,
+              ext, program->barrier);
+    goto done;
+  }
+done:
+  free_facts(&f);
+  return st;
+}
+
+/* Returns the static -cl-std= option for program on dev (see gsync.h). */
+const char *gsync_program_build_options(const gsync_program *program,
+                                        cl_device_id dev) {
+  switch (program->c_version) {
+  case 11:
+    return "-cl-std=CL1.1";
+  case 12:
+    return "-cl-std=CL1.2";
+  case 30:
+    return "-cl-std=CL3.0";
+  case 20: {
+    /* OpenCL C 3.0 with the 2.0 features is a superset of 2.0, and PoCL 3.1
+     * builds OpenCL 2.0 atomics only under -cl-std=CL3.0. */
+    device_facts f;
+    int use_30 = 0;
+    if (gather_facts(dev, &f, NULL, 0) == GSYNC_OK) {
+      use_30 = offers_c_version(&f, 30) &&
+               (f.atomic_caps & program->atomic_caps) == program->atomic_caps;
+      free_facts(&f);
+    }
+    return use_30 ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
+  }
+  default:
+    return "";
+  }
+}
+
+/* ---- Kernels and launches ---- */
+
+/* Returns the constraints entry for the kernel named name, or NULL. */
+static const kernel_info *find_kernel(const gsync_program *p,
+                                      const char *name) {
+  for (size_t i = 0; i < p->n_kernels; i++)
+    if (strcmp(p->kernels[i].name, name) == 0)
+      return &p->kernels[i];
+  return NULL;
+}
+
+/* Looks kernel up in the constraints and, if it reaches a barrier, makes
+ * and zeroes its state buffer. Returns GSYNC_OK and sets *out, or why not. */
+gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
+                                 cl_command_queue queue, cl_kernel kernel,
+                                 size_t max_groups, gsync_kernel **out,
+                                 char *err, size_t errlen) {
+  char *name = NULL;
+  gsync_kernel *k = NULL;
+  gsync_status st = GSYNC_OK;
+  size_t size = 0;
+  cl_int rc;
+
+  *out = NULL;
+  rc = clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, 0, NULL, &size);
+  if (rc == CL_SUCCESS) {
+    if ((name = malloc(size + 1)) == NULL)
+      return fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+    rc = clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, size, name, NULL);
+    name[size] = '\0';
+  }
+  if (rc != CL_SUCCESS) {
+    st = cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)", rc);
+    goto free_name;
+  }
+  const kernel_info *info = find_kernel(program, name);
+  if (info == NULL) {
+    st = fail(err, errlen, GSYNC_ERR_KERNEL, "%s: no kernel \"%s\"",
+              program->path, name);
+    goto free_name;
+  }
+  if (max_groups == 0) {
+    st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+              "kernel %s: max_groups must be at least 1", name);
+    goto free_name;
+  }
+
+  if (info->global_barrier) {
+    cl_uint nargs = 0;
+    rc =
+        clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+    if (rc != CL_SUCCESS) {
+      st = cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", rc);
+      goto free_name;
+    }
+    /* A mismatch means the program was not built from the output these
+     * constraints belong to. */
+    if (nargs != info->state_index + 1) {
+      st = fail(err, errlen, GSYNC_ERR_KERNEL,
+                "kernel %s has %u parameters, but %s puts its state argument "
+                "at index %u (built from another rewrite?)",
+                name, (unsigned)nargs, program->path,
+                (unsigned)info->state_index);
+      goto free_name;
+    }
+    if (info->work_dim != 1) {
+      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s needs a %u-D launch; libgsync launches 1-D only",
+                name, (unsigned)info->work_dim);
+      goto free_name;
+    }
+  }
+
+  k = calloc(1, sizeof *k);
+  if (k == NULL) {
+    st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+    goto free_name;
+  }
+  k->info = *info;
+  k->info.name = name;
+  name = NULL;
+  k->max_groups = max_groups;
+  if (info->global_barrier) {
+    if (info->per_group_bytes != 0 &&
+        max_groups > (SIZE_MAX - info->fixed_bytes) / info->per_group_bytes) {
+      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: state for %zu work-groups overflows", k->info.name,
+                max_groups);
+      goto free_kernel;
+    }
+    k->state_bytes = info->fixed_bytes + info->per_group_bytes * max_groups;
+    rc = CL_SUCCESS;
+    k->state =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE,
+                       k->state_bytes > 0 ? k->state_bytes : 4, NULL, &rc);
+    if (rc != CL_SUCCESS) {
+      st = cl_fail(err, errlen, "clCreateBuffer (state)", rc);
+      goto free_kernel;
+    }
+    /* The first launch waits on this fill through k->last, which keeps an
+     * out-of-order queue correct too. */
+    const cl_uchar zero = 0;
+    rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
+                             k->state_bytes, 0, NULL, &k->last);
+    if (rc != CL_SUCCESS) {
+      st = cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
+      goto free_kernel;
+    }
+  }
+  if ((rc = clRetainKernel(kernel)) != CL_SUCCESS) {
+    st = cl_fail(err, errlen, "clRetainKernel", rc);
+    goto free_kernel;
+  }
+  k->kernel = kernel;
+  *out = k;
+  return GSYNC_OK;
+
+free_kernel:
+  gsync_kernel_release(k);
+free_name:
+  free(name);
+  return st;
+}
+
+/* Releases k's event, state buffer and kernel reference; NULL is a no-op. */
+void gsync_kernel_release(gsync_kernel *k) {
+  if (k == NULL)
+    return;
+  if (k->last != NULL)
+    clReleaseEvent(k->last);
+  if (k->state != NULL)
+    clReleaseMemObject(k->state);
+  if (k->kernel != NULL)
+    clReleaseKernel(k->kernel);
+  free(k->info.name);
+  free(k);
+}
+
+/* Checks a launch shape against the constraints and create-time bound.
+ * Returns GSYNC_OK or GSYNC_ERR_LAUNCH with the reason. */
+static gsync_status check_launch(const gsync_kernel *k, size_t groups,
+                                 size_t local_size, char *err, size_t errlen) {
+  const kernel_info *i = &k->info;
+  if (groups == 0 || local_size == 0)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: empty launch (%zu work-groups of %zu)", i->name,
+                groups, local_size);
+  if (groups > k->max_groups)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: %zu work-groups exceed the %zu it was created for",
+                i->name, groups, k->max_groups);
+  if (groups > SIZE_MAX / local_size)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: %zu x %zu work-items overflow", i->name, groups,
+                local_size);
+  if (!i->global_barrier)
+    return GSYNC_OK;
+  if (i->max_work_groups != 0 && groups > i->max_work_groups)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: %zu work-groups exceed its limit of %zu", i->name,
+                groups, i->max_work_groups);
+  if (local_size < i->min_local_size)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: local size %zu is below its minimum of %zu",
+                i->name, local_size, i->min_local_size);
+  return GSYNC_OK;
+}
+
+/* Checks the launch shape, sets the state argument, enqueues the launch
+ * after the handle's previous command, and optionally reads the
+ * participant count. Returns GSYNC_OK or why the launch was refused. */
+gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
+                           size_t groups, size_t local_size,
+                           cl_uint *participants, char *err, size_t errlen) {
+  gsync_status st = check_launch(k, groups, local_size, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  cl_int rc;
+  cl_event ev = NULL;
+  if (k->state != NULL) {
+    if (!k->info.reset_by_kernel && k->launched) {
+      /* The state must be zero at every launch, and the kernel does not
+       * leave it so; gsync_kernel_create zeroed it for the first. */
+      const cl_uchar zero = 0;
+      rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
+                               k->state_bytes, 1, &k->last, &ev);
+      if (rc != CL_SUCCESS)
+        return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
+      clReleaseEvent(k->last);
+      k->last = ev;
+    }
+    rc = clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem),
+                        &k->state);
+    if (rc != CL_SUCCESS)
+      return cl_fail(err, errlen, "clSetKernelArg (state)", rc);
+  }
+  size_t global = groups * local_size;
+  /* Launches of one kernel share its state, so each waits for the last. */
+  rc = clEnqueueNDRangeKernel(queue, k->kernel, 1, NULL, &global, &local_size,
+                              k->last != NULL ? 1 : 0,
+                              k->last != NULL ? &k->last : NULL, &ev);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
+  if (k->last != NULL)
+    clReleaseEvent(k->last);
+  k->last = ev;
+  k->launched = 1;
+  if (participants == NULL)
+    return GSYNC_OK;
+  if (k->state == NULL) {
+    /* Without a barrier every launched group takes part. */
+    rc = clWaitForEvents(1, &ev);
+    if (rc != CL_SUCCESS)
+      return cl_fail(err, errlen, "clWaitForEvents", rc);
+    *participants = (cl_uint)groups;
+    return GSYNC_OK;
+  }
+  cl_uint count = 0;
+  rc =
+      clEnqueueReadBuffer(queue, k->state, CL_TRUE, k->info.participants_offset,
+                          sizeof count, &count, 1, &ev, NULL);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clEnqueueReadBuffer (participants)", rc);
+  *participants = count;
+  return GSYNC_OK;
+}
+
+/* Returns the enumerator's name as a static string. */
+const char *gsync_status_name(gsync_status s) {
+  switch (s) {
+  case GSYNC_OK:
+    return "GSYNC_OK";
+  case GSYNC_ERR_IO:
+    return "GSYNC_ERR_IO";
+  case GSYNC_ERR_FORMAT:
+    return "GSYNC_ERR_FORMAT";
+  case GSYNC_ERR_DEVICE:
+    return "GSYNC_ERR_DEVICE";
+  case GSYNC_ERR_KERNEL:
+    return "GSYNC_ERR_KERNEL";
+  case GSYNC_ERR_LAUNCH:
+    return "GSYNC_ERR_LAUNCH";
+  case GSYNC_ERR_OPENCL:
+    return "GSYNC_ERR_OPENCL";
+  case GSYNC_ERR_NOMEM:
+    return "GSYNC_ERR_NOMEM";
+  }
+  return "GSYNC_ERR_UNKNOWN";
+}
