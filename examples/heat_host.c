@@ -5,7 +5,7 @@
  * usage: heat_host REWRITTEN.cl CONSTRAINTS.json [GROUPS [LOCAL]]
  */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue: NVIDIA too */
-#include "gsync.h"
+#include "libgsync.h"
 
 #include <math.h>
 #include <stdio.h>

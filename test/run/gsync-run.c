@@ -9,7 +9,7 @@
  * Exit status: 0 ok (or, with --expect-fail, a mismatch), 1 mismatch or any
  * error, 2 usage error.
  */
-#include "gsync.h"
+#include "libgsync.h"
 
 #include <errno.h>
 #include <stdint.h>

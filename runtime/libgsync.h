@@ -6,8 +6,8 @@
  * The library never prints and never exits; every function returns a
  * gsync_status and, on failure, writes a one-line message into err.
  */
-#ifndef GSYNC_H
-#define GSYNC_H
+#ifndef LIBGSYNC_H
+#define LIBGSYNC_H
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300

@@ -7,7 +7,7 @@
  * is wrong rather than misread. Nothing here prints or exits: every failure
  * becomes a status and a one-line message in the caller's buffer.
  */
-#include "gsync.h"
+#include "libgsync.h"
 
 #include <errno.h>
 #include <json-c/json.h>
