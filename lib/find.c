@@ -465,6 +465,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
       return CXChildVisit_Break;
     record_decl(ctx, &ctx->funcs[idx], c);
     if (clang_isCursorDefinition(c)) {
+      ctx->funcs[idx].def = c;
       int saved = w->cur;
       w->cur = idx;
       clang_visitChildren(c, visit, w);

@@ -54,6 +54,7 @@ typedef struct gsr_options {
   int num_parser_args;
   gsr_diag_fn diag;        /* may be NULL: diagnostics are dropped */
   void *diag_user;
+  int no_uniformity_check; /* skip the barrier uniformity checker */
 } gsr_options;
 
 typedef struct gsr_result gsr_result;

@@ -122,6 +122,7 @@ typedef struct gsr_func {
   size_t n_decls;
   size_t body_lbrace; /* offset just after the body's '{' */
   size_t body_end;    /* offset just after the body's '}' */
+  CXCursor def;       /* the definition's cursor, when has_def */
   unsigned line, col;
   unsigned num_params;          /* parameters of the definition */
   char **param_types;           /* for messages and JSON: not needed yet */
@@ -215,6 +216,9 @@ int gsr_is_builtin_barrier(CXCursor decl);
 void gsr_parse_dispose(gsr_ctx *ctx);
 gsr_status gsr_find(gsr_ctx *ctx);
 gsr_status gsr_plan(gsr_ctx *ctx);
+/* Reports global_barrier() calls that not every work-item reaches
+ * (uniform.c). Needs reaches_barrier, so plan.c calls it. */
+void gsr_check_uniformity(gsr_ctx *ctx);
 /* Plans the edits inside macro bodies (plan.c). */
 void gsr_plan_macros(gsr_ctx *ctx);
 /* The prelude: summary comment, rules, #line. Appended to out. */

@@ -38,6 +38,8 @@ static const char usage_text[] =
     "  --no-discovery        every launched work-group takes part; the host\n"
     "                        must not launch more than are co-resident\n"
     "  --rules-dir=DIR       rule files in DIR add to or replace built-in ones\n"
+    "  --no-uniformity-check do not check that every work-item reaches the\n"
+    "                        same global_barrier() calls\n"
     "  -DNAME[=VALUE] -UNAME -IDIR -include FILE -cl-std=CLx.y\n"
     "                        preprocessor options, as for clBuildProgram\n"
     "  --help                show this help and exit\n"
@@ -52,7 +54,7 @@ static const char usage_text[] =
 
 typedef struct cli {
   const char *input, *output, *constraints, *barrier, *rules_dir;
-  int no_discovery, list;
+  int no_discovery, no_uniformity, list;
   const char **pargs;
   int n_pargs;
 } cli;
@@ -117,6 +119,8 @@ static int parse_args(int argc, char **argv, cli *c) {
       c->list = 1;
     } else if (strcmp(a, "--no-discovery") == 0) {
       c->no_discovery = 1;
+    } else if (strcmp(a, "--no-uniformity-check") == 0) {
+      c->no_uniformity = 1;
     } else if ((r = opt_value(argc, argv, &i, "--barrier", &v)) != 0) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
@@ -314,6 +318,7 @@ static int run(cli *c) {
   o.source_len = len;
   o.barrier = c->barrier;
   o.no_discovery = c->no_discovery;
+  o.no_uniformity_check = c->no_uniformity;
   o.rules_dir = c->rules_dir;
   o.parser_args = c->pargs;
   o.num_parser_args = c->n_pargs;

@@ -1,0 +1,595 @@
+/* The barrier uniformity checker, part of the plan stage.
+ *
+ * Every work-item that takes part must reach the same sequence of
+ * global_barrier() calls, or the barrier hangs. This pass reports a call of
+ * global_barrier() (or of a function that reaches one) that is
+ *   - under a condition, or in a loop whose trip count, depends on a
+ *     work-item or group id, directly or through variables computed from
+ *     one (including variables assigned under such a condition, parameters
+ *     passed such a value, and the results of atomics);
+ *   - after a return, or in a loop with a break or continue, that only some
+ *     work-items take.
+ * A condition that reads memory before any barrier of its function can be
+ * uniform or not depending on the data: that is a warning, with the reason.
+ * Values read from memory after a barrier are taken as uniform (a flag that
+ * every work-item reads after the barrier that published it).
+ *
+ * The analysis is flow-insensitive within a function and propagates through
+ * calls (arguments to parameters, return values to call results) until
+ * nothing changes.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Work-item functions whose result differs between work-items. */
+static const char *const varying_fns[] = {
+    "get_global_id",      "get_local_id",          "get_group_id",
+    "get_global_linear_id", "get_local_linear_id", "get_sub_group_id",
+    "get_sub_group_local_id"};
+
+typedef struct tainted_set {
+  CXCursor *decls;
+  size_t n, cap;
+} tainted_set;
+
+typedef struct ucheck {
+  gsr_ctx *ctx;
+  tainted_set vars;      /* variables and parameters that vary */
+  unsigned char *ret;    /* per function: its result varies */
+  int changed;
+} ucheck;
+
+/* One enclosing control construct during the check walk. */
+typedef struct control {
+  CXCursor stmt;      /* the if/loop/switch/?: */
+  int varying;        /* its condition varies between work-items */
+  CXCursor cause;     /* where the variation comes from */
+  int is_loop;
+} control;
+
+/* Collects a cursor's children in order. */
+typedef struct kids {
+  CXCursor c[8];
+  CXCursor *more;
+  size_t n, cap;
+} kids;
+
+/* Visitor that appends each child to a kids list. */
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent,
+                                       CXClientData data) {
+  (void)parent;
+  kids *k = data;
+  if (k->n < 8) {
+    k->c[k->n++] = c;
+    return CXChildVisit_Continue;
+  }
+  if (k->n - 8 == k->cap) {
+    size_t cap = k->cap ? k->cap * 2 : 8;
+    CXCursor *p = realloc(k->more, cap * sizeof *p);
+    if (!p)
+      return CXChildVisit_Break;
+    k->more = p;
+    k->cap = cap;
+  }
+  k->more[k->n - 8] = c;
+  k->n++;
+  return CXChildVisit_Continue;
+}
+
+/* The i-th child collected. */
+static CXCursor kid(const kids *k, size_t i) {
+  return i < 8 ? k->c[i] : k->more[i - 8];
+}
+
+/* Fills k with c's children. */
+static void children(CXCursor c, kids *k) {
+  memset(k, 0, sizeof *k);
+  clang_visitChildren(c, collect, k);
+}
+
+/* Nonzero if the set holds decl. */
+static int in_set(const tainted_set *s, CXCursor decl) {
+  for (size_t i = 0; i < s->n; i++)
+    if (clang_equalCursors(s->decls[i], decl))
+      return 1;
+  return 0;
+}
+
+/* Adds decl to the set; records that something changed. */
+static void mark(ucheck *u, CXCursor decl) {
+  decl = clang_getCanonicalCursor(decl);
+  if (in_set(&u->vars, decl))
+    return;
+  if (u->vars.n == u->vars.cap) {
+    size_t cap = u->vars.cap ? u->vars.cap * 2 : 32;
+    CXCursor *p = realloc(u->vars.decls, cap * sizeof *p);
+    if (!p)
+      return;
+    u->vars.decls = p;
+    u->vars.cap = cap;
+  }
+  u->vars.decls[u->vars.n++] = decl;
+  u->changed = 1;
+}
+
+/* Returns the index of the defined function a call refers to, or -1. */
+static int callee_index(gsr_ctx *ctx, CXCursor call) {
+  CXCursor ref = clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(ref))
+    return -1;
+  CXCursor def = clang_getCursorDefinition(ref);
+  if (clang_Cursor_isNull(def))
+    return -1;
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].has_def && clang_equalCursors(ctx->funcs[i].def, def))
+      return (int)i;
+  return -1;
+}
+
+/* The spelling of a call's callee. Caller disposes of it. */
+static CXString callee_name(CXCursor call) { return clang_getCursorSpelling(call); }
+
+/* Nonzero if name is a work-item function that varies, or an atomic whose
+ * result differs per work-item. */
+static int varying_builtin(const char *name) {
+  for (size_t i = 0; i < sizeof varying_fns / sizeof *varying_fns; i++)
+    if (strcmp(name, varying_fns[i]) == 0)
+      return 1;
+  return strncmp(name, "atomic_", 7) == 0 || strncmp(name, "atom_", 5) == 0 ||
+         strncmp(name, "work_group_scan", 15) == 0;
+}
+
+typedef struct expr_scan {
+  ucheck *u;
+  int varying;
+  CXCursor cause;
+  int reads_memory;
+} expr_scan;
+
+/* Visitor: does an expression vary between work-items, or read memory? */
+static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent,
+                                         CXClientData data) {
+  (void)parent;
+  expr_scan *e = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_DeclRefExpr) {
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (!clang_Cursor_isNull(ref) &&
+        in_set(&e->u->vars, clang_getCanonicalCursor(ref)) && !e->varying) {
+      e->varying = 1;
+      e->cause = c;
+    }
+  } else if (k == CXCursor_ArraySubscriptExpr) {
+    e->reads_memory = 1;
+  } else if (k == CXCursor_CallExpr) {
+    CXString n = callee_name(c);
+    int vary = varying_builtin(clang_getCString(n));
+    clang_disposeString(n);
+    int idx = callee_index(e->u->ctx, c);
+    if (idx >= 0 && e->u->ret[idx])
+      vary = 1;
+    if (vary && !e->varying) {
+      e->varying = 1;
+      e->cause = c;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Scans expression c (itself included). */
+static expr_scan scan(ucheck *u, CXCursor c) {
+  expr_scan e = {u, 0, clang_getNullCursor(), 0};
+  scan_expr(c, clang_getNullCursor(), &e);
+  clang_visitChildren(c, scan_expr, &e);
+  return e;
+}
+
+/* Nonzero if a binary operator cursor is a plain assignment '='. */
+static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(ctx->tu, clang_getCursorExtent(op), &toks, &n);
+  unsigned lhs_end;
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)),
+                             NULL, NULL, NULL, &lhs_end);
+  int r = 0;
+  for (unsigned i = 0; i < n; i++) {
+    unsigned off;
+    clang_getExpansionLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
+                               NULL, NULL, &off);
+    if (off < lhs_end || clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+      continue;
+    CXString s = clang_getTokenSpelling(ctx->tu, toks[i]);
+    r = strcmp(clang_getCString(s), "=") == 0;
+    clang_disposeString(s);
+    break;
+  }
+  clang_disposeTokens(ctx->tu, toks, n);
+  return r;
+}
+
+/* The variable an assignment's left side names, or a null cursor. Only a
+ * plain variable counts: an element written by some work-items is memory,
+ * and memory read after a barrier is taken as uniform. */
+static CXCursor assigned_var(CXCursor lhs) {
+  for (int depth = 0; depth < 8; depth++) {
+    enum CXCursorKind k = clang_getCursorKind(lhs);
+    if (k == CXCursor_DeclRefExpr)
+      return clang_getCursorReferenced(lhs);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+      break;
+    kids ch;
+    children(lhs, &ch);
+    int one = ch.n == 1;
+    if (one)
+      lhs = kid(&ch, 0);
+    free(ch.more);
+    if (!one)
+      break;
+  }
+  return clang_getNullCursor();
+}
+
+/* Pass 1: propagates variation through one function body. under is
+ * nonzero inside a construct whose condition varies. */
+static void propagate_walk(ucheck *u, size_t fi, CXCursor c, int under) {
+  gsr_ctx *ctx = u->ctx;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  kids ch;
+  children(c, &ch);
+
+  if (k == CXCursor_VarDecl) {
+    for (size_t i = 0; i < ch.n; i++)
+      if (clang_isExpression(clang_getCursorKind(kid(&ch, i))) &&
+          (under || scan(u, kid(&ch, i)).varying))
+        mark(u, c);
+  } else if ((k == CXCursor_BinaryOperator &&
+              ch.n == 2 && is_assignment(ctx, c, kid(&ch, 0))) ||
+             (k == CXCursor_CompoundAssignOperator && ch.n == 2)) {
+    CXCursor var = assigned_var(kid(&ch, 0));
+    if (!clang_Cursor_isNull(var) && (under || scan(u, kid(&ch, 1)).varying))
+      mark(u, var);
+  } else if (k == CXCursor_ReturnStmt && ch.n == 1) {
+    if (!u->ret[fi] && (under || scan(u, kid(&ch, 0)).varying)) {
+      u->ret[fi] = 1;
+      u->changed = 1;
+    }
+  } else if (k == CXCursor_CallExpr) {
+    int idx = callee_index(ctx, c);
+    int nargs = clang_Cursor_getNumArguments(c);
+    for (int a = 0; idx >= 0 && a < nargs; a++)
+      if (scan(u, clang_Cursor_getArgument(c, (unsigned)a)).varying) {
+        CXCursor parm =
+            clang_Cursor_getArgument(ctx->funcs[idx].def, (unsigned)a);
+        if (!clang_Cursor_isNull(parm))
+          mark(u, parm);
+      }
+  }
+
+  /* The condition of if/while/for/do/switch/?: decides what runs under. */
+  int cond_first = k == CXCursor_IfStmt || k == CXCursor_WhileStmt ||
+                   k == CXCursor_SwitchStmt ||
+                   k == CXCursor_ConditionalOperator;
+  for (size_t i = 0; i < ch.n; i++) {
+    CXCursor child = kid(&ch, i);
+    int sub = under;
+    if (cond_first && i > 0)
+      sub |= scan(u, kid(&ch, 0)).varying;
+    if (k == CXCursor_ForStmt && i + 1 == ch.n)
+      for (size_t j = 0; j + 1 < ch.n; j++)
+        sub |= scan(u, kid(&ch, j)).varying;
+    if (k == CXCursor_DoStmt && i == 0 && ch.n == 2)
+      sub |= scan(u, kid(&ch, 1)).varying;
+    propagate_walk(u, fi, child, sub);
+  }
+  free(ch.more);
+}
+
+typedef struct exit_site {
+  CXCursor stmt;     /* the return/break/continue */
+  CXCursor cond;     /* the varying condition it sits under */
+  size_t offset;
+  CXCursor loop;     /* break/continue: the loop it leaves; else null */
+} exit_site;
+
+typedef struct check_walk {
+  ucheck *u;
+  gsr_func *fn;
+  control *stack;
+  size_t depth, cap;
+  exit_site *exits;
+  size_t n_exits, cap_exits;
+  int collecting;          /* first walk: collect exits; second: check */
+  size_t first_barrier;    /* offset of the function's first barrier */
+} check_walk;
+
+/* Offset (expansion) of a cursor's start in the input. */
+static size_t cursor_offset(CXCursor c) {
+  unsigned off;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL,
+                             &off);
+  return off;
+}
+
+/* Reports at a cursor's expansion position. */
+static void report_at(gsr_ctx *ctx, gsr_severity sev, CXCursor c,
+                      const char *fmt, const char *arg) {
+  unsigned line, col;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, &col,
+                             NULL);
+  gsr_report(ctx, sev, line, col, fmt, arg);
+}
+
+/* Nonzero if call is global_barrier() or a call of a function that
+ * reaches it. */
+static int is_barrier_call(gsr_ctx *ctx, CXCursor call) {
+  CXCursor ref = clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(ref))
+    return 0;
+  if (gsr_is_builtin_barrier(ref))
+    return 1;
+  int idx = callee_index(ctx, call);
+  return idx >= 0 && ctx->funcs[idx].reaches_barrier;
+}
+
+/* The innermost enclosing loop on the stack, or a null cursor. */
+static CXCursor innermost_loop(const check_walk *w, int for_break) {
+  for (size_t i = w->depth; i-- > 0;) {
+    if (w->stack[i].is_loop)
+      return w->stack[i].stmt;
+    if (for_break && clang_getCursorKind(w->stack[i].stmt) == CXCursor_SwitchStmt)
+      return clang_getNullCursor(); /* break leaves the switch */
+  }
+  return clang_getNullCursor();
+}
+
+/* The innermost varying control on the stack, or NULL. */
+static const control *varying_control(const check_walk *w) {
+  for (size_t i = w->depth; i-- > 0;)
+    if (w->stack[i].varying)
+      return &w->stack[i];
+  return NULL;
+}
+
+/* Checks one barrier call against the controls and exits around it. */
+static void check_barrier(check_walk *w, CXCursor call) {
+  gsr_ctx *ctx = w->u->ctx;
+  CXString n = clang_getCursorSpelling(call);
+  const char *name = clang_getCString(n);
+  int direct = strcmp(name, "global_barrier") == 0;
+  const control *v = varying_control(w);
+  if (v) {
+    if (direct)
+      report_at(ctx, GSR_ERROR, call,
+                "global_barrier() %s",
+                v->is_loop ? "in a loop whose trip count depends on the "
+                             "work-item or group id; not every work-item "
+                             "reaches it equally often"
+                           : "under a condition that depends on the "
+                             "work-item or group id; not every work-item "
+                             "reaches it");
+    else
+      report_at(ctx, GSR_ERROR, call,
+                "call of '%s', which reaches global_barrier(), under a "
+                "condition that depends on the work-item or group id",
+                name);
+    report_at(ctx, GSR_NOTE, clang_Cursor_isNull(v->cause) ? v->stmt : v->cause,
+              "%s", "the condition depends on the work-item or group id here");
+    if (v->is_loop)
+      gsr_report(ctx, GSR_NOTE, 0, 0,
+                 "put the barrier outside the grid-stride loop: run the loop "
+                 "to its end, then call global_barrier()");
+    clang_disposeString(n);
+    return;
+  }
+  size_t off = cursor_offset(call);
+  for (size_t i = 0; i < w->n_exits; i++) {
+    exit_site *x = &w->exits[i];
+    int hits;
+    if (clang_Cursor_isNull(x->loop)) {
+      hits = x->offset < off; /* a return before the barrier */
+    } else {
+      hits = 0; /* a break/continue in a loop that holds the barrier */
+      for (size_t d = 0; d < w->depth; d++)
+        hits |= clang_equalCursors(w->stack[d].stmt, x->loop);
+    }
+    if (!hits)
+      continue;
+    const char *what = clang_getCursorKind(x->stmt) == CXCursor_ReturnStmt
+                           ? "return"
+                       : clang_getCursorKind(x->stmt) == CXCursor_BreakStmt
+                           ? "break"
+                           : "continue";
+    report_at(ctx, GSR_ERROR, call,
+              "%s is not reached by every work-item: an earlier exit is "
+              "taken by only some of them",
+              direct ? "global_barrier()" : "this call of a barrier function");
+    report_at(ctx, GSR_NOTE, x->stmt,
+              "this '%s' depends on the work-item or group id", what);
+    if (clang_Cursor_isNull(x->loop))
+      gsr_report(ctx, GSR_NOTE, 0, 0,
+                 "instead of 'if (id >= n) return;', loop in grid-stride "
+                 "style: for (i = get_global_id(0); i < n; i += "
+                 "get_global_size(0))");
+    break;
+  }
+  clang_disposeString(n);
+}
+
+/* Pass 2: walks a body with a stack of enclosing controls. */
+static void check_walk_rec(check_walk *w, CXCursor c) {
+  ucheck *u = w->u;
+  gsr_ctx *ctx = u->ctx;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  kids ch;
+  children(c, &ch);
+
+  if (k == CXCursor_CallExpr && is_barrier_call(ctx, c)) {
+    if (!w->collecting)
+      check_barrier(w, c);
+    else if (w->first_barrier == (size_t)-1)
+      w->first_barrier = cursor_offset(c);
+  }
+  if (w->collecting &&
+      (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt ||
+       k == CXCursor_ContinueStmt)) {
+    const control *v = varying_control(w);
+    if (v && w->n_exits < 1u << 20) {
+      exit_site *p = w->n_exits == w->cap_exits
+                         ? realloc(w->exits, (w->cap_exits * 2 + 8) * sizeof *p)
+                         : w->exits;
+      if (p) {
+        if (w->n_exits == w->cap_exits)
+          w->cap_exits = w->cap_exits * 2 + 8;
+        w->exits = p;
+        exit_site *x = &p[w->n_exits++];
+        x->stmt = c;
+        x->cond = v->stmt;
+        x->offset = cursor_offset(c);
+        x->loop = k == CXCursor_ReturnStmt
+                      ? clang_getNullCursor()
+                      : innermost_loop(w, k == CXCursor_BreakStmt);
+        if (k != CXCursor_ReturnStmt && clang_Cursor_isNull(x->loop))
+          w->n_exits--; /* a break out of a switch */
+      }
+    }
+  }
+
+  int is_loop = k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+                k == CXCursor_DoStmt;
+  int is_ctl = is_loop || k == CXCursor_IfStmt || k == CXCursor_SwitchStmt ||
+               k == CXCursor_ConditionalOperator;
+  for (size_t i = 0; i < ch.n; i++) {
+    CXCursor child = kid(&ch, i);
+    /* Which children run under the construct's condition. */
+    int governed = is_ctl && ((k == CXCursor_ForStmt && i + 1 == ch.n) ||
+                              (k == CXCursor_DoStmt && i == 0) ||
+                              (k != CXCursor_ForStmt && k != CXCursor_DoStmt &&
+                               i > 0));
+    if (governed && w->depth == w->cap) {
+      size_t cap = w->cap ? w->cap * 2 : 16;
+      control *p = realloc(w->stack, cap * sizeof *p);
+      if (!p)
+        break;
+      w->stack = p;
+      w->cap = cap;
+    }
+    if (governed) {
+      control *ctl = &w->stack[w->depth++];
+      memset(ctl, 0, sizeof *ctl);
+      ctl->stmt = c;
+      ctl->is_loop = is_loop;
+      ctl->cause = clang_getNullCursor();
+      size_t from = k == CXCursor_ForStmt ? 0 : k == CXCursor_DoStmt ? 1 : 0;
+      size_t to = k == CXCursor_ForStmt ? ch.n - 1
+                  : k == CXCursor_DoStmt ? ch.n
+                                         : 1;
+      for (size_t j = from; j < to && j < ch.n; j++) {
+        expr_scan e = scan(u, kid(&ch, j));
+        if (e.varying && !ctl->varying) {
+          ctl->varying = 1;
+          ctl->cause = e.cause;
+        }
+      }
+      check_walk_rec(w, child);
+      w->depth--;
+    } else {
+      check_walk_rec(w, child);
+    }
+  }
+  free(ch.more);
+}
+
+static void check_data_conditions(check_walk *w, CXCursor c);
+
+/* Runs both passes of the check over the participating code. */
+void gsr_check_uniformity(gsr_ctx *ctx) {
+  ucheck u;
+  memset(&u, 0, sizeof u);
+  u.ctx = ctx;
+  u.ret = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
+  if (!u.ret)
+    return;
+  do {
+    u.changed = 0;
+    for (size_t i = 0; i < ctx->n_funcs; i++)
+      if (ctx->funcs[i].has_def)
+        propagate_walk(&u, i, ctx->funcs[i].def, 0);
+  } while (u.changed);
+
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    gsr_func *fn = &ctx->funcs[i];
+    if (!fn->has_def || !fn->reaches_barrier)
+      continue;
+    check_walk w;
+    memset(&w, 0, sizeof w);
+    w.u = &u;
+    w.fn = fn;
+    w.first_barrier = (size_t)-1;
+    w.collecting = 1;
+    check_walk_rec(&w, fn->def);
+    w.collecting = 0;
+    check_walk_rec(&w, fn->def);
+    check_data_conditions(&w, fn->def);
+    free(w.stack);
+    free(w.exits);
+  }
+  free(u.vars.decls);
+  free(u.ret);
+}
+
+typedef struct data_walk {
+  check_walk *w;
+  int warned;
+} data_walk;
+
+/* Visitor for check_data_conditions: an if/loop whose condition reads
+ * memory, placed before the first barrier and holding one. */
+static enum CXChildVisitResult data_visit(CXCursor c, CXCursor parent,
+                                          CXClientData d) {
+  (void)parent;
+  data_walk *dw = d;
+  check_walk *w = dw->w;
+  gsr_ctx *ctx = w->u->ctx;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (dw->warned)
+    return CXChildVisit_Break;
+  if (k != CXCursor_IfStmt && k != CXCursor_WhileStmt &&
+      k != CXCursor_ForStmt && k != CXCursor_DoStmt)
+    return CXChildVisit_Recurse;
+  if (w->first_barrier == (size_t)-1 || cursor_offset(c) > w->first_barrier)
+    return CXChildVisit_Recurse;
+  kids ch;
+  children(c, &ch);
+  int reads = 0, varying = 0;
+  size_t cond = k == CXCursor_DoStmt ? ch.n - 1 : 0;
+  if (ch.n > 1) {
+    expr_scan e = scan(w->u, kid(&ch, cond));
+    reads = e.reads_memory;
+    varying = e.varying;
+  }
+  /* Does the construct hold the first barrier? */
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned b, e;
+  clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+  if (reads && !varying && b <= w->first_barrier && w->first_barrier < e) {
+    report_at(ctx, GSR_WARNING, kid(&ch, cond),
+              "%s", "global_barrier() under a condition that reads memory "
+                    "before any barrier: every work-item reaches it only if "
+                    "they all read the same value (--no-uniformity-check "
+                    "silences this)");
+    dw->warned = 1;
+  }
+  free(ch.more);
+  return CXChildVisit_Recurse;
+}
+
+/* Warns once per function for its first barrier when it sits under a
+ * condition that reads memory before any barrier has run. */
+static void check_data_conditions(check_walk *w, CXCursor c) {
+  data_walk dw = {w, 0};
+  clang_visitChildren(c, data_visit, &dw);
+}
