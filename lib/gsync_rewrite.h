@@ -55,6 +55,7 @@ typedef struct gsr_options {
   gsr_diag_fn diag;        /* may be NULL: diagnostics are dropped */
   void *diag_user;
   int no_uniformity_check; /* skip the barrier uniformity checker */
+  const char *discovery;   /* discovery rule name; NULL: the default */
 } gsr_options;
 
 typedef struct gsr_result gsr_result;
@@ -72,15 +73,17 @@ const char *gsr_result_constraints(const gsr_result *r);
 unsigned gsr_result_warnings(const gsr_result *r);
 void gsr_result_dispose(gsr_result *r);
 
-/* Calls fn once per barrier rule (built-in ones and those in rules_dir, which
- * may be NULL), in name order, with its one-line summary. */
-gsr_status gsr_list_barriers(const char *rules_dir,
-                             void (*fn)(void *user, const char *name,
-                                        const char *summary, int is_default),
-                             void *user, gsr_diag_fn diag, void *diag_user);
+/* Calls fn once per rule of a kind, "barrier" or "discovery" (built-in
+ * ones and those in rules_dir, which may be NULL), in name order, with its
+ * one-line summary. */
+gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
+                          void (*fn)(void *user, const char *name,
+                                     const char *summary, int is_default),
+                          void *user, gsr_diag_fn diag, void *diag_user);
 
-/* The default barrier rule's name. */
+/* The default barrier and discovery rules' names. */
 const char *gsr_default_barrier(void);
+const char *gsr_default_discovery(void);
 
 #ifdef __cplusplus
 }

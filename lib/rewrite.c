@@ -15,10 +15,16 @@ struct gsr_result {
   unsigned warnings;
 };
 
-#define DEFAULT_BARRIER "atomic-or"
+#define DEFAULT_BARRIER "flip"
+#define DEFAULT_DISCOVERY "lockfree"
 
-/* The default barrier: correct on every device class (see docs/barriers.md). */
+/* The default barrier: correct on every device class, and the fastest of
+ * those that are (see docs/barriers.md and docs/gpu.md). */
 const char *gsr_default_barrier(void) { return DEFAULT_BARRIER; }
+
+/* The default discovery protocol: admits every co-resident group for a few
+ * microseconds (docs/gpu.md). */
+const char *gsr_default_discovery(void) { return DEFAULT_DISCOVERY; }
 
 /* Sends one formatted diagnostic to the caller's callback and counts it. */
 static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
@@ -111,11 +117,13 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
                "unknown barrier '%s' (see --list-barriers)", name);
     return GSR_ERR_OPTIONS;
   }
-  const char *disc = ctx->opt->no_discovery ? "none" : "ticket";
+  const char *disc = ctx->opt->no_discovery ? "none"
+                     : ctx->opt->discovery   ? ctx->opt->discovery
+                                             : DEFAULT_DISCOVERY;
   ctx->discovery = gsr_rules_find(&ctx->rules, "discovery", disc);
   if (!ctx->discovery) {
-    gsr_report(ctx, GSR_ERROR, 0, 0, "the rule 'discovery-%s.cl' is missing",
-               disc);
+    gsr_report(ctx, GSR_ERROR, 0, 0,
+               "unknown discovery protocol '%s' (see --list-barriers)", disc);
     return GSR_ERR_OPTIONS;
   }
   return GSR_OK;
@@ -219,25 +227,27 @@ void gsr_result_dispose(gsr_result *r) {
   free(r);
 }
 
-/* Lists barrier rules through fn. */
-gsr_status gsr_list_barriers(const char *rules_dir,
-                             void (*fn)(void *user, const char *name,
-                                        const char *summary, int is_default),
-                             void *user, gsr_diag_fn diag, void *diag_user) {
+/* Lists the rules of one kind ("barrier" or "discovery") through fn. */
+gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
+                          void (*fn)(void *user, const char *name,
+                                     const char *summary, int is_default),
+                          void *user, gsr_diag_fn diag, void *diag_user) {
   gsr_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.name = "<rules>";
   ctx.diag = diag;
   ctx.diag_user = diag_user;
+  const char *def = strcmp(kind, "barrier") == 0 ? DEFAULT_BARRIER
+                                                 : DEFAULT_DISCOVERY;
+  size_t kl = strlen(kind);
   gsr_status st = gsr_rules_load(&ctx, rules_dir, &ctx.rules);
-  if (st == GSR_OK)
-    for (size_t i = 0; i < ctx.rules.n; i++) {
-      const gsr_rule *r = &ctx.rules.rules[i];
-      if (!r->is_barrier)
-        continue;
-      const char *name = r->name + strlen("barrier-");
-      fn(user, name, r->summary, strcmp(name, DEFAULT_BARRIER) == 0);
-    }
+  for (size_t i = 0; st == GSR_OK && i < ctx.rules.n; i++) {
+    const char *n = ctx.rules.rules[i].name;
+    if (strncmp(n, kind, kl) != 0 || n[kl] != '-')
+      continue;
+    fn(user, n + kl + 1, ctx.rules.rules[i].summary,
+       strcmp(n + kl + 1, def) == 0);
+  }
   gsr_rules_free(&ctx.rules);
   return st;
 }

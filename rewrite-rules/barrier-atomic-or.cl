@@ -1,7 +1,7 @@
 /* barrier-atomic-or: Xiao-Feng master/slave flags, every flag access an
  * atomic. Safe on every OpenCL 1.1+ device, AMD GCN included.
  *
- * @summary Xiao-Feng flags, all accesses atomic: safe everywhere
+ * @summary Xiao-Feng flags, all accesses atomic: any OpenCL 1.1+ device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @state-per-group 8
@@ -18,7 +18,7 @@
  * correctly (see docs/pocl.md).
  *
  * Memory model: the first barrier(CLK_GLOBAL_MEM_FENCE) makes the group's
- * writes visible to local id 0; its mem_fence(CLK_GLOBAL_MEM_FENCE) before
+ * writes visible to local id 0; its gsync_device_fence() before
  * raising a flag orders them before the flag (release); the fence after
  * seeing the flag orders later reads after it (acquire); the closing
  * work-group barrier passes that on to the whole group. Reads are
@@ -35,18 +35,18 @@ void gsync_barrier(private struct gsync_ctx *c) {
       for (uint g = 1; g < c->groups; g++)
         while (atomic_or(&flag[2 * g], 0u) == 0)
           ;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      gsync_device_fence();
       for (uint g = 1; g < c->groups; g++) {
         atomic_xchg(&flag[2 * g], 0u);
         atomic_xchg(&flag[2 * g + 1], 1u);
       }
     } else {
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      gsync_device_fence();
       atomic_xchg(&flag[2 * c->group], 1u);
       while (atomic_or(&flag[2 * c->group + 1], 0u) == 0)
         ;
       atomic_xchg(&flag[2 * c->group + 1], 0u);
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      gsync_device_fence();
     }
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

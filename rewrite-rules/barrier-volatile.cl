@@ -12,7 +12,7 @@
  * one if-block between two work-group barriers.
  *
  * Memory model: volatile alone orders nothing; the ordering comes from the
- * mem_fence(CLK_GLOBAL_MEM_FENCE) before raising a flag (release) and after
+ * gsync_device_fence() before raising a flag (release) and after
  * seeing one (acquire), and from the work-group barriers around the block.
  * volatile keeps the compiler from hoisting the spin loads. It relies on a
  * volatile load reaching the coherence point: true on NVIDIA (volatile
@@ -28,19 +28,19 @@ void gsync_barrier(private struct gsync_ctx *c) {
       for (uint g = 1; g < c->groups; g++)
         while (flag[2 * g] == 0)
           ;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      gsync_device_fence();
       for (uint g = 1; g < c->groups; g++) {
         flag[2 * g] = 0;
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        gsync_device_fence();
         flag[2 * g + 1] = 1;
       }
     } else {
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      gsync_device_fence();
       flag[2 * c->group] = 1;
       while (flag[2 * c->group + 1] == 0)
         ;
       flag[2 * c->group + 1] = 0;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      gsync_device_fence();
     }
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

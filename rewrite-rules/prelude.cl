@@ -14,6 +14,21 @@
  * kernel that does not take part receives a null context there and answers
  * with the real ids.
  */
+/* A device-wide fence for global memory, used by the barrier rules before
+ * announcing an arrival (release) and after seeing the others (acquire).
+ * On NVIDIA's OpenCL, mem_fence(CLK_GLOBAL_MEM_FENCE) alone does not make
+ * other groups' plain stores visible: measured on an H100, a barrier built
+ * on it read stale data in 99.9% of message-passing episodes (stale L1
+ * lines; see docs/gpu.md), and a PTX membar.gl beside it read none. The
+ * NVIDIA compiler is recognised by macros only it defines; elsewhere this
+ * is mem_fence alone. */
+void gsync_device_fence(void) {
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+#if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
+  asm volatile("membar.gl;" ::: "memory");
+#endif
+}
+
 struct gsync_ctx {
   global uint *state; /* the hidden state buffer */
   uint group;         /* this work-group's id among the participants */

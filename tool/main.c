@@ -33,8 +33,9 @@ static const char usage_text[] =
     "  -o FILE               write the output to FILE ('-': standard output,\n"
     "                        the default)\n"
     "  --constraints FILE    write the launch constraints as JSON to FILE\n"
-    "  --barrier=NAME        barrier implementation (default: atomic-or)\n"
-    "  --list-barriers       list the barrier implementations and exit\n"
+    "  --barrier=NAME        barrier implementation (default: flip)\n"
+    "  --discovery=NAME      occupancy discovery protocol (default: lockfree)\n"
+    "  --list-barriers       list barriers and discovery protocols, and exit\n"
     "  --no-discovery        every launched work-group takes part; the host\n"
     "                        must not launch more than are co-resident\n"
     "  --rules-dir=DIR       rule files in DIR add to or replace built-in ones\n"
@@ -53,7 +54,7 @@ static const char usage_text[] =
     "  4  internal error: libclang could not run, out of memory\n";
 
 typedef struct cli {
-  const char *input, *output, *constraints, *barrier, *rules_dir;
+  const char *input, *output, *constraints, *barrier, *discovery, *rules_dir;
   int no_discovery, no_uniformity, list;
   const char **pargs;
   int n_pargs;
@@ -125,6 +126,10 @@ static int parse_args(int argc, char **argv, cli *c) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
       c->barrier = v;
+    } else if ((r = opt_value(argc, argv, &i, "--discovery", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      c->discovery = v;
     } else if ((r = opt_value(argc, argv, &i, "--constraints", &v)) != 0) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
@@ -317,6 +322,7 @@ static int run(cli *c) {
   o.source = src;
   o.source_len = len;
   o.barrier = c->barrier;
+  o.discovery = c->discovery;
   o.no_discovery = c->no_discovery;
   o.no_uniformity_check = c->no_uniformity;
   o.rules_dir = c->rules_dir;
@@ -362,9 +368,14 @@ int main(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   int rc = parse_args(argc, argv, &c);
   if (rc < 0 && c.list) {
-    printf("barriers:\n");
-    gsr_status st =
-        gsr_list_barriers(c.rules_dir, print_rule, NULL, print_diag, NULL);
+    printf("barriers (--barrier=NAME):\n");
+    gsr_status st = gsr_list_rules(c.rules_dir, "barrier", print_rule, NULL,
+                                   print_diag, NULL);
+    if (st == GSR_OK) {
+      printf("discovery protocols (--discovery=NAME):\n");
+      st = gsr_list_rules(c.rules_dir, "discovery", print_rule, NULL,
+                          print_diag, NULL);
+    }
     rc = st == GSR_OK ? EXIT_OK : EXIT_USAGE;
   } else if (rc < 0) {
     rc = run(&c);

@@ -1,0 +1,452 @@
+/* gsync-bench: times global barriers made by gsync-rewrite on an OpenCL
+ * device, and runs the message-passing stress test.
+ *
+ *   gsync-bench time --cl F.cl --constraints F.json --configs GxL[,GxL...]
+ *               [--short N] [--long N] [--reps R]
+ *     for each config, launches loop.cl rewritten (ITERS phases of a
+ *     grid-stride increment + global_barrier()) with ITERS = short and long,
+ *     R times each, and prints
+ *       RESULT label G L us_per_iter launch0_us participants
+ *     us_per_iter = (median T(long) - median T(short)) / (long - short):
+ *     launch and discovery costs cancel out. launch0_us is the median wall
+ *     time of a launch with ITERS = 0 (launch + discovery).
+ *   gsync-bench baseline --configs ...   the same for (a) relaunching a
+ *     one-phase kernel per phase ("relaunch") and (b) the loop without any
+ *     barrier ("none"), plain OpenCL.
+ *   gsync-bench stress --cl F.cl --constraints F.json --configs GxL,...
+ *               [--episodes E]
+ *     runs mp.cl rewritten; prints STRESS label G L episodes stale=N
+ *     participants=P
+ *
+ * The device: the first of the first platform whose name contains
+ * $GSYNC_PLATFORM (default: the first platform). Exit 1 on any error.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "libgsync.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ERRLEN 512
+#define MAXCFG 32
+
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue queue;
+
+static void die(const char *what, cl_int rc) {
+  fprintf(stderr, "gsync-bench: error: %s (%d)\n", what, (int)rc);
+  exit(1);
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "gsync-bench: error: cannot open %s\n", path);
+    exit(1);
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
+    die("read", 0);
+  s[n] = 0;
+  fclose(f);
+  return s;
+}
+
+static void open_device(void) {
+  cl_platform_id p[16];
+  cl_uint n = 0;
+  cl_int rc = clGetPlatformIDs(16, p, &n);
+  if (rc != CL_SUCCESS || n == 0)
+    die("clGetPlatformIDs", rc);
+  const char *want = getenv("GSYNC_PLATFORM");
+  cl_uint i;
+  for (i = 0; i < n && i < 16; i++) {
+    char name[256] = "";
+    clGetPlatformInfo(p[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+    if (!want || !*want || strstr(name, want))
+      break;
+  }
+  if (i == n || i == 16)
+    die("no such platform", 0);
+  if ((rc = clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL)))
+    die("clGetDeviceIDs", rc);
+  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+  if (rc)
+    die("clCreateContext", rc);
+  queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
+  if (rc)
+    die("clCreateCommandQueue", rc);
+}
+
+static cl_program build(const char *src, const char *opts) {
+  cl_int rc;
+  cl_program pr = clCreateProgramWithSource(ctx, 1, &src, NULL, &rc);
+  if (rc)
+    die("clCreateProgramWithSource", rc);
+  if ((rc = clBuildProgram(pr, 1, &dev, opts, NULL, NULL))) {
+    size_t sz = 0;
+    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &sz);
+    char *log = calloc(sz + 1, 1);
+    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, sz, log, NULL);
+    fprintf(stderr, "%s\n", log);
+    die("clBuildProgram", rc);
+  }
+  return pr;
+}
+
+typedef struct cfg {
+  size_t g, l;
+} cfg;
+
+static int parse_configs(const char *s, cfg *c) {
+  int n = 0;
+  while (*s && n < MAXCFG) {
+    char *end;
+    c[n].g = strtoul(s, &end, 10);
+    if (*end != 'x')
+      die("bad --configs (want GxL,GxL)", 0);
+    c[n].l = strtoul(end + 1, &end, 10);
+    n++;
+    s = *end == ',' ? end + 1 : end;
+  }
+  return n;
+}
+
+static const char *label_of(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+/* A rewritten kernel with its libgsync handle. */
+typedef struct gk {
+  cl_program pr;
+  cl_kernel k;
+  gsync_program *gp;
+  gsync_kernel *gk;
+} gk;
+
+static void load(gk *x, const char *cl, const char *json, const char *name,
+                 size_t max_groups) {
+  char err[ERRLEN];
+  if (gsync_program_load(json, &x->gp, err, sizeof err) ||
+      gsync_program_check_device(x->gp, dev, err, sizeof err)) {
+    fprintf(stderr, "gsync-bench: error: %s\n", err);
+    exit(1);
+  }
+  char *src = slurp(cl);
+  x->pr = build(src, gsync_program_build_options(x->gp, dev));
+  free(src);
+  cl_int rc;
+  x->k = clCreateKernel(x->pr, name, &rc);
+  if (rc)
+    die("clCreateKernel", rc);
+  if (gsync_kernel_create(x->gp, ctx, queue, x->k, max_groups, &x->gk, err,
+                          sizeof err)) {
+    fprintf(stderr, "gsync-bench: error: %s\n", err);
+    exit(1);
+  }
+}
+
+static void unload(gk *x) {
+  gsync_kernel_release(x->gk);
+  gsync_program_release(x->gp);
+  clReleaseKernel(x->k);
+  clReleaseProgram(x->pr);
+}
+
+static void enqueue(gk *x, size_t g, size_t l, cl_uint *parts) {
+  char err[ERRLEN];
+  if (gsync_enqueue(x->gk, queue, g, l, parts, err, sizeof err)) {
+    fprintf(stderr, "gsync-bench: error: %s\n", err);
+    exit(1);
+  }
+}
+
+static size_t maxg(const cfg *c, int n) {
+  size_t m = 1;
+  for (int i = 0; i < n; i++)
+    if (c[i].g > m)
+      m = c[i].g;
+  return m;
+}
+
+/* Median wall time of reps launches of x with iters phases. */
+static double time_loop(gk *x, cl_uint iters, size_t g, size_t l, int reps) {
+  double t[64];
+  clSetKernelArg(x->k, 2, sizeof iters, &iters);
+  for (int r = 0; r < reps; r++) {
+    double t0 = now();
+    enqueue(x, g, l, NULL);
+    clFinish(queue);
+    t[r] = now() - t0;
+  }
+  return median(t, reps);
+}
+
+static int cmd_time(const char *cl, const char *json, cfg *c, int nc,
+                    cl_uint shrt, cl_uint lng, int reps) {
+  gk x;
+  load(&x, cl, json, "loop", maxg(c, nc));
+  for (int i = 0; i < nc; i++) {
+    cl_uint n = (cl_uint)(c[i].g * c[i].l), parts = 0, zero = 0;
+    cl_int rc;
+    cl_mem data = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4u, NULL, &rc);
+    if (rc)
+      die("clCreateBuffer", rc);
+    clEnqueueFillBuffer(queue, data, &zero, 4, 0, n * 4u, 0, NULL, NULL);
+    clSetKernelArg(x.k, 0, sizeof data, &data);
+    clSetKernelArg(x.k, 1, sizeof n, &n);
+    cl_uint one = 1;
+    clSetKernelArg(x.k, 2, sizeof one, &one);
+    enqueue(&x, c[i].g, c[i].l, &parts); /* warm-up; participants */
+    clFinish(queue);
+    double t0 = time_loop(&x, 0, c[i].g, c[i].l, reps);
+    double ts = time_loop(&x, shrt, c[i].g, c[i].l, reps);
+    double tl = time_loop(&x, lng, c[i].g, c[i].l, reps);
+    printf("RESULT %s %zu %zu %.3f %.1f %u\n", label_of(cl), c[i].g, c[i].l,
+           (tl - ts) / (lng - shrt) * 1e6, t0 * 1e6, parts);
+    fflush(stdout);
+    clReleaseMemObject(data);
+  }
+  unload(&x);
+  return 0;
+}
+
+static const char baseline_src[] =
+    "kernel void one_phase(global uint *data, uint n) {\n"
+    "  for (uint i = get_global_id(0); i < n; i += get_global_size(0))\n"
+    "    data[i] += 1u;\n"
+    "}\n"
+    "kernel void loop_nobar(global uint *data, uint n, uint iters) {\n"
+    "  for (uint it = 0; it < iters; it++)\n"
+    "    for (uint i = get_global_id(0); i < n; i += get_global_size(0))\n"
+    "      data[i] += 1u;\n"
+    "}\n";
+
+static double time_relaunch(cl_kernel k, cl_uint launches, size_t g, size_t l,
+                            int reps) {
+  double t[64];
+  size_t global = g * l;
+  for (int r = 0; r < reps; r++) {
+    double t0 = now();
+    for (cl_uint i = 0; i < launches; i++) {
+      cl_int rc = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &l, 0,
+                                         NULL, NULL);
+      if (rc)
+        die("clEnqueueNDRangeKernel", rc);
+    }
+    clFinish(queue);
+    t[r] = now() - t0;
+  }
+  return median(t, reps);
+}
+
+static double time_nobar(cl_kernel k, cl_uint iters, size_t g, size_t l,
+                         int reps) {
+  clSetKernelArg(k, 2, sizeof iters, &iters);
+  return time_relaunch(k, 1, g, l, reps);
+}
+
+static int cmd_baseline(cfg *c, int nc, cl_uint shrt, cl_uint lng, int reps) {
+  cl_program pr = build(baseline_src, "");
+  cl_int rc;
+  cl_kernel step = clCreateKernel(pr, "one_phase", &rc);
+  if (rc)
+    die("clCreateKernel step", rc);
+  cl_kernel nobar = clCreateKernel(pr, "loop_nobar", &rc);
+  if (rc)
+    die("clCreateKernel loop_nobar", rc);
+  for (int i = 0; i < nc; i++) {
+    cl_uint n = (cl_uint)(c[i].g * c[i].l), zero = 0;
+    cl_mem data = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4u, NULL, &rc);
+    clEnqueueFillBuffer(queue, data, &zero, 4, 0, n * 4u, 0, NULL, NULL);
+    clSetKernelArg(step, 0, sizeof data, &data);
+    clSetKernelArg(step, 1, sizeof n, &n);
+    clSetKernelArg(nobar, 0, sizeof data, &data);
+    clSetKernelArg(nobar, 1, sizeof n, &n);
+    time_relaunch(step, 10, c[i].g, c[i].l, 1); /* warm-up */
+    double rs = time_relaunch(step, shrt, c[i].g, c[i].l, reps);
+    double rl = time_relaunch(step, lng, c[i].g, c[i].l, reps);
+    double r1 = time_relaunch(step, 1, c[i].g, c[i].l, reps);
+    printf("RESULT relaunch %zu %zu %.3f %.1f %zu\n", c[i].g, c[i].l,
+           (rl - rs) / (lng - shrt) * 1e6, r1 * 1e6, c[i].g);
+    double ns = time_nobar(nobar, shrt, c[i].g, c[i].l, reps);
+    double nl = time_nobar(nobar, lng, c[i].g, c[i].l, reps);
+    double n0 = time_nobar(nobar, 0, c[i].g, c[i].l, reps);
+    printf("RESULT none %zu %zu %.3f %.1f %zu\n", c[i].g, c[i].l,
+           (nl - ns) / (lng - shrt) * 1e6, n0 * 1e6, c[i].g);
+    fflush(stdout);
+    clReleaseMemObject(data);
+  }
+  return 0;
+}
+
+static int cmd_stress(const char *cl, const char *json, cfg *c, int nc,
+                      cl_uint episodes) {
+  gk x;
+  load(&x, cl, json, "mp", maxg(c, nc));
+  int bad = 0;
+  for (int i = 0; i < nc; i++) {
+    size_t n = c[i].g * c[i].l;
+    cl_uint zero = 0, parts = 0;
+    cl_int rc;
+    cl_mem slots = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
+    cl_mem stale = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
+    if (rc)
+      die("clCreateBuffer", rc);
+    clEnqueueFillBuffer(queue, slots, &zero, 4, 0, n * 4, 0, NULL, NULL);
+    clEnqueueFillBuffer(queue, stale, &zero, 4, 0, n * 4, 0, NULL, NULL);
+    clSetKernelArg(x.k, 0, sizeof slots, &slots);
+    clSetKernelArg(x.k, 1, sizeof stale, &stale);
+    clSetKernelArg(x.k, 2, sizeof episodes, &episodes);
+    double t0 = now();
+    enqueue(&x, c[i].g, c[i].l, &parts);
+    clFinish(queue);
+    double t = now() - t0;
+    cl_uint *h = malloc(n * 4);
+    if ((rc = clEnqueueReadBuffer(queue, stale, CL_TRUE, 0, n * 4, h, 0, NULL,
+                                  NULL)))
+      die("clEnqueueReadBuffer", rc);
+    unsigned long long total = 0;
+    for (size_t j = 0; j < parts * c[i].l && j < n; j++)
+      total += h[j];
+    printf("STRESS %s %zu %zu episodes=%u stale=%llu participants=%u "
+           "seconds=%.2f\n",
+           label_of(cl), c[i].g, c[i].l, episodes, total, parts, t);
+    fflush(stdout);
+    bad |= total != 0;
+    free(h);
+    clReleaseMemObject(slots);
+    clReleaseMemObject(stale);
+  }
+  unload(&x);
+  return bad;
+}
+
+/* Which vendor macros the device's OpenCL C compiler defines. */
+static const char probe_src[] =
+
+    "kernel void probe(global uint *out) {\n"
+    "#ifdef cl_nv_pragma_unroll\n  out[0] = 1u;\n#endif\n"
+    "#ifdef cl_nv_compiler_options\n  out[1] = 1u;\n#endif\n"
+    "#ifdef cl_nv_device_attribute_query\n  out[2] = 1u;\n#endif\n"
+    "#ifdef __NV_CL_C_VERSION\n  out[3] = 1u;\n#endif\n"
+    "#ifdef NVIDIA\n  out[4] = 1u;\n#endif\n"
+    "#ifdef __NVPTX__\n  out[5] = 1u;\n#endif\n"
+    "#ifdef __CUDA_ARCH__\n  out[6] = 1u;\n#endif\n"
+    "#ifdef __OPENCL_C_VERSION__\n  out[7] = __OPENCL_C_VERSION__;\n#endif\n"
+    "#ifdef __PTX__\n  out[8] = 1u;\n#endif\n"
+    "#ifdef cl_khr_global_int32_base_atomics\n  out[9] = 1u;\n#endif\n"
+    "#ifdef __ENDIAN_LITTLE__\n  out[10] = 1u;\n#endif\n"
+    "#ifdef __IMAGE_SUPPORT__\n  out[11] = 1u;\n#endif\n"
+    "}\n";
+
+static int cmd_probe(void) {
+  static const char *names[] = {
+      "cl_nv_pragma_unroll", "cl_nv_compiler_options",
+      "cl_nv_device_attribute_query", "__NV_CL_C_VERSION", "NVIDIA",
+      "__NVPTX__", "__CUDA_ARCH__", "__OPENCL_C_VERSION__", "__PTX__",
+      "cl_khr_global_int32_base_atomics", "__ENDIAN_LITTLE__",
+      "__IMAGE_SUPPORT__"};
+  cl_program pr = build(probe_src, "");
+  cl_int rc;
+  cl_kernel k = clCreateKernel(pr, "probe", &rc);
+  cl_uint h[16] = {0};
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            sizeof h, h, &rc);
+  clSetKernelArg(k, 0, sizeof m, &m);
+  size_t one = 1;
+  clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, &one, 0, NULL, NULL);
+  clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
+  for (int i = 0; i < 12; i++)
+    printf("MACRO %s %u\n", names[i], h[i]);
+  return 0;
+}
+
+/* Writes the device binary (PTX on NVIDIA) of a rewritten file to path. */
+static int cmd_binary(const char *cl, const char *json, const char *path) {
+  gk x;
+  load(&x, cl, json, "loop", 1);
+  size_t sz = 0;
+  clGetProgramInfo(x.pr, CL_PROGRAM_BINARY_SIZES, sizeof sz, &sz, NULL);
+  unsigned char *bin = malloc(sz + 1);
+  clGetProgramInfo(x.pr, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    die("fopen", 0);
+  fwrite(bin, 1, sz, f);
+  fclose(f);
+  printf("BINARY %s %zu bytes -> %s\n", label_of(cl), sz, path);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *cl = NULL, *json = NULL, *configs = NULL, *outp = NULL;
+  cl_uint shrt = 100, lng = 2100, episodes = 100000;
+  int reps = 7;
+  if (argc < 2) {
+    fprintf(stderr, "usage: gsync-bench time|baseline|stress [options] "
+                    "(see bench/bench.c)\n");
+    return 2;
+  }
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const char *a = argv[i], *v = argv[i + 1];
+    if (!strcmp(a, "--cl")) cl = v;
+    else if (!strcmp(a, "--constraints")) json = v;
+    else if (!strcmp(a, "--configs")) configs = v;
+    else if (!strcmp(a, "--short")) shrt = (cl_uint)atoi(v);
+    else if (!strcmp(a, "--long")) lng = (cl_uint)atoi(v);
+    else if (!strcmp(a, "--reps")) reps = atoi(v);
+    else if (!strcmp(a, "--episodes")) episodes = (cl_uint)atoi(v);
+    else if (!strcmp(a, "--out")) outp = v;
+    else {
+      fprintf(stderr, "gsync-bench: unknown option %s\n", a);
+      return 2;
+    }
+  }
+  if (!strcmp(argv[1], "probe") || !strcmp(argv[1], "binary")) {
+    open_device();
+    if (!strcmp(argv[1], "probe"))
+      return cmd_probe();
+    if (cl && json && outp)
+      return cmd_binary(cl, json, outp);
+    return 2;
+  }
+  if (reps < 1 || reps > 64 || lng <= shrt || !configs) {
+    fprintf(stderr, "gsync-bench: need --configs, 1..64 reps, long > short\n");
+    return 2;
+  }
+  cfg c[MAXCFG];
+  int nc = parse_configs(configs, c);
+  open_device();
+  if (!strcmp(argv[1], "time") && cl && json)
+    return cmd_time(cl, json, c, nc, shrt, lng, reps);
+  if (!strcmp(argv[1], "baseline"))
+    return cmd_baseline(c, nc, shrt, lng, reps);
+  if (!strcmp(argv[1], "stress") && cl && json)
+    return cmd_stress(cl, json, c, nc, episodes);
+  fprintf(stderr, "gsync-bench: bad command or missing --cl/--constraints\n");
+  return 2;
+}

@@ -1,0 +1,39 @@
+/* barrier-flip: one word, one atomic per group and barrier: the algorithm
+ * of CUDA's grid.sync(), with every access atomic.
+ *
+ * @summary one word whose top bit flips (grid.sync's algorithm), all atomic: any device
+ * @opencl-c 1.1
+ * @extension cl_khr_global_int32_base_atomics
+ * @state-fixed 128
+ *
+ * Algorithm: local id 0 of participant 0 adds 0x80000000 - (groups - 1) to
+ * the word, every other participant adds 1; the adds sum to 0x80000000, so
+ * once all have arrived the top bit has flipped and the low 31 bits are
+ * back where they were. Each waits until the word's top bit differs from
+ * the one its own add returned. No reset, no last-arriver round trip, and
+ * the state needs no reset between barriers or launches. Word 16.
+ *
+ * Shape: all of it in ONE if (get_local_id(0) == 0) block between two
+ * work-group barriers (the only shape PoCL runs; docs/barriers.md).
+ *
+ * Memory model: the opening barrier(CLK_GLOBAL_MEM_FENCE) makes the
+ * group's writes visible to local id 0; gsync_device_fence()
+ * before the add orders them before the arrival (release); the fence after
+ * the spin orders later reads after the flip was seen (acquire); the
+ * closing work-group barrier passes it to the whole group. The spin reads
+ * with atomic_or(p, 0), performed at the coherence point (non-coherent L1
+ * caches too), never hoisted.
+ */
+void gsync_barrier(private struct gsync_ctx *c) {
+  global uint *word = c->state + 16;
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
+    gsync_device_fence();
+    uint old = atomic_add(word, add);
+    while (((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0)
+      ;
+    gsync_device_fence();
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# test/gpu/all.sh: everything for one device call, in the project root on
+# the GPU machine, after `. .gpu/on-gpu.sh`:
+#   the run tests on NVIDIA and on PoCL (in parallel: one uses the GPU, the
+#   other the CPU), then the NVIDIA benchmark and stress test (alone).
+# Env: TEST_BUDGET (s, default 170), STEPS="tests bench" (default both),
+#   BARRIERS (run-test order), and what test/gpu/run.sh / bench/run-gpu.sh take.
+set -u
+export OUT=${OUT:-$(pwd)/build/gpu-out}
+mkdir -p "$OUT"
+STEPS=${STEPS:-tests bench}
+export BARRIERS=${BARRIERS:-flip gen atomic-or volatile acq-rel}
+TB=${TEST_BUDGET:-170}
+nvidia-smi -L 2>&1 | head -2
+clinfo -l 2>&1 | head -6
+if echo "$STEPS" | grep -q tests; then
+  (PLATFORMS=NVIDIA BUDGET=$TB timeout -k 5 $((TB + 40)) bash test/gpu/run.sh >/dev/null 2>&1) &
+  (PLATFORMS=Portable BUDGET=$TB timeout -k 5 $((TB + 40)) bash test/gpu/run.sh >/dev/null 2>&1) &
+  wait
+fi
+if echo "$STEPS" | grep -q bench; then
+  timeout -k 5 ${BENCH_LIMIT:-170} bash bench/run-gpu.sh >/dev/null 2>&1
+fi
+for f in "$OUT"/gpu-run-*.txt; do [ -f "$f" ] && { echo "=== $f"; cat "$f"; }; done
+[ -f "$OUT/bench-raw.txt" ] && { echo "=== bench"; grep -v '^#' "$OUT/bench-raw.txt"; }
+true

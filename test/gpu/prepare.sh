@@ -1,0 +1,65 @@
+#!/bin/sh
+# test/gpu/prepare.sh: run on YOUR machine (it has libclang), in the project
+# root, after `cmake --build build`. The GPU machine has no libclang, so this
+# rewrites every run-test kernel (and the benchmark and stress kernels) for
+# every barrier, with and without discovery, into build/gpu-kernels/, and
+# copies the shared libraries the GPU machine may lack into build/gpu-lib/.
+# Then carry ".gpu" and "build" to the device and run test/gpu/run.sh there.
+#
+#   RULES_DIR=DIR   extra rule files (default: rewrite-rules, so rules added
+#                   since the last build are used too)
+#   BARRIERS="..."  barriers to rewrite for (default: all that --list-barriers
+#                   shows, plus the test-only noop)
+set -e
+root=$(pwd)
+tool=$root/build/tool/gsync-rewrite
+out=$root/build/gpu-kernels
+rules=${RULES_DIR:-$root/rewrite-rules}
+[ -x "$tool" ] || { echo "prepare.sh: build first: $tool missing" >&2; exit 1; }
+# noop comes from test/rules; the others from rewrite-rules (+ built-ins).
+all=$("$tool" --rules-dir="$rules" --list-barriers | awk '/^discovery/{exit} NR>1{print $1}')
+barriers=${BARRIERS:-$all noop}
+rm -rf "$out" && mkdir -p "$out" "$root/build/gpu-lib"
+# A rules dir that holds both the project's rules and the test-only noop.
+tmp_rules=$root/build/gpu-rules
+rm -rf "$tmp_rules" && mkdir -p "$tmp_rules"
+cp "$rules"/*.cl "$tmp_rules"/
+cp "$root"/test/rules/*.cl "$tmp_rules"/
+inputs="$root/test/run/kernels/*.cl"
+for extra in "$root"/bench/kernels/*.cl; do
+  [ -f "$extra" ] && inputs="$inputs $extra"
+done
+n=0
+for b in $barriers; do
+  for k in $inputs; do
+    base=$(basename "$k" .cl)
+    std=
+    case $b in acq-rel) std=-cl-std=CL3.0 ;; esac
+    "$tool" --rules-dir="$tmp_rules" --barrier="$b" $std "$k" \
+      -o "$out/$base.$b.cl" --constraints "$out/$base.$b.json"
+    "$tool" --rules-dir="$tmp_rules" --barrier="$b" $std --no-discovery "$k" \
+      -o "$out/$base.$b.nd.cl" --constraints "$out/$base.$b.nd.json"
+    n=$((n + 2))
+  done
+done
+# Every discovery protocol by name, for the kernels the bench uses too.
+for d in "$rules"/discovery-*.cl; do
+  name=$(basename "$d" .cl | sed 's/^discovery-//')
+  [ "$name" = none ] && continue
+  for b in $barriers; do
+    [ "$b" = noop ] && continue
+    [ "$b" = acq-rel ] && continue
+    for k in $inputs; do
+      base=$(basename "$k" .cl)
+      "$tool" --rules-dir="$tmp_rules" --barrier="$b" --discovery="$name" "$k" \
+        -o "$out/$base.$b.d-$name.cl" --constraints "$out/$base.$b.d-$name.json"
+      n=$((n + 1))
+    done
+  done
+done
+echo $barriers > "$out/BARRIERS"
+for lib in libjson-c.so.5; do
+  p=$(ldconfig -p | awk -v l="$lib" '$1==l && /x86-64/{print $NF; exit}')
+  [ -n "$p" ] && cp -L "$p" "$root/build/gpu-lib/"
+done
+echo "prepare.sh: $n rewritten kernels in build/gpu-kernels (barriers: $(cat "$out/BARRIERS"))"

@@ -1,0 +1,21 @@
+// The default barrier is flip (grid.sync's one-word algorithm), with the
+// device fence that NVIDIA needs and the lock-free discovery.
+// RUN: %gsync %S/Inputs/common.cl -o %t.default.cl
+// RUN: %gsync --barrier=flip --discovery=lockfree %S/Inputs/common.cl -o %t.cl --constraints %t.json
+// RUN: cmp %t.cl %t.default.cl
+// RUN: FileCheck --match-full-lines %s < %t.cl
+// RUN: FileCheck --check-prefix=JSON %s < %t.json
+// RUN: %clang-cl -cl-std=CL1.2 %t.cl
+// RUN: %gsync-run --build-only %t.cl
+// CHECK: void gsync_device_fence(void) {
+// CHECK-NEXT:   mem_fence(CLK_GLOBAL_MEM_FENCE);
+// CHECK-NEXT: #if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
+// CHECK-NEXT:   asm volatile("membar.gl;" ::: "memory");
+// CHECK: /* barrier-flip: one word, one atomic per group and barrier: the algorithm
+// CHECK:     uint old = atomic_add(word, add);
+// CHECK: /* discovery-lockfree: occupancy discovery without a lock. One join word,
+// CHECK: #line 1 "{{.*}}common.cl"
+// JSON: "barrier": "flip",
+// JSON: "discovery": true,
+// JSON: "fixed": 192,
+// JSON-NEXT: "per_group": 0

@@ -1,0 +1,10 @@
+// --barrier=gen: the generation-counter rule.
+// RUN: %gsync --barrier=gen %S/Inputs/common.cl -o %t.cl --constraints %t.json
+// RUN: FileCheck --match-full-lines %s < %t.cl
+// RUN: FileCheck --check-prefix=JSON %s < %t.json
+// RUN: %clang-cl -cl-std=CL1.2 %t.cl
+// RUN: %gsync-run --build-only %t.cl
+// CHECK: /* barrier-gen: {{.*}}
+// CHECK: void gsync_barrier(private struct gsync_ctx *c) {
+// CHECK: #line 1 "{{.*}}common.cl"
+// JSON: "barrier": "gen",
