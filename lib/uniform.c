@@ -289,14 +289,12 @@ static void propagate_walk(ucheck *u, size_t fi, CXCursor c, int under) {
 
 typedef struct exit_site {
   CXCursor stmt;     /* the return/break/continue */
-  CXCursor cond;     /* the varying condition it sits under */
   size_t offset;
   CXCursor loop;     /* break/continue: the loop it leaves; else null */
 } exit_site;
 
 typedef struct check_walk {
   ucheck *u;
-  gsr_func *fn;
   control *stack;
   size_t depth, cap;
   exit_site *exits;
@@ -446,7 +444,6 @@ static void check_walk_rec(check_walk *w, CXCursor c) {
         w->exits = p;
         exit_site *x = &p[w->n_exits++];
         x->stmt = c;
-        x->cond = v->stmt;
         x->offset = cursor_offset(c);
         x->loop = k == CXCursor_ReturnStmt
                       ? clang_getNullCursor()
@@ -526,7 +523,6 @@ void gsr_check_uniformity(gsr_ctx *ctx) {
     check_walk w;
     memset(&w, 0, sizeof w);
     w.u = &u;
-    w.fn = fn;
     w.first_barrier = (size_t)-1;
     w.collecting = 1;
     check_walk_rec(&w, fn->def);
