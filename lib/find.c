@@ -164,13 +164,14 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
   if (d.is_def) {
     fn->has_def = 1;
     fn->num_params = d.num_params;
+  }
+  if (d.is_def || !fn->has_def) {
+    /* The definition, else the latest declaration, places the function.
+     * Kernels are the only functions with an unexposed calling convention. */
     fn->line = d.line;
     fn->col = d.col;
-    fn->is_kernel = clang_getFunctionTypeCallingConv(clang_getCursorType(c)) == CXCallingConv_Unexposed;
-  } else if (!fn->has_def) {
-    fn->line = d.line;
-    fn->col = d.col;
-    fn->is_kernel = clang_getFunctionTypeCallingConv(clang_getCursorType(c)) == CXCallingConv_Unexposed;
+    fn->is_kernel = clang_getFunctionTypeCallingConv(clang_getCursorType(c)) ==
+                    CXCallingConv_Unexposed;
   }
   struct gsr_decl *p = realloc(fn->decls, (fn->n_decls + 1) * sizeof *p);
   if (!p)
@@ -380,12 +381,12 @@ static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
   p[ctx->n_gsync_includes++][1] = e;
 }
 
-/* Nonzero if the function table holds a defined function called name. */
-static int is_defined_function(const gsr_ctx *ctx, const char *name) {
+/* Returns the defined function called name, or NULL. */
+gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name) {
   for (size_t i = 0; i < ctx->n_funcs; i++)
     if (ctx->funcs[i].has_def && strcmp(ctx->funcs[i].name, name) == 0)
-      return 1;
-  return 0;
+      return &ctx->funcs[i];
+  return NULL;
 }
 
 /* Lexes one macro body and records the calls it spells. */
@@ -415,7 +416,7 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
       if (strcmp(t, remapped_ids[k]) == 0)
         kind = GSR_SITE_ID, known = 1;
     if (!known)
-      known = is_defined_function(ctx, t);
+      known = gsr_func_named(ctx, t) != NULL;
     size_t lp = gsr_skip_blank(ctx, off + strlen(t));
     size_t rp = known && lp < m->end && ctx->src[lp] == '('
                     ? gsr_match_paren(ctx, lp)

@@ -215,6 +215,8 @@ gsr_status gsr_parse(gsr_ctx *ctx);
 int gsr_is_builtin_barrier(CXCursor decl);
 void gsr_parse_dispose(gsr_ctx *ctx);
 gsr_status gsr_find(gsr_ctx *ctx);
+/* The defined function called name, or NULL (find.c). */
+gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);
 gsr_status gsr_plan(gsr_ctx *ctx);
 /* Reports global_barrier() calls that not every work-item reaches
  * (uniform.c). Needs reaches_barrier, so plan.c calls it. */
