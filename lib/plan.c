@@ -88,6 +88,34 @@ static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
   return 0;
 }
 
+/* The rewrites, shared by code written out and code spelled in macro
+ * bodies. Offsets are those of a callee name and its parens. */
+
+/* global_barrier() -> gsync_barrier(gsync_ctx). */
+static void edit_barrier(gsr_ctx *ctx, size_t name_off, size_t rparen_off) {
+  gsr_add_edit(ctx, name_off, rparen_off + 1 - name_off,
+               "gsync_barrier(gsync_ctx)");
+}
+
+/* get_global_id(0) -> gsync_get_global_id(gsync_ctx, 0), and so on. */
+static void edit_id(gsr_ctx *ctx, size_t name_off, const char *name,
+                    size_t lparen_off) {
+  gsr_buf b = {0};
+  gsr_buf_printf(&b, GSR_PREFIX "%s", name);
+  gsr_add_edit(ctx, name_off, strlen(name), b.data);
+  gsr_buf_free(&b);
+  gsr_add_edit(ctx, lparen_off + 1, 0, "gsync_ctx, ");
+}
+
+/* f(a) -> f(a, ARG); f() -> f(ARG): for arguments and parameters alike. */
+static void append_in_parens(gsr_ctx *ctx, size_t rparen_off, int has_args,
+                          const char *arg) {
+  gsr_buf b = {0};
+  gsr_buf_printf(&b, "%s%s", has_args ? ", " : "", arg);
+  gsr_add_edit(ctx, rparen_off, 0, b.data);
+  gsr_buf_free(&b);
+}
+
 /* Appends the hidden parameter to every declaration of fn. */
 static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
   for (size_t d = 0; d < fn->n_decls; d++) {
@@ -106,25 +134,16 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
                  fn->name);
       continue;
     }
-    gsr_buf b = {0};
-    if (dc->void_params) {
+    if (dc->void_params)
       gsr_add_edit(ctx, dc->void_off, 4, param);
-    } else {
-      gsr_buf_printf(&b, "%s%s", dc->num_params ? ", " : "", param);
-      gsr_add_edit(ctx, dc->rparen_off, 0, b.data);
-    }
-    gsr_buf_free(&b);
+    else
+      append_in_parens(ctx, dc->rparen_off, dc->num_params > 0, param);
   }
 }
 
 /* Plans the edits for one site in a function that has a context in scope
  * (or, with in_ctx 0, in one that does not). */
 static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
-  static const char *const id_names[][2] = {
-      {"get_group_id", "gsync_get_group_id"},
-      {"get_num_groups", "gsync_get_num_groups"},
-      {"get_global_id", "gsync_get_global_id"},
-      {"get_global_size", "gsync_get_global_size"}};
   int editable = s->in_main && s->lparen_off != NO_OFF &&
                  s->rparen_off != NO_OFF;
   /* Calls spelled in a macro body of the input are edited there, once, by
@@ -141,8 +160,7 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
                  "included file or assembled by a macro");
       return;
     }
-    gsr_add_edit(ctx, s->name_off, s->rparen_off + 1 - s->name_off,
-                 "gsync_barrier(gsync_ctx)");
+    edit_barrier(ctx, s->name_off, s->rparen_off);
     return;
   case GSR_SITE_ID: {
     if (!in_ctx && !s->in_macro) {
@@ -173,11 +191,7 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
                  s->callee_name);
       return;
     }
-    for (size_t i = 0; i < 4; i++)
-      if (strcmp(s->callee_name, id_names[i][0]) == 0) {
-        gsr_add_edit(ctx, s->name_off, s->name_len, id_names[i][1]);
-        gsr_add_edit(ctx, s->lparen_off + 1, 0, "gsync_ctx, ");
-      }
+    edit_id(ctx, s->name_off, s->callee_name, s->lparen_off);
     return;
   }
   case GSR_SITE_CALL: {
@@ -191,11 +205,8 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
                  callee->name);
       return;
     }
-    const char *arg = in_ctx ? "gsync_ctx" : "0";
-    gsr_buf b = {0};
-    gsr_buf_printf(&b, "%s%s", s->num_args ? ", " : "", arg);
-    gsr_add_edit(ctx, s->rparen_off, 0, b.data);
-    gsr_buf_free(&b);
+    append_in_parens(ctx, s->rparen_off, s->num_args > 0,
+                  in_ctx ? "gsync_ctx" : "0");
     return;
   }
   }
@@ -238,14 +249,6 @@ static gsr_func *func_at(gsr_ctx *ctx, size_t off) {
   return NULL;
 }
 
-/* Returns the function table entry of a defined function, or NULL. */
-static gsr_func *func_named(gsr_ctx *ctx, const char *name) {
-  for (size_t i = 0; i < ctx->n_funcs; i++)
-    if (ctx->funcs[i].has_def && strcmp(ctx->funcs[i].name, name) == 0)
-      return &ctx->funcs[i];
-  return NULL;
-}
-
 /* Plans the edits inside the input's macro bodies. A macro expanded only in
  * code with a context gets the same edits as code written out; one that
  * also expands elsewhere and spells an id or a call that would need the
@@ -279,14 +282,12 @@ void gsr_plan_macros(gsr_ctx *ctx) {
     for (size_t u = 0; u < m->n_uses; u++) {
       gsr_macro_use *use = &m->uses[u];
       gsr_func *callee =
-          use->kind == GSR_SITE_CALL ? func_named(ctx, use->name) : NULL;
+          use->kind == GSR_SITE_CALL ? gsr_func_named(ctx, use->name) : NULL;
       int needs_ctx = use->kind == GSR_SITE_ID ||
                       (callee && callee->takes_ctx);
       if (use->kind == GSR_SITE_BARRIER) {
         if (m->in_ctx && !use->num_args)
-          gsr_add_edit(ctx, use->name_off,
-                       use->rparen_off + 1 - use->name_off,
-                       "gsync_barrier(gsync_ctx)");
+          edit_barrier(ctx, use->name_off, use->rparen_off);
         continue;
       }
       if (!needs_ctx || !m->in_ctx)
@@ -301,16 +302,10 @@ void gsr_plan_macros(gsr_ctx *ctx) {
                    m->name, use->name);
         continue;
       }
-      if (use->kind == GSR_SITE_ID) {
-        gsr_buf b = {0};
-        gsr_buf_printf(&b, GSR_PREFIX "%s", use->name);
-        gsr_add_edit(ctx, use->name_off, use->name_len, b.data);
-        gsr_buf_free(&b);
-        gsr_add_edit(ctx, use->lparen_off + 1, 0, "gsync_ctx, ");
-      } else {
-        gsr_add_edit(ctx, use->rparen_off, 0,
-                     use->num_args ? ", gsync_ctx" : "gsync_ctx");
-      }
+      if (use->kind == GSR_SITE_ID)
+        edit_id(ctx, use->name_off, use->name, use->lparen_off);
+      else
+        append_in_parens(ctx, use->rparen_off, use->num_args > 0, "gsync_ctx");
     }
   }
 }
