@@ -186,6 +186,42 @@ static expr_scan scan(ucheck *u, CXCursor c) {
   return e;
 }
 
+/* For a control construct of kind k with n children (libclang lists only
+ * the non-empty ones, the body last for 'for' and first for 'do'): sets
+ * [*from, *to) to the children that decide whether, or how often, the
+ * others run, and returns nonzero if k is such a construct. */
+static int control_parts(enum CXCursorKind k, size_t n, size_t *from,
+                         size_t *to) {
+  *from = 0;
+  *to = 0;
+  if (k == CXCursor_ForStmt)
+    *to = n - 1; /* for (;;) has no condition: nothing but the body */
+  else if (k == CXCursor_DoStmt)
+    *from = 1, *to = n;
+  else if (k == CXCursor_IfStmt || k == CXCursor_WhileStmt ||
+           k == CXCursor_SwitchStmt || k == CXCursor_ConditionalOperator)
+    *to = 1;
+  else
+    return 0;
+  return n > 0;
+}
+
+/* Scans children [from, to) of ch as one condition: varying if any part
+ * is, with the first part's cause. */
+static expr_scan scan_parts(ucheck *u, const kids *ch, size_t from,
+                            size_t to) {
+  expr_scan all = {u, 0, clang_getNullCursor(), 0};
+  for (size_t j = from; j < to; j++) {
+    expr_scan e = scan(u, kid(ch, j));
+    if (e.varying && !all.varying) {
+      all.varying = 1;
+      all.cause = e.cause;
+    }
+    all.reads_memory |= e.reads_memory;
+  }
+  return all;
+}
+
 /* Nonzero if a binary operator cursor is a plain assignment '='. */
 static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
   CXToken *toks = NULL;
@@ -269,20 +305,12 @@ static void propagate_walk(ucheck *u, size_t fi, CXCursor c, int under) {
   }
 
   /* The condition of if/while/for/do/switch/?: decides what runs under. */
-  int cond_first = k == CXCursor_IfStmt || k == CXCursor_WhileStmt ||
-                   k == CXCursor_SwitchStmt ||
-                   k == CXCursor_ConditionalOperator;
+  size_t from, to;
+  int varies = control_parts(k, ch.n, &from, &to) &&
+               scan_parts(u, &ch, from, to).varying;
   for (size_t i = 0; i < ch.n; i++) {
-    CXCursor child = kid(&ch, i);
-    int sub = under;
-    if (cond_first && i > 0)
-      sub |= scan(u, kid(&ch, 0)).varying;
-    if (k == CXCursor_ForStmt && i + 1 == ch.n)
-      for (size_t j = 0; j + 1 < ch.n; j++)
-        sub |= scan(u, kid(&ch, j)).varying;
-    if (k == CXCursor_DoStmt && i == 0 && ch.n == 2)
-      sub |= scan(u, kid(&ch, 1)).varying;
-    propagate_walk(u, fi, child, sub);
+    int governed = varies && (i < from || i >= to);
+    propagate_walk(u, fi, kid(&ch, i), under || governed);
   }
   free(ch.more);
 }
@@ -456,15 +484,15 @@ static void check_walk_rec(check_walk *w, CXCursor c) {
 
   int is_loop = k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
                 k == CXCursor_DoStmt;
-  int is_ctl = is_loop || k == CXCursor_IfStmt || k == CXCursor_SwitchStmt ||
-               k == CXCursor_ConditionalOperator;
+  size_t from, to;
+  int is_ctl = control_parts(k, ch.n, &from, &to);
+  expr_scan cond = {u, 0, clang_getNullCursor(), 0};
+  if (is_ctl)
+    cond = scan_parts(u, &ch, from, to);
   for (size_t i = 0; i < ch.n; i++) {
     CXCursor child = kid(&ch, i);
-    /* Which children run under the construct's condition. */
-    int governed = is_ctl && ((k == CXCursor_ForStmt && i + 1 == ch.n) ||
-                              (k == CXCursor_DoStmt && i == 0) ||
-                              (k != CXCursor_ForStmt && k != CXCursor_DoStmt &&
-                               i > 0));
+    /* The children that run under the construct's condition. */
+    int governed = is_ctl && (i < from || i >= to);
     if (governed && w->depth == w->cap) {
       size_t cap = w->cap ? w->cap * 2 : 16;
       control *p = realloc(w->stack, cap * sizeof *p);
@@ -478,18 +506,8 @@ static void check_walk_rec(check_walk *w, CXCursor c) {
       memset(ctl, 0, sizeof *ctl);
       ctl->stmt = c;
       ctl->is_loop = is_loop;
-      ctl->cause = clang_getNullCursor();
-      size_t from = k == CXCursor_ForStmt ? 0 : k == CXCursor_DoStmt ? 1 : 0;
-      size_t to = k == CXCursor_ForStmt ? ch.n - 1
-                  : k == CXCursor_DoStmt ? ch.n
-                                         : 1;
-      for (size_t j = from; j < to && j < ch.n; j++) {
-        expr_scan e = scan(u, kid(&ch, j));
-        if (e.varying && !ctl->varying) {
-          ctl->varying = 1;
-          ctl->cause = e.cause;
-        }
-      }
+      ctl->varying = cond.varying;
+      ctl->cause = cond.cause;
       check_walk_rec(w, child);
       w->depth--;
     } else {
