@@ -22,99 +22,13 @@
  * $GSYNC_PLATFORM (default: the first platform). Exit 1 on any error.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "libgsync.h"
+#include "clhost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define ERRLEN 512
 #define MAXCFG 32
-
-static cl_device_id dev;
-static cl_context ctx;
-static cl_command_queue queue;
-
-static void die(const char *what, cl_int rc) {
-  fprintf(stderr, "gsync-bench: error: %s (%d)\n", what, (int)rc);
-  exit(1);
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "gsync-bench: error: cannot open %s\n", path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
-    die("read", 0);
-  s[n] = 0;
-  fclose(f);
-  return s;
-}
-
-static void open_device(void) {
-  cl_platform_id p[16];
-  cl_uint n = 0;
-  cl_int rc = clGetPlatformIDs(16, p, &n);
-  if (rc != CL_SUCCESS || n == 0)
-    die("clGetPlatformIDs", rc);
-  const char *want = getenv("GSYNC_PLATFORM");
-  cl_uint i;
-  for (i = 0; i < n && i < 16; i++) {
-    char name[256] = "";
-    clGetPlatformInfo(p[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-    if (!want || !*want || strstr(name, want))
-      break;
-  }
-  if (i == n || i == 16)
-    die("no such platform", 0);
-  if ((rc = clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL)))
-    die("clGetDeviceIDs", rc);
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
-  if (rc)
-    die("clCreateContext", rc);
-  queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
-  if (rc)
-    die("clCreateCommandQueue", rc);
-}
-
-static cl_program build(const char *src, const char *opts) {
-  cl_int rc;
-  cl_program pr = clCreateProgramWithSource(ctx, 1, &src, NULL, &rc);
-  if (rc)
-    die("clCreateProgramWithSource", rc);
-  if ((rc = clBuildProgram(pr, 1, &dev, opts, NULL, NULL))) {
-    size_t sz = 0;
-    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &sz);
-    char *log = calloc(sz + 1, 1);
-    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, sz, log, NULL);
-    fprintf(stderr, "%s\n", log);
-    die("clBuildProgram", rc);
-  }
-  return pr;
-}
 
 typedef struct cfg {
   size_t g, l;
@@ -137,51 +51,6 @@ static int parse_configs(const char *s, cfg *c) {
 static const char *label_of(const char *path) {
   const char *b = strrchr(path, '/');
   return b ? b + 1 : path;
-}
-
-/* A rewritten kernel with its libgsync handle. */
-typedef struct gk {
-  cl_program pr;
-  cl_kernel k;
-  gsync_program *gp;
-  gsync_kernel *gk;
-} gk;
-
-static void load(gk *x, const char *cl, const char *json, const char *name,
-                 size_t max_groups) {
-  char err[ERRLEN];
-  if (gsync_program_load(json, &x->gp, err, sizeof err) ||
-      gsync_program_check_device(x->gp, dev, err, sizeof err)) {
-    fprintf(stderr, "gsync-bench: error: %s\n", err);
-    exit(1);
-  }
-  char *src = slurp(cl);
-  x->pr = build(src, gsync_program_build_options(x->gp, dev));
-  free(src);
-  cl_int rc;
-  x->k = clCreateKernel(x->pr, name, &rc);
-  if (rc)
-    die("clCreateKernel", rc);
-  if (gsync_kernel_create(x->gp, ctx, queue, x->k, max_groups, &x->gk, err,
-                          sizeof err)) {
-    fprintf(stderr, "gsync-bench: error: %s\n", err);
-    exit(1);
-  }
-}
-
-static void unload(gk *x) {
-  gsync_kernel_release(x->gk);
-  gsync_program_release(x->gp);
-  clReleaseKernel(x->k);
-  clReleaseProgram(x->pr);
-}
-
-static void enqueue(gk *x, size_t g, size_t l, cl_uint *parts) {
-  char err[ERRLEN];
-  if (gsync_enqueue(x->gk, queue, g, l, parts, err, sizeof err)) {
-    fprintf(stderr, "gsync-bench: error: %s\n", err);
-    exit(1);
-  }
 }
 
 static size_t maxg(const cfg *c, int n) {

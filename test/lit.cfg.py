@@ -4,6 +4,8 @@
 #   %gsync      the gsync-rewrite tool of this build
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
 #   %heat-host  the bundled example's host program
+#   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
+#   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
 #   %rules      test/rules, rule files used only by tests (the no-op barrier)
 #   %kernels    test/run/kernels, the run tests' input kernels
@@ -35,7 +37,10 @@ config.substitutions.append(
     ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
 config.substitutions.append(
     ("%heat-host", "env ASAN_OPTIONS=detect_leaks=0 " + config.heat_host))
+config.substitutions.append(
+    ("%gsync-app", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_app))
 config.substitutions.append(("%gsync", config.gsync_tool))
+config.substitutions.append(("%bench", os.path.join(src, "bench")))
 config.substitutions.append(
     ("%clang-cl", config.clang + " -fsyntax-only -Xclang -finclude-default-header"))
 config.substitutions.append(("%rules", os.path.join(src, "test", "rules")))

@@ -57,6 +57,21 @@ for d in "$rules"/discovery-*.cl; do
     done
   done
 done
+# The applications (bench/app.c): BFS and heat, with discovery, for the
+# default barrier ("default") and each named one.
+mkdir -p "$out/app"
+for b in default $barriers; do
+  [ "$b" = noop ] && continue
+  opt=--barrier=$b
+  [ "$b" = default ] && opt=
+  case $b in acq-rel) opt="$opt -cl-std=CL3.0" ;; esac
+  for k in "$root/bench/app/bfs.cl" "$root/examples/heat.cl"; do
+    base=$(basename "$k" .cl)
+    "$tool" --rules-dir="$tmp_rules" $opt "$k" \
+      -o "$out/app/$base.$b.cl" --constraints "$out/app/$base.$b.json"
+    n=$((n + 1))
+  done
+done
 echo $barriers > "$out/BARRIERS"
 for lib in libjson-c.so.5; do
   p=$(ldconfig -p | awk -v l="$lib" '$1==l && /x86-64/{print $NF; exit}')

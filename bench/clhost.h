@@ -1,0 +1,42 @@
+/* Shared by the bench programs (gsync-bench, gsync-app): one OpenCL device,
+ * timing, and loading a rewritten kernel through libgsync. Every failure
+ * prints "PROG: error: ..." and exits 1: these are measuring tools. */
+#ifndef GSYNC_BENCH_CLHOST_H
+#define GSYNC_BENCH_CLHOST_H
+#include "libgsync.h"
+
+#include <stddef.h>
+
+#define ERRLEN 512
+
+extern cl_device_id dev;
+extern cl_context ctx;
+extern cl_command_queue queue;
+extern const char *prog; /* the program's name, for messages */
+
+void die(const char *what, cl_int rc);
+double now(void);
+double median(double *v, int n);
+char *slurp(const char *path);
+/* Opens the first device of the first platform whose name contains
+ * $GSYNC_PLATFORM (default: the first platform). */
+void open_device(void);
+cl_program build(const char *src, const char *opts);
+cl_kernel kernel_of(cl_program pr, const char *name);
+cl_mem buffer(size_t bytes, void *init);
+
+/* A rewritten kernel with its libgsync handles. */
+typedef struct gk {
+  cl_program pr;
+  cl_kernel k;
+  gsync_program *gp;
+  gsync_kernel *gk;
+} gk;
+
+void load(gk *x, const char *cl, const char *json, const char *name,
+          size_t max_groups);
+void unload(gk *x);
+/* Launches g groups of l items through libgsync; *parts (may be NULL)
+ * receives the number of groups that took part. */
+void enqueue(gk *x, size_t g, size_t l, cl_uint *parts);
+#endif
