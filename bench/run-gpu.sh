@@ -6,7 +6,8 @@
 # Writes raw RESULT/STRESS lines to $OUT/bench-raw.txt; bench/table.py turns
 # them into bench/results/*.md and the plot.
 # Environment: VARIANTS, CONFIGS, EPISODES, POCL_EPISODES, NO_CUDA=1 (skip
-# gridsync.cu), NO_POCL=1, PLAT (default NVIDIA).
+# gridsync.cu), NO_POCL=1, PLAT (default NVIDIA), STRESS_LIMIT (seconds per
+# variant, default 60).
 set -u
 root=$(pwd)
 OUT=${OUT:-$root/build/gpu-out}
@@ -16,7 +17,7 @@ B=${B:-$root/build/bench/gsync-bench}
 [ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 R=$OUT/bench-raw.txt
 PLAT=${PLAT:-NVIDIA}
-VARIANTS=${VARIANTS:-flip gen atomic-or volatile}
+VARIANTS=${VARIANTS:-tree flip gen atomic-or volatile}
 EPISODES=${EPISODES:-100000}
 POCL_EPISODES=${POCL_EPISODES:-100000}
 echo "# $(date -u) bench/run-gpu.sh on $(hostname)" >> "$R"
@@ -43,7 +44,7 @@ done
 # Discovery: cost (launch with 0 phases, against --no-discovery) and how many
 # groups it admits, ticket lock vs lock-free, up to 16x oversubscription.
 DC=132x256,264x256,528x256,${full}x256,$((4 * full))x256,$((16 * full))x256
-for v in ${DISC_VARIANTS:-flip.d-ticket flip.d-lockfree}; do
+for v in ${DISC_VARIANTS:-tree.d-ticket tree.d-lockfree}; do
   timeout 90 "$B" time --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
     --configs "$DC" --short 10 --long 60 --reps 5 | sed 's/^RESULT/DISC/' | tee -a "$R" \
     || echo "FAILED disc $v rc=$?" | tee -a "$R"
@@ -51,7 +52,7 @@ done
 # Message passing: zero stale reads is the only pass; noop must see some.
 SC=132x256,264x256,528x256,${full}x256
 for v in ${STRESS_VARIANTS:-$VARIANTS noop}; do
-  timeout 60 "$B" stress --cl "$K/mp.$v.nd.cl" --constraints "$K/mp.$v.nd.json" \
+  timeout ${STRESS_LIMIT:-60} "$B" stress --cl "$K/mp.$v.nd.cl" --constraints "$K/mp.$v.nd.json" \
     --configs "$SC" --episodes "$EPISODES" | tee -a "$R"
   echo "stress $v rc=$?" >> "$R"
 done
@@ -61,7 +62,7 @@ if [ -z "${NO_POCL:-}" ]; then
     timeout 60 "$B" stress --cl "$K/mp.$v.nd.cl" --constraints "$K/mp.$v.nd.json" \
       --configs 4x64,16x64 --episodes "$POCL_EPISODES" | sed 's/^STRESS/PSTRESS/' | tee -a "$R"
   done
-  timeout 100 "$B" time --cl "$K/loop.gen.nd.cl" --constraints "$K/loop.gen.nd.json" \
+  timeout 100 "$B" time --cl "$K/loop.tree.nd.cl" --constraints "$K/loop.tree.nd.json" \
     --configs 16x64 --short 100 --long 1100 --reps 3 | sed 's/^RESULT/PRESULT/' | tee -a "$R"
 fi
 echo "bench done" | tee -a "$R"

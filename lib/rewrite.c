@@ -15,7 +15,7 @@ struct gsr_result {
   unsigned warnings;
 };
 
-#define DEFAULT_BARRIER "flip"
+#define DEFAULT_BARRIER "tree"
 #define DEFAULT_DISCOVERY "lockfree"
 
 /* The default barrier: correct on every device class, and the fastest of

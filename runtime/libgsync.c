@@ -48,6 +48,7 @@ struct gsync_program {
   cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_* bits required */
   kernel_info *kernels;
   size_t n_kernels;
+  char build_options[64]; /* what gsync_program_build_options returned */
 };
 
 struct gsync_kernel {
@@ -735,8 +736,9 @@ done:
 }
 
 /* Returns the static -cl-std= option for program on dev (see gsync.h). */
-const char *gsync_program_build_options(const gsync_program *program,
-                                        cl_device_id dev) {
+/* The -cl-std= option for the program's OpenCL C version on dev. */
+static const char *c_std_option(const gsync_program *program,
+                                cl_device_id dev) {
   switch (program->c_version) {
   case 11:
     return "-cl-std=CL1.1";
@@ -759,6 +761,39 @@ const char *gsync_program_build_options(const gsync_program *program,
   default:
     return "";
   }
+}
+
+/* NVIDIA's compute capability as major * 10 + minor (90 on an H100), from
+ * cl_nv_device_attribute_query; 0 on other devices. */
+static unsigned nv_compute_capability(cl_device_id dev) {
+  char *ext = NULL;
+  unsigned cc = 0;
+  if (device_string(dev, CL_DEVICE_EXTENSIONS, &ext) != CL_SUCCESS)
+    return 0;
+  if (strstr(ext, "cl_nv_device_attribute_query")) {
+    const cl_device_info major_nv = 0x4000, minor_nv = 0x4001;
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(dev, major_nv, sizeof major, &major, NULL) ==
+            CL_SUCCESS &&
+        clGetDeviceInfo(dev, minor_nv, sizeof minor, &minor, NULL) ==
+            CL_SUCCESS && minor < 10)
+      cc = major * 10 + minor;
+  }
+  free(ext);
+  return cc;
+}
+
+const char *gsync_program_build_options(const gsync_program *program,
+                                        cl_device_id dev) {
+  /* The options live in the program (a cache, not part of its value). */
+  char *out = ((gsync_program *)program)->build_options;
+  size_t size = sizeof program->build_options;
+  unsigned cc = nv_compute_capability(dev);
+  if (cc)
+    snprintf(out, size, "%s -DGSYNC_NV_SM=%u", c_std_option(program, dev), cc);
+  else
+    snprintf(out, size, "%s", c_std_option(program, dev));
+  return out;
 }
 
 /* ---- Kernels and launches ---- */

@@ -52,11 +52,13 @@ gsync_status gsync_program_check_device(const gsync_program *program,
                                         cl_device_id dev, char *err,
                                         size_t errlen);
 
-/* The -cl-std= option to pass to clBuildProgram for this program on dev:
- * the required version itself, except that a program needing OpenCL C 2.0
- * gets -cl-std=CL3.0 on a device that offers 3.0 with the required atomic
- * capabilities (PoCL builds 2.0 atomics only that way); "" when none is
- * needed. A static string. */
+/* The options to pass to clBuildProgram for this program on dev. First
+ * -cl-std=: the required version itself, except that a program needing
+ * OpenCL C 2.0 gets -cl-std=CL3.0 on a device that offers 3.0 with the
+ * required atomic capabilities (PoCL builds 2.0 atomics only that way).
+ * Then, on NVIDIA devices, -DGSYNC_NV_SM=<compute capability, e.g. 90>, so
+ * rules use PTX that only newer GPUs have (sm_70+) only where it exists.
+ * Valid until the next call with the same program. */
 const char *gsync_program_build_options(const gsync_program *program,
                                         cl_device_id dev);
 

@@ -9,7 +9,7 @@ set -u
 export OUT=${OUT:-$(pwd)/build/gpu-out}
 mkdir -p "$OUT"
 STEPS=${STEPS:-tests bench}
-export BARRIERS=${BARRIERS:-flip gen atomic-or volatile acq-rel}
+export BARRIERS=${BARRIERS:-tree flip gen atomic-or volatile acq-rel}
 TB=${TEST_BUDGET:-170}
 nvidia-smi -L 2>&1 | head -2
 clinfo -l 2>&1 | head -6

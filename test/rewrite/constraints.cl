@@ -17,7 +17,7 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:   "version": 1,
 // CHECK-NEXT:   "tool": "gsync-rewrite 0.1.0",
 // CHECK-NEXT:   "input": "constraints.cl",
-// CHECK-NEXT:   "barrier": "flip",
+// CHECK-NEXT:   "barrier": "tree",
 // CHECK-NEXT:   "discovery": true,
 // CHECK-NEXT:   "requires": {
 // CHECK-NEXT:     "opencl_c_version": "1.1",
@@ -36,8 +36,8 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:         "index": 4,
 // CHECK-NEXT:         "type": "global uint *",
 // CHECK-NEXT:         "bytes": {
-// CHECK-NEXT:           "fixed": 192,
-// CHECK-NEXT:           "per_group": 0
+// CHECK-NEXT:           "fixed": 320,
+// CHECK-NEXT:           "per_group": 2
 // CHECK-NEXT:         },
 // CHECK-NEXT:         "init": "zero",
 // CHECK-NEXT:         "reset_by_kernel": true,
