@@ -16,6 +16,8 @@ for line in open(raw):
         disc.append(f[1:])
     elif f[0] == 'STRESS':
         stress.append(f[1:])
+    elif f[0] == 'PSTRESS':  # the same test on PoCL
+        stress.append(['PoCL: ' + f[1]] + f[2:])
 cfgs = sorted({c for v in res.values() for c in v}, key=lambda c: (c[1], c[0]))
 out = []
 out.append('| variant | ' + ' | '.join('%d×%d' % c for c in cfgs) + ' |')
