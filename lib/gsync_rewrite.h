@@ -39,8 +39,10 @@ typedef struct gsr_diagnostic {
 
 typedef void (*gsr_diag_fn)(void *user, const gsr_diagnostic *diag);
 
-/* What to rewrite and how. Set size to sizeof(gsr_options), so the struct
- * can grow; zero every field you do not use. */
+/* What to rewrite and how. Set size to sizeof(gsr_options) and zero every
+ * field you do not use. New fields are only ever added at the end: a caller
+ * built against an older header passes a smaller size, and the fields past
+ * it count as zero. */
 typedef struct gsr_options {
   size_t size;
   const char *input_name;  /* as the user named it ("-" for stdin) */
@@ -56,6 +58,8 @@ typedef struct gsr_options {
   void *diag_user;
   int no_uniformity_check; /* skip the barrier uniformity checker */
   const char *discovery;   /* discovery rule name; NULL: the default */
+  int inline_includes;     /* write the text of the files the input
+                              includes into the output, with #line */
 } gsr_options;
 
 typedef struct gsr_result gsr_result;
@@ -71,6 +75,14 @@ const char *gsr_result_output(const gsr_result *r, size_t *len);
 const char *gsr_result_constraints(const gsr_result *r);
 /* Number of warnings reported during the rewrite. */
 unsigned gsr_result_warnings(const gsr_result *r);
+/* The files the rewrite read besides the input, for dependency files
+ * (-MD): every file the input includes, directly or not, -include ones
+ * too, once each, in the order the preprocessor first entered them and
+ * named as it found them; then the rule files read from rules_dir that
+ * this rewrite used. The tool's built-in declaration header and the
+ * compiler's own (system) headers are not listed. */
+size_t gsr_result_num_dependencies(const gsr_result *r);
+const char *gsr_result_dependency(const gsr_result *r, size_t i);
 void gsr_result_dispose(gsr_result *r);
 
 /* Calls fn once per rule of a kind, "barrier" or "discovery" (built-in

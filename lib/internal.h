@@ -1,5 +1,6 @@
 /* Internal interface shared by the engine's stages:
  *   parse  (parse.c)   libclang translation unit, the declaration prelude
+ *   includes (includes.c) the files the input includes, for -MD
  *   find   (find.c)    functions, call graph, global_barrier() and id sites
  *   plan   (plan.c)    which functions take part; edits and diagnostics
  *   rules  (rules.c)   built-in and user rule files, their metadata
@@ -58,6 +59,7 @@ typedef struct gsr_rule {
   unsigned state_fixed;     /* @state-fixed: bytes */
   unsigned state_per_group; /* @state-per-group: bytes */
   int is_barrier;  /* barrier-NAME.cl, else a support file (discovery) */
+  int from_dir;    /* read from the rules directory, not built in */
 } gsr_rule;
 
 typedef struct gsr_ruleset {
@@ -197,6 +199,10 @@ typedef struct gsr_ctx {
 
   gsr_edit *edits;
   size_t n_edits, cap_edits;
+
+  /* Files read besides the input, for dependency files (includes.c). */
+  char **deps;
+  size_t n_deps;
 } gsr_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
@@ -213,6 +219,12 @@ void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
 gsr_status gsr_parse(gsr_ctx *ctx);
 /* Nonzero if decl is the global_barrier() that the tool declares. */
 int gsr_is_builtin_barrier(CXCursor decl);
+/* Nonzero if f is the in-memory header that declares it. */
+int gsr_is_decl_header(CXFile f);
+/* Lists the files the input includes into ctx->deps (includes.c). */
+gsr_status gsr_list_includes(gsr_ctx *ctx);
+/* Appends a copy of name to ctx->deps; 0 when out of memory. */
+int gsr_add_dependency(gsr_ctx *ctx, const char *name);
 void gsr_parse_dispose(gsr_ctx *ctx);
 gsr_status gsr_find(gsr_ctx *ctx);
 /* The defined function called name, or NULL (find.c). */

@@ -18,7 +18,7 @@ static const char decl_header[] =
     "void global_barrier(void);\n";
 
 /* Returns nonzero if f is the in-memory declaration header. */
-static int is_decl_header(CXFile f) {
+int gsr_is_decl_header(CXFile f) {
   if (!f)
     return 0;
   CXString s = clang_getFileName(f);
@@ -79,7 +79,7 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
   CXFile file;
   unsigned line, col;
   clang_getExpansionLocation(loc, &file, &line, &col, NULL);
-  if (is_child && is_decl_header(file))
+  if (is_child && gsr_is_decl_header(file))
     return; /* "declared here" pointing at our private header */
 
   CXString msg = clang_getDiagnosticSpelling(d);
@@ -91,7 +91,7 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
     CXFile cf;
     clang_getExpansionLocation(clang_getDiagnosticLocation(c), &cf, NULL, NULL,
                                NULL);
-    about_barrier |= is_decl_header(cf);
+    about_barrier |= gsr_is_decl_header(cf);
     clang_disposeDiagnostic(c);
   }
   if (about_barrier && strstr(text, "too many arguments"))
@@ -203,5 +203,5 @@ int gsr_is_builtin_barrier(CXCursor decl) {
   clang_getSpellingLocation(
       clang_getCursorLocation(clang_getCanonicalCursor(decl)), &f, NULL, NULL,
       NULL);
-  return is_decl_header(f);
+  return gsr_is_decl_header(f);
 }

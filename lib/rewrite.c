@@ -13,6 +13,8 @@ struct gsr_result {
   size_t output_len;
   char *constraints;
   unsigned warnings;
+  char **deps;
+  size_t n_deps;
 };
 
 #define DEFAULT_BARRIER "tree"
@@ -108,6 +110,24 @@ static void free_tables(gsr_ctx *ctx) {
   free(ctx->edits);
 }
 
+/* Frees an array of strings. */
+static void free_strings(char **s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(s[i]);
+  free(s);
+}
+
+/* Lists the rule files this rewrite uses that came from the rules
+ * directory: they are inputs of the output as much as the includes are. */
+static gsr_status list_rule_files(gsr_ctx *ctx) {
+  const gsr_rule *used[] = {gsr_rules_find(&ctx->rules, "prelude", NULL),
+                            ctx->barrier, ctx->discovery};
+  for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+    if (used[i] && used[i]->from_dir && !gsr_add_dependency(ctx, used[i]->file))
+      return GSR_ERR_NOMEM;
+  return GSR_OK;
+}
+
 /* Chooses the barrier and discovery rules named by the options. */
 static gsr_status choose_rules(gsr_ctx *ctx) {
   const char *name = ctx->opt->barrier ? ctx->opt->barrier : DEFAULT_BARRIER;
@@ -130,9 +150,17 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
 }
 
 /* Runs the whole pipeline. See gsync_rewrite.h. */
-gsr_status gsr_rewrite(const gsr_options *opt, gsr_result **out) {
+gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   *out = NULL;
-  if (!opt || opt->size < sizeof(gsr_options) || (!opt->source && opt->source_len))
+  if (!options || options->size < sizeof options->size)
+    return GSR_ERR_OPTIONS;
+  /* Fields past the caller's size (an older header's) count as zero. */
+  gsr_options o;
+  memset(&o, 0, sizeof o);
+  memcpy(&o, options, options->size < sizeof o ? options->size : sizeof o);
+  o.size = sizeof o;
+  const gsr_options *opt = &o;
+  if (!opt->source && opt->source_len)
     return GSR_ERR_OPTIONS;
   gsr_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
@@ -153,6 +181,10 @@ gsr_status gsr_rewrite(const gsr_options *opt, gsr_result **out) {
     goto free_rules;
 
   st = gsr_parse(&ctx);
+  if (st == GSR_OK)
+    st = gsr_list_includes(&ctx);
+  if (st == GSR_OK)
+    st = list_rule_files(&ctx);
   if (st != GSR_OK)
     goto dispose_tu;
   st = gsr_find(&ctx);
@@ -186,6 +218,10 @@ gsr_status gsr_rewrite(const gsr_options *opt, gsr_result **out) {
   res->output = gsr_buf_take(&output);
   res->constraints = gsr_buf_take(&json);
   res->warnings = ctx.warnings;
+  res->deps = ctx.deps;
+  res->n_deps = ctx.n_deps;
+  ctx.deps = NULL;
+  ctx.n_deps = 0;
   if (!res->output || !res->constraints) {
     gsr_result_dispose(res);
     res = NULL;
@@ -199,6 +235,7 @@ free_output:
 dispose_tu:
   gsr_parse_dispose(&ctx);
   free_tables(&ctx);
+  free_strings(ctx.deps, ctx.n_deps);
 free_rules:
   gsr_rules_free(&ctx.rules);
   return st;
@@ -218,12 +255,21 @@ const char *gsr_result_constraints(const gsr_result *r) {
 /* How many warnings the rewrite reported. */
 unsigned gsr_result_warnings(const gsr_result *r) { return r->warnings; }
 
+/* How many files the rewrite read besides the input. */
+size_t gsr_result_num_dependencies(const gsr_result *r) { return r->n_deps; }
+
+/* The i-th of them, or NULL past the end. */
+const char *gsr_result_dependency(const gsr_result *r, size_t i) {
+  return i < r->n_deps ? r->deps[i] : NULL;
+}
+
 /* Frees a result (NULL is fine). */
 void gsr_result_dispose(gsr_result *r) {
   if (!r)
     return;
   free(r->output);
   free(r->constraints);
+  free_strings(r->deps, r->n_deps);
   free(r);
 }
 

@@ -129,9 +129,10 @@ static void rule_free(gsr_rule *r) {
 /* Adds (or replaces) the rule named by file stem with the given text.
  * Takes ownership of text. Returns 0 on failure (reported). */
 static int add_rule(gsr_ctx *ctx, gsr_ruleset *set, const char *stem,
-                    const char *file, char *text, size_t len) {
+                    const char *file, int from_dir, char *text, size_t len) {
   gsr_rule r;
   memset(&r, 0, sizeof r);
+  r.from_dir = from_dir;
   r.name = gsr_strdup(stem);
   r.file = gsr_strdup(file);
   r.text = text;
@@ -188,7 +189,7 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
   for (const gsr_embedded_rule *e = gsr_embedded_rules; e->name; e++) {
     gsr_buf file = {0};
     gsr_buf_printf(&file, "<built-in>/%s.cl", e->name);
-    int ok = add_rule(ctx, out, e->name, file.data ? file.data : "",
+    int ok = add_rule(ctx, out, e->name, file.data ? file.data : "", 0,
                       gsr_strndup(e->text, e->len), e->len);
     gsr_buf_free(&file);
     if (!ok)
@@ -217,7 +218,7 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
                    path.data ? path.data : de->d_name);
         ok = 0;
       } else {
-        ok = stem && add_rule(ctx, out, stem, path.data, text, len);
+        ok = stem && add_rule(ctx, out, stem, path.data, 1, text, len);
       }
       free(stem);
       gsr_buf_free(&path);

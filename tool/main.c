@@ -1,10 +1,12 @@
 /* gsync-rewrite, the command-line tool: options, input and output, exit
  * codes, and printing of the engine's diagnostics. Uses only the engine's
- * public header. Output files are written to a temporary file beside the
- * target and renamed into place, so an error never leaves a partial or
+ * public header. Output files (the rewritten source, the constraints, the
+ * dependency file) are written to a temporary file beside the target and
+ * renamed into place, all or none, so an error never leaves a partial or
  * truncated file, and the input is never overwritten.
  */
 #define _XOPEN_SOURCE 700
+#include "depfile.h"
 #include "gsync_rewrite.h"
 
 #include <errno.h>
@@ -41,6 +43,14 @@ static const char usage_text[] =
     "  --rules-dir=DIR       rule files in DIR add to or replace built-in ones\n"
     "  --no-uniformity-check do not check that every work-item reaches the\n"
     "                        same global_barrier() calls\n"
+    "  -MD, -MMD             write the files the output depends on, in Make\n"
+    "                        syntax, to the -o file's name with suffix .d\n"
+    "  -MF FILE              write the dependencies to FILE ('-': standard\n"
+    "                        output); implies -MD\n"
+    "  -MT TARGET            the target of the dependencies, as written\n"
+    "                        (repeatable; default: the -o file)\n"
+    "  -MQ TARGET            the same, quoted for Make\n"
+    "  -MP                   add an empty rule for each included file\n"
     "  -DNAME[=VALUE] -UNAME -IDIR -include FILE -cl-std=CLx.y\n"
     "                        preprocessor options, as for clBuildProgram\n"
     "  --help                show this help and exit\n"
@@ -58,6 +68,12 @@ typedef struct cli {
   int no_discovery, no_uniformity, list;
   const char **pargs;
   int n_pargs;
+  /* Dependency file: -MD/-MMD (md_opt as spelled), -MF, -MT/-MQ, -MP. */
+  const char *md_opt, *depfile, *dep_only_opt;
+  char *depfile_owned; /* the name derived from -o */
+  dep_target *targets;
+  size_t n_targets;
+  int phony;
 } cli;
 
 /* Prints a usage error with a pointer to --help; returns EXIT_USAGE. */
@@ -79,17 +95,19 @@ static void print_diag(void *user, const gsr_diagnostic *d) {
     fprintf(stderr, "gsync-rewrite: %s: %s\n", sev[d->severity], d->message);
 }
 
-/* Matches "--name=VALUE" or "--name VALUE"; sets *val and advances *i.
- * Returns 1 on a match, 0 if argv[*i] is another option, -1 if the value
- * is missing. */
+/* Matches option name with its value: attached ("--barrier=flip" for a
+ * long option, "-MFdeps.d" for a short one) or the next argument; sets *val
+ * and advances *i. Returns 1 on a match, 0 if argv[*i] is another option,
+ * -1 if the value is missing. */
 static int opt_value(int argc, char **argv, int *i, const char *name,
                      const char **val) {
   size_t n = strlen(name);
   const char *a = argv[*i];
+  int is_long = name[1] == '-';
   if (strncmp(a, name, n) != 0)
     return 0;
-  if (a[n] == '=') {
-    *val = a + n + 1;
+  if (a[n] && (!is_long || a[n] == '=')) {
+    *val = a + n + is_long;
     return 1;
   }
   if (a[n] != '\0')
@@ -100,10 +118,59 @@ static int opt_value(int argc, char **argv, int *i, const char *name,
   return 1;
 }
 
+/* The dependency file's name derived from the output's, as a compiler
+ * does: out.cl -> out.d (malloc'd). */
+static char *depfile_for(const char *output) {
+  const char *base = strrchr(output, '/');
+  base = base ? base + 1 : output;
+  const char *dot = strrchr(base, '.');
+  size_t stem = dot && dot != base ? (size_t)(dot - output) : strlen(output);
+  char *name = malloc(stem + 3);
+  if (name) {
+    memcpy(name, output, stem);
+    memcpy(name + stem, ".d", 3);
+  }
+  return name;
+}
+
+/* Checks the dependency options once the whole command line is read, and
+ * fills in the defaults: the file named after -o, the -o file as target.
+ * Returns -1 when they are fine, else an exit code. */
+static int finish_dep_options(cli *c) {
+  int out_file = c->output && strcmp(c->output, "-") != 0;
+  if (!c->md_opt && !c->depfile) {
+    if (c->dep_only_opt)
+      return usage_error("option '%s' needs '-MD' or '-MF FILE'",
+                         c->dep_only_opt);
+    return -1;
+  }
+  if (!c->depfile) {
+    if (!out_file)
+      return usage_error("option '%s' needs '-MF FILE' or '-o FILE' to name "
+                         "the dependency file",
+                         c->md_opt);
+    c->depfile = c->depfile_owned = depfile_for(c->output);
+    if (!c->depfile)
+      return EXIT_INTERNAL;
+  }
+  if (!c->n_targets) {
+    if (!out_file)
+      return usage_error("%s", "the dependency file needs a target: name one "
+                               "with '-MT TARGET' or an output file with "
+                               "'-o FILE'");
+    c->targets[c->n_targets++] = (dep_target){c->output, 1};
+  }
+  if (strcmp(c->depfile, "-") == 0 && !out_file)
+    return usage_error("%s", "the output and the dependencies cannot both go "
+                             "to standard output");
+  return -1;
+}
+
 /* Parses the command line into c. Returns -1 on success or an exit code. */
 static int parse_args(int argc, char **argv, cli *c) {
   c->pargs = calloc((size_t)argc * 2 + 1, sizeof *c->pargs);
-  if (!c->pargs)
+  c->targets = calloc((size_t)argc + 1, sizeof *c->targets);
+  if (!c->pargs || !c->targets)
     return EXIT_INTERNAL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
@@ -142,13 +209,27 @@ static int parse_args(int argc, char **argv, cli *c) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
       c->output = v;
-    } else if (strncmp(a, "-o", 2) == 0) {
-      if (a[2])
-        c->output = a + 2;
-      else if (i + 1 < argc)
-        c->output = argv[++i];
-      else
+    } else if ((r = opt_value(argc, argv, &i, "-o", &v)) != 0) {
+      if (r < 0)
         return usage_error("option '%s' needs a value", a);
+      c->output = v;
+    } else if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0) {
+      c->md_opt = a; /* no system header is ever listed: -MMD is -MD */
+    } else if (strcmp(a, "-MP") == 0) {
+      c->phony = 1;
+      if (!c->dep_only_opt)
+        c->dep_only_opt = "-MP";
+    } else if ((r = opt_value(argc, argv, &i, "-MF", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      c->depfile = v;
+    } else if ((r = opt_value(argc, argv, &i, "-MT", &v)) != 0 ||
+               (r = opt_value(argc, argv, &i, "-MQ", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      c->targets[c->n_targets++] = (dep_target){v, a[2] == 'Q'};
+      if (!c->dep_only_opt)
+        c->dep_only_opt = a[2] == 'Q' ? "-MQ" : "-MT";
     } else if (strncmp(a, "-cl-std=", 8) == 0) {
       c->pargs[c->n_pargs++] = a;
     } else if (strcmp(a, "-include") == 0) {
@@ -173,7 +254,7 @@ static int parse_args(int argc, char **argv, cli *c) {
   }
   if (!c->list && !c->input)
     return usage_error("%s", "no input file");
-  return -1;
+  return c->list ? -1 : finish_dep_options(c);
 }
 
 /* Reads a whole stream into a malloc'd buffer. Returns NULL on error. */
@@ -282,18 +363,65 @@ static void print_rule(void *user, const char *name, const char *summary,
   printf("  %-12s %s%s\n", name, summary, is_default ? " (default)" : "");
 }
 
-/* Rewrites, then writes the output and constraints. Returns an exit code. */
+/* Writes bytes to standard output. Returns 0, or EXIT_IO after saying
+ * why. */
+static int put_stdout(const char *data, size_t len) {
+  if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+    fprintf(stderr, "gsync-rewrite: error: cannot write standard output\n");
+    return EXIT_IO;
+  }
+  return 0;
+}
+
+/* The dependency file's text for this rewrite (malloc'd), or NULL with
+ * *rc set after saying why. */
+static char *deps_text(const cli *c, const gsr_result *res, size_t *len,
+                       int *rc) {
+  size_t n = gsr_result_num_dependencies(res);
+  const char **deps = malloc((n + 1) * sizeof *deps);
+  const char *bad = NULL;
+  char *text = NULL;
+  if (deps) {
+    for (size_t i = 0; i < n; i++)
+      deps[i] = gsr_result_dependency(res, i);
+    const char *input = strcmp(c->input, "-") != 0 ? c->input : NULL;
+    text = depfile_text(c->targets, c->n_targets, input, deps, n, c->phony,
+                        len, &bad);
+    free(deps);
+  }
+  if (!text && bad)
+    fprintf(stderr,
+            "gsync-rewrite: error: cannot write '%s': Make cannot spell the "
+            "file name '%s'\n",
+            c->depfile, bad);
+  if (!text)
+    *rc = bad ? EXIT_IO : EXIT_INTERNAL;
+  return text;
+}
+
+/* Nonzero if path (an output; NULL or "-" for none) names the input. */
+static int is_input(const cli *c, const char *path) {
+  return strcmp(c->input, "-") != 0 && path && strcmp(path, "-") != 0 &&
+         same_file(c->input, path);
+}
+
+/* Rewrites, then writes the output, the constraints and the dependency
+ * file. Returns an exit code. */
 static int run(cli *c) {
   int is_stdin = strcmp(c->input, "-") == 0;
   const char *in_name = is_stdin ? "<stdin>" : c->input;
   int to_stdout = !c->output || strcmp(c->output, "-") == 0;
-  if (!is_stdin && !to_stdout && same_file(c->input, c->output))
+  if (is_input(c, c->output))
     return usage_error("refusing to overwrite the input '%s'; name another "
                        "output file with -o",
                        c->input);
-  if (!is_stdin && c->constraints && same_file(c->input, c->constraints))
+  if (is_input(c, c->constraints))
     return usage_error("refusing to overwrite the input '%s' with the "
                        "constraints",
+                       c->input);
+  if (is_input(c, c->depfile))
+    return usage_error("refusing to overwrite the input '%s' with the "
+                       "dependencies",
                        c->input);
 
   FILE *f = is_stdin ? stdin : fopen(c->input, "rb");
@@ -345,23 +473,31 @@ static int run(cli *c) {
   size_t out_len;
   const char *out = gsr_result_output(res, &out_len);
   const char *json = gsr_result_constraints(res);
-  outfile fo = {0}, fc = {0};
+  outfile fo = {0}, fc = {0}, fd = {0};
   int rc = 0;
-  if (!to_stdout)
+  size_t dep_len = 0;
+  char *dep = c->depfile ? deps_text(c, res, &dep_len, &rc) : NULL;
+  int deps_to_stdout = dep && strcmp(c->depfile, "-") == 0;
+  if (!rc && !to_stdout)
     rc = stage_file(&fo, c->output, out, out_len);
   if (!rc && c->constraints)
     rc = stage_file(&fc, c->constraints, json, strlen(json));
-  if (!rc && to_stdout &&
-      (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0)) {
-    fprintf(stderr, "gsync-rewrite: error: cannot write standard output\n");
-    rc = EXIT_IO;
-  }
+  if (!rc && dep && !deps_to_stdout)
+    rc = stage_file(&fd, c->depfile, dep, dep_len);
+  if (!rc && to_stdout)
+    rc = put_stdout(out, out_len);
   int keep = rc == 0;
   int rc1 = commit_file(&fo, keep);
   int rc2 = commit_file(&fc, keep && !rc1);
+  int rc3 = commit_file(&fd, keep && !rc1 && !rc2);
+  if (keep && !rc1 && !rc2 && !rc3 && deps_to_stdout)
+    rc3 = put_stdout(dep, dep_len);
+  free(dep);
   gsr_result_dispose(res);
-  return rc ? rc : rc1 ? rc1 : rc2;
+  return rc ? rc : rc1 ? rc1 : rc2 ? rc2 : rc3;
 }
+
+
 
 int main(int argc, char **argv) {
   cli c;
@@ -381,5 +517,7 @@ int main(int argc, char **argv) {
     rc = run(&c);
   }
   free(c.pargs);
+  free(c.targets);
+  free(c.depfile_owned);
   return rc;
 }

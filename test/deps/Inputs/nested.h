@@ -1,0 +1,2 @@
+// Included by local.h: a dependency two levels down.
+#define OFFSET 1u

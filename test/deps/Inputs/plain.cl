@@ -1,0 +1,2 @@
+// An input that includes nothing.
+kernel void k(global uint *a) { a[get_global_id(0)] = 1; global_barrier(); }

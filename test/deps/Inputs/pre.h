@@ -1,0 +1,2 @@
+// Pulled in with -include.
+#define PRE 4u
