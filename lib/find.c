@@ -88,11 +88,14 @@ static size_t main_offset(gsr_ctx *ctx, CXSourceLocation loc) {
   return off;
 }
 
-/* Expansion line/column of loc: where the user sees it. Sets *in_main. */
-static void user_position(gsr_ctx *ctx, CXSourceLocation loc, unsigned *line,
-                          unsigned *col, int *in_main) {
+/* Expansion file, line and column of loc: where the user sees it. Sets
+ * *in_main. */
+static void user_position(gsr_ctx *ctx, CXSourceLocation loc, CXFile *file,
+                          unsigned *line, unsigned *col, int *in_main) {
   CXFile f;
   clang_getExpansionLocation(loc, &f, line, col, NULL);
+  if (file)
+    *file = f;
   if (in_main)
     *in_main = f && clang_File_isEqual(f, ctx->main_file);
 }
@@ -140,7 +143,7 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
   int n = clang_Cursor_getNumArguments(c);
   d.num_params = n > 0 ? (unsigned)n : 0;
   CXSourceLocation loc = clang_getCursorLocation(c);
-  user_position(ctx, loc, &d.line, &d.col, &d.in_main);
+  user_position(ctx, loc, &d.file, &d.line, &d.col, &d.in_main);
 
   /* Only a name spelled where it is expanded, in the input, can be edited. */
   size_t name_off = main_offset(ctx, loc);
@@ -168,6 +171,7 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
   if (d.is_def || !fn->has_def) {
     /* The definition, else the latest declaration, places the function.
      * Kernels are the only functions with an unexposed calling convention. */
+    fn->file = d.file;
     fn->line = d.line;
     fn->col = d.col;
     fn->is_kernel = clang_getFunctionTypeCallingConv(clang_getCursorType(c)) ==
@@ -281,7 +285,8 @@ static void record_call(walk *w, CXCursor call) {
   s->num_args = (unsigned)(clang_Cursor_getNumArguments(call) > 0
                                ? clang_Cursor_getNumArguments(call)
                                : 0);
-  user_position(ctx, loc, &s->line, &s->col, NULL);
+  user_position(ctx, loc, &s->file, &s->line, &s->col, NULL);
+  clang_getSpellingLocation(loc, &s->spelled_in, NULL, NULL, NULL);
   s->name_off = main_offset(ctx, loc);
   s->name_len = strlen(name);
   s->in_main = s->name_off != NO_OFF;
@@ -338,7 +343,8 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
     m->name = name;
     m->begin = b;
     m->end = e;
-    user_position(ctx, clang_getCursorLocation(c), &m->line, &m->col, NULL);
+    user_position(ctx, clang_getCursorLocation(c), NULL, &m->line, &m->col,
+                  NULL);
   } else {
     gsr_expansion *p =
         realloc(ctx->expansions, (ctx->n_expansions + 1) * sizeof *p);
@@ -355,15 +361,7 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
 /* Records an #include of gsync.h in the input: the output does not need
  * it, so the plan replaces it with a comment. */
 static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
-  CXFile inc = clang_getIncludedFile(c);
-  if (!inc)
-    return;
-  CXString n = clang_getFileName(inc);
-  const char *name = clang_getCString(n);
-  size_t len = strlen(name);
-  int is_gsync = len >= 7 && strcmp(name + len - 7, "gsync.h") == 0 &&
-                 (len == 7 || name[len - 8] == '/');
-  clang_disposeString(n);
+  int is_gsync = gsr_is_gsync_header(clang_getIncludedFile(c));
   CXSourceRange r = clang_getCursorExtent(c);
   size_t b = main_offset(ctx, clang_getRangeStart(r));
   size_t e = main_offset(ctx, clang_getRangeEnd(r));
@@ -540,6 +538,15 @@ static void check_reserved_prefix(gsr_ctx *ctx) {
   clang_disposeTokens(ctx->tu, toks, n);
 }
 
+/* Nonzero if the skipped branch at b is one that --inline-includes
+ * wrote around an #include directive it inlined. */
+static int is_inline_wrapper(const gsr_ctx *ctx, size_t b) {
+  for (size_t i = 0; i < ctx->n_wrappers; i++)
+    if (ctx->wrappers[i] == b)
+      return 1;
+  return 0;
+}
+
 /* Warns about global_barrier text in branches the preprocessor skipped:
  * it is not rewritten for this configuration of -D options. */
 static void check_skipped_ranges(gsr_ctx *ctx) {
@@ -551,7 +558,7 @@ static void check_skipped_ranges(gsr_ctx *ctx) {
   for (unsigned i = 0; i < list->count; i++) {
     size_t b = main_offset(ctx, clang_getRangeStart(list->ranges[i]));
     size_t e = main_offset(ctx, clang_getRangeEnd(list->ranges[i]));
-    if (b == NO_OFF || e == NO_OFF)
+    if (b == NO_OFF || e == NO_OFF || is_inline_wrapper(ctx, b))
       continue;
     for (size_t off = b; off + wl <= e; off++) {
       if (memcmp(ctx->src + off, word, wl) != 0)

@@ -1,6 +1,8 @@
 /* Internal interface shared by the engine's stages:
  *   parse  (parse.c)   libclang translation unit, the declaration prelude
- *   includes (includes.c) the files the input includes, for -MD
+ *   includes (includes.c) the files the input includes: the list for -MD,
+ *                      and their text written into the input for
+ *                      --inline-includes, which is then parsed again
  *   find   (find.c)    functions, call graph, global_barrier() and id sites
  *   plan   (plan.c)    which functions take part; edits and diagnostics
  *   rules  (rules.c)   built-in and user rule files, their metadata
@@ -21,6 +23,9 @@
 /* Every identifier the tool injects starts with this. */
 #define GSR_PREFIX "gsync_"
 
+/* What an #include of gsync.h becomes: the output does not need it. */
+#define GSR_GSYNC_H_GONE "/* gsync.h: not needed after gsync-rewrite */"
+
 /* ---- growable string buffer (strbuf.c) ---- */
 typedef struct gsr_buf {
   char *data; /* always NUL-terminated when len > 0 or after any append */
@@ -33,6 +38,8 @@ void gsr_buf_puts(gsr_buf *b, const char *s);
 void gsr_buf_printf(gsr_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void gsr_buf_vprintf(gsr_buf *b, const char *fmt, va_list ap);
+/* Appends the line '#line LINE "FILE"'. */
+void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file);
 char *gsr_buf_take(gsr_buf *b); /* hands the data over; b is emptied */
 void gsr_buf_free(gsr_buf *b);
 char *gsr_strdup(const char *s);
@@ -102,7 +109,9 @@ typedef struct gsr_site {
   int in_macro;      /* spelled in the body of a macro of the input */
   int callee;        /* GSR_SITE_CALL: index into the function table */
   char *callee_name; /* for messages */
-  unsigned line, col; /* expansion position, for diagnostics */
+  CXFile file;       /* expansion position, for diagnostics */
+  unsigned line, col;
+  CXFile spelled_in; /* the file that spells the call */
 } gsr_site;
 
 /* One function of the translation unit (all its declarations together). */
@@ -119,12 +128,14 @@ typedef struct gsr_func {
     unsigned num_params;
     int in_main;
     int is_def;
+    CXFile file;
     unsigned line, col;
   } *decls;
   size_t n_decls;
   size_t body_lbrace; /* offset just after the body's '{' */
   size_t body_end;    /* offset just after the body's '}' */
   CXCursor def;       /* the definition's cursor, when has_def */
+  CXFile file;
   unsigned line, col;
   unsigned num_params;          /* parameters of the definition */
   char **param_types;           /* for messages and JSON: not needed yet */
@@ -165,6 +176,14 @@ typedef struct gsr_expansion {
   size_t offset;
 } gsr_expansion;
 
+/* Where a run of lines of the text libclang parses comes from, once
+ * --inline-includes has written included files into it: output line
+ * out_line onwards is line `line` onwards of file (NULL: the input). */
+typedef struct gsr_line_span {
+  unsigned out_line, line;
+  char *file;
+} gsr_line_span;
+
 typedef struct gsr_ctx {
   const gsr_options *opt;
   const char *name;  /* the input as the user named it */
@@ -203,6 +222,16 @@ typedef struct gsr_ctx {
   /* Files read besides the input, for dependency files (includes.c). */
   char **deps;
   size_t n_deps;
+
+  /* --inline-includes: src is the input with its includes written in
+   * (includes.c); diagnostics are mapped back through spans. wrappers are
+   * the offsets of the '#if 0' blocks that keep the directives. */
+  int inlined;
+  gsr_line_span *spans;
+  size_t n_spans;
+  size_t *wrappers;
+  size_t n_wrappers;
+  int hinted_inline; /* the note about --inline-includes was given */
 } gsr_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
@@ -212,11 +241,25 @@ void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
 void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
                    unsigned line, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* Reports at a line/column of file f: the input, an included file, or
+ * NULL for no position. */
+void gsr_report_in(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
+                   unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Reports at the expansion position of loc. */
+void gsr_report_loc(gsr_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* After an error about code spelled in an included file, notes once, at a
+ * position of file f, that --inline-includes would rewrite it. */
+void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col);
 /* Line and column (1-based) of a byte offset in the input. */
 void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
                   unsigned *col);
 
 gsr_status gsr_parse(gsr_ctx *ctx);
+/* Passes libclang's diagnostics on (with only_errors, only if one is an
+ * error); GSR_ERR_INPUT if one is. */
+gsr_status gsr_parse_diagnostics(gsr_ctx *ctx, int only_errors);
 /* Nonzero if decl is the global_barrier() that the tool declares. */
 int gsr_is_builtin_barrier(CXCursor decl);
 /* Nonzero if f is the in-memory header that declares it. */
@@ -225,6 +268,20 @@ int gsr_is_decl_header(CXFile f);
 gsr_status gsr_list_includes(gsr_ctx *ctx);
 /* Appends a copy of name to ctx->deps; 0 when out of memory. */
 int gsr_add_dependency(gsr_ctx *ctx, const char *name);
+/* Writes the input with the text of the files it includes into out, and
+ * fills ctx->spans and ctx->wrappers (--inline-includes). */
+gsr_status gsr_inline_includes(gsr_ctx *ctx, gsr_buf *out);
+/* Frees what gsr_inline_includes() put in ctx. */
+void gsr_inline_dispose(gsr_ctx *ctx);
+/* Maps a line of the parsed text back to the file and line it came from
+ * (the input's own name and lines when nothing was inlined). */
+void gsr_map_line(const gsr_ctx *ctx, const char **file, unsigned *line);
+/* The name of file f as the user would spell it (malloc'd): a file found
+ * next to the input is named from the input's name, not its real path. */
+char *gsr_file_name(const gsr_ctx *ctx, CXFile f);
+/* Nonzero if f is gsync.h, the optional header that declares
+ * global_barrier() for IDEs. */
+int gsr_is_gsync_header(CXFile f);
 void gsr_parse_dispose(gsr_ctx *ctx);
 gsr_status gsr_find(gsr_ctx *ctx);
 /* The defined function called name, or NULL (find.c). */

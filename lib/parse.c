@@ -101,18 +101,7 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
     text = "the address of 'global_barrier' cannot be taken; it can only be "
            "called as 'global_barrier()'";
 
-  const char *fname = NULL;
-  CXString fs = {0};
-  if (file && clang_File_isEqual(file, ctx->main_file)) {
-    fname = ctx->name;
-  } else if (file) {
-    fs = clang_getFileName(file);
-    fname = clang_getCString(fs);
-  }
-  gsr_report_at(ctx, sev, fname, fname ? line : 0, fname ? col : 0, "%s",
-                text);
-  if (file && !clang_File_isEqual(file, ctx->main_file))
-    clang_disposeString(fs);
+  gsr_report_in(ctx, sev, file, line, col, "%s", text);
   clang_disposeString(msg);
 
   for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(children); i++) {
@@ -122,11 +111,12 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
   }
 }
 
-/* Parses the input. Returns GSR_OK, GSR_ERR_INPUT when libclang reported
- * errors (already passed on), or GSR_ERR_PARSER when it could not run. */
+/* Parses the input (ctx->src). Returns GSR_OK, or GSR_ERR_PARSER when
+ * libclang could not run; its diagnostics are for gsr_parse_diagnostics().
+ * Once the includes are inlined into the input, -include options are left
+ * out: their files' text is in it. */
 gsr_status gsr_parse(gsr_ctx *ctx) {
   const gsr_options *opt = ctx->opt;
-  gsr_status st = GSR_OK;
   memcpy(ctx->cl_std, "1.2", 4);
 
   ctx->main_path = main_path_for(opt);
@@ -147,8 +137,13 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
   args[n++] = "-xcl";
   if (!has_std)
     args[n++] = "-cl-std=CL1.2";
-  for (int i = 0; i < opt->num_parser_args; i++)
+  for (int i = 0; i < opt->num_parser_args; i++) {
+    if (ctx->inlined && strcmp(opt->parser_args[i], "-include") == 0) {
+      i++;
+      continue;
+    }
     args[n++] = opt->parser_args[i];
+  }
   args[n++] = "-include";
   args[n++] = DECL_HEADER_PATH;
 
@@ -169,13 +164,25 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
     return GSR_ERR_PARSER;
   }
   ctx->main_file = clang_getFile(ctx->tu, ctx->main_path);
+  return GSR_OK;
+}
 
+/* Passes libclang's diagnostics on; with only_errors, none at all unless
+ * one is an error (a parse that is redone holds its warnings back). Returns
+ * GSR_ERR_INPUT when one is an error. */
+gsr_status gsr_parse_diagnostics(gsr_ctx *ctx, int only_errors) {
+  gsr_status st = GSR_OK;
   unsigned nd = clang_getNumDiagnostics(ctx->tu);
+  for (unsigned i = 0; i < nd && st == GSR_OK; i++) {
+    CXDiagnostic d = clang_getDiagnostic(ctx->tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+      st = GSR_ERR_INPUT;
+    clang_disposeDiagnostic(d);
+  }
+  if (only_errors && st == GSR_OK)
+    return GSR_OK;
   for (unsigned i = 0; i < nd; i++) {
     CXDiagnostic d = clang_getDiagnostic(ctx->tu, i);
-    enum CXDiagnosticSeverity s = clang_getDiagnosticSeverity(d);
-    if (s >= CXDiagnostic_Error)
-      st = GSR_ERR_INPUT;
     pass_diagnostic(ctx, d, 0);
     clang_disposeDiagnostic(d);
   }

@@ -13,6 +13,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,7 @@ static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
     if (!has_ctx(&ctx->funcs[j]))
       continue;
     if (state[j] == 1) {
-      gsr_report(ctx, GSR_ERROR, site->line, site->col,
+      gsr_report_in(ctx, GSR_ERROR, site->file, site->line, site->col,
                  "recursive call of '%s' on a path to global_barrier()",
                  ctx->funcs[j].name);
       return 1;
@@ -121,14 +122,15 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
   for (size_t d = 0; d < fn->n_decls; d++) {
     struct gsr_decl *dc = &fn->decls[d];
     if (!dc->in_main) {
-      gsr_report(ctx, GSR_ERROR, 0, 0,
-                 "'%s' is declared in an included file but needs the hidden "
-                 "'%s' parameter; only the input file is rewritten",
-                 fn->name, param);
+      gsr_report_in(ctx, GSR_ERROR, dc->file, dc->line, dc->col,
+                    "'%s' is declared in an included file but needs the "
+                    "hidden parameter '%s'",
+                    fn->name, param);
+      gsr_hint_inline(ctx, dc->file, dc->line, dc->col);
       continue;
     }
     if (dc->rparen_off == NO_OFF) {
-      gsr_report(ctx, GSR_ERROR, dc->line, dc->col,
+      gsr_report_in(ctx, GSR_ERROR, dc->file, dc->line, dc->col,
                  "cannot add the hidden parameter to '%s': its parameter list "
                  "is written by a macro",
                  fn->name);
@@ -141,23 +143,80 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
   }
 }
 
+/* Returns the macro of the input called name, or NULL. */
+static gsr_macro *find_macro(gsr_ctx *ctx, const char *name) {
+  for (size_t i = 0; i < ctx->n_macros; i++)
+    if (strcmp(ctx->macros[i].name, name) == 0)
+      return &ctx->macros[i];
+  return NULL;
+}
+
+/* Nonzero if the input's macro called name spells a call of callee, in
+ * its own body or in that of another macro of the input it uses. */
+static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee,
+                        unsigned depth) {
+  gsr_macro *m = find_macro(ctx, name);
+  if (!m || depth > 64)
+    return 0;
+  for (size_t u = 0; u < m->n_uses; u++)
+    if (strcmp(m->uses[u].name, callee) == 0)
+      return 1;
+  for (size_t r = 0; r < m->n_refs; r++)
+    if (m->refs[r] && macro_spells(ctx, m->refs[r], callee, depth + 1))
+      return 1;
+  return 0;
+}
+
+/* Nonzero if a call that libclang places at the expansion of a macro is
+ * spelled in a macro of the input, where gsr_plan_macros() edits it; zero
+ * when it comes from a macro of an included file. */
+static int spelled_in_input_macro(gsr_ctx *ctx, const gsr_site *s) {
+  size_t b = s->name_off, e = b;
+  while (e < ctx->src_len && (ctx->src[e] == '_' || isalnum((unsigned char)ctx->src[e])))
+    e++;
+  char *name = gsr_strndup(ctx->src + b, e - b);
+  int r = name && macro_spells(ctx, name, s->callee_name, 0);
+  free(name);
+  return r;
+}
+
+/* Reports that the call at s, which needs an edit (what), cannot be
+ * edited: its text is in an included file (included) or is assembled by a
+ * macro. */
+static void not_editable(gsr_ctx *ctx, const gsr_site *s, const char *what,
+                         int included) {
+  gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col, "cannot %s: %s",
+                what,
+                included ? "it is spelled in an included file"
+                         : "it is assembled by a macro");
+  if (included)
+    gsr_hint_inline(ctx, s->file, s->line, s->col);
+}
+
 /* Plans the edits for one site in a function that has a context in scope
  * (or, with in_ctx 0, in one that does not). */
 static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
   int editable = s->in_main && s->lparen_off != NO_OFF &&
                  s->rparen_off != NO_OFF;
+  int included = s->spelled_in && !clang_File_isEqual(s->spelled_in,
+                                                     ctx->main_file);
   /* Calls spelled in a macro body of the input are edited there, once, by
-   * gsr_plan_macros(); here only their dimension is checked. */
-  if (s->in_macro && !(s->kind == GSR_SITE_ID && in_ctx && s->dim != 0))
+   * gsr_plan_macros(); here only their dimension is checked. One spelled
+   * in a macro of an included file cannot be edited at all. */
+  int needs_edit =
+      s->kind == GSR_SITE_BARRIER ? !s->num_args
+      : s->kind == GSR_SITE_ID    ? in_ctx
+                                  : ctx->funcs[s->callee].takes_ctx;
+  if (s->in_macro && needs_edit && !spelled_in_input_macro(ctx, s))
+    included = 1;
+  else if (s->in_macro && !(s->kind == GSR_SITE_ID && in_ctx && s->dim != 0))
     return;
   switch (s->kind) {
   case GSR_SITE_BARRIER:
     if (s->num_args) /* libclang already said so */
       return;
     if (!editable) {
-      gsr_report(ctx, GSR_ERROR, s->line, s->col,
-                 "cannot rewrite this global_barrier(): it is spelled in an "
-                 "included file or assembled by a macro");
+      not_editable(ctx, s, "rewrite this global_barrier()", included);
       return;
     }
     edit_barrier(ctx, s->name_off, s->rparen_off);
@@ -172,23 +231,23 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
     }
     if (s->dim != 0) {
       if (s->dim == 1 || s->dim == 2)
-        gsr_report(ctx, GSR_ERROR, s->line, s->col,
+        gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col,
                    "'%s(%ld)' in code that takes part in a global barrier: "
                    "discovery needs a 1-D launch, so only dimension 0 is "
                    "supported",
                    s->callee_name, s->dim);
       else
-        gsr_report(ctx, GSR_ERROR, s->line, s->col,
+        gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col,
                    "the dimension of '%s' must be the constant 0 in code "
                    "that takes part in a global barrier",
                    s->callee_name);
       return;
     }
     if (!editable) {
-      gsr_report(ctx, GSR_ERROR, s->line, s->col,
-                 "cannot remap this '%s': it is spelled in an included file "
-                 "or assembled by a macro",
-                 s->callee_name);
+      gsr_buf what = {0};
+      gsr_buf_printf(&what, "remap this '%s'", s->callee_name);
+      not_editable(ctx, s, what.data ? what.data : "remap this id", included);
+      gsr_buf_free(&what);
       return;
     }
     edit_id(ctx, s->name_off, s->callee_name, s->lparen_off);
@@ -199,10 +258,11 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
     if (!callee->takes_ctx)
       return;
     if (!editable) {
-      gsr_report(ctx, GSR_ERROR, s->line, s->col,
-                 "cannot pass the hidden context to '%s': the call is "
-                 "spelled in an included file or assembled by a macro",
-                 callee->name);
+      gsr_buf what = {0};
+      gsr_buf_printf(&what, "pass the hidden context to '%s'", callee->name);
+      not_editable(ctx, s, what.data ? what.data : "pass the hidden context",
+                   included);
+      gsr_buf_free(&what);
       return;
     }
     append_in_parens(ctx, s->rparen_off, s->num_args > 0,
@@ -217,7 +277,7 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
  * stays on the line of the '{' so that user line numbers do not move. */
 static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
   if (fn->body_lbrace == NO_OFF) {
-    gsr_report(ctx, GSR_ERROR, fn->line, fn->col,
+    gsr_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
                "cannot insert discovery into kernel '%s': its body is "
                "written by a macro",
                fn->name);
@@ -228,14 +288,6 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
                " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
                " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx))"
                " return;");
-}
-
-/* Returns the macro of the input called name, or NULL. */
-static gsr_macro *find_macro(gsr_ctx *ctx, const char *name) {
-  for (size_t i = 0; i < ctx->n_macros; i++)
-    if (strcmp(ctx->macros[i].name, name) == 0)
-      return &ctx->macros[i];
-  return NULL;
 }
 
 /* Returns the function whose body holds offset off, or NULL. */
@@ -346,24 +398,28 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     gsr_func *fn = &ctx->funcs[i];
     int in_ctx = has_ctx(fn);
+    /* A definition in an included file cannot be edited; the error about
+     * its declaration says so, once for the whole function. */
+    int def_included = fn->has_def && fn->file &&
+                       !clang_File_isEqual(fn->file, ctx->main_file);
     if (fn->is_kernel && fn->reaches_barrier) {
       plan_params(ctx, fn, state_param);
-      if (fn->has_def)
+      if (fn->has_def && !def_included)
         plan_entry(ctx, fn);
     } else if (fn->takes_ctx) {
       plan_params(ctx, fn, ctx_param);
       if (!fn->in_participating && fn->has_def)
-        gsr_report(ctx, GSR_WARNING, fn->line, fn->col,
-                   "'%s' reaches global_barrier() but no kernel calls it",
-                   fn->name);
+        gsr_report_in(ctx, GSR_WARNING, fn->file, fn->line, fn->col,
+                      "'%s' reaches global_barrier() but no kernel calls it",
+                      fn->name);
     }
-    for (size_t s = 0; s < fn->n_sites; s++)
+    for (size_t s = 0; s < fn->n_sites && !(def_included && in_ctx); s++)
       plan_site(ctx, &fn->sites[s], in_ctx);
   }
   gsr_plan_macros(ctx);
   for (size_t i = 0; i < ctx->n_gsync_includes; i++)
     gsr_add_edit(ctx, ctx->gsync_includes[i][0],
                  ctx->gsync_includes[i][1] - ctx->gsync_includes[i][0],
-                 "/* gsync.h: not needed after gsync-rewrite */");
+                 GSR_GSYNC_H_GONE);
   return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
 }

@@ -8,15 +8,6 @@
 
 #include <string.h>
 
-/* Appends s as the body of a C string literal (escaping " and \). */
-static void put_c_string(gsr_buf *out, const char *s) {
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      gsr_buf_append(out, "\\", 1);
-    gsr_buf_append(out, s, 1);
-  }
-}
-
 /* Appends the human-readable summary comment. */
 static void render_summary(gsr_ctx *ctx, gsr_buf *out) {
   unsigned fixed = GSR_STATE_BARRIER_WORD * 4 + ctx->barrier->state_fixed +
@@ -69,8 +60,6 @@ gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out) {
   render_rule(out, prelude);
   render_rule(out, ctx->barrier);
   render_rule(out, ctx->discovery);
-  gsr_buf_puts(out, "#line 1 \"");
-  put_c_string(out, ctx->name);
-  gsr_buf_puts(out, "\"\n");
+  gsr_buf_line_directive(out, 1, ctx->name);
   return out->failed ? GSR_ERR_NOMEM : GSR_OK;
 }

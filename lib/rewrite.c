@@ -38,6 +38,8 @@ static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
     ctx->warnings++;
   if (!ctx->diag)
     return;
+  if (file == ctx->name && line)
+    gsr_map_line(ctx, &file, &line); /* a line of an inlined file */
   gsr_buf msg = {0};
   gsr_buf_vprintf(&msg, fmt, ap);
   gsr_diagnostic d = {sev, file, line, col,
@@ -62,6 +64,54 @@ void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
   va_start(ap, fmt);
   report_v(ctx, sev, file, line, col, fmt, ap);
   va_end(ap);
+}
+
+/* Reports at a line/column of file f, named as the user would name it. */
+static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f,
+                        unsigned line, unsigned col, const char *fmt,
+                        va_list ap) {
+  if (!f || !line) {
+    report_v(ctx, sev, NULL, 0, 0, fmt, ap);
+  } else if (clang_File_isEqual(f, ctx->main_file)) {
+    report_v(ctx, sev, ctx->name, line, col, fmt, ap);
+  } else {
+    char *name = gsr_file_name(ctx, f);
+    report_v(ctx, sev, name ? name : "<unknown>", line, col, fmt, ap);
+    free(name);
+  }
+}
+
+/* Reports at a line/column of file f (NULL: no position). */
+void gsr_report_in(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
+                   unsigned col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_in_v(ctx, sev, f, line, col, fmt, ap);
+  va_end(ap);
+}
+
+/* Reports at the expansion position of loc. */
+void gsr_report_loc(gsr_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
+                    const char *fmt, ...) {
+  CXFile f;
+  unsigned line, col;
+  clang_getExpansionLocation(loc, &f, &line, &col, NULL);
+  va_list ap;
+  va_start(ap, fmt);
+  report_in_v(ctx, sev, f, line, col, fmt, ap);
+  va_end(ap);
+}
+
+/* Notes, once, after an error about code spelled in an included file,
+ * that --inline-includes would rewrite that code too. */
+void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col) {
+  if (ctx->hinted_inline || ctx->inlined)
+    return;
+  ctx->hinted_inline = 1;
+  gsr_report_in(ctx, GSR_NOTE, f, line, col,
+                "only the input is rewritten; --inline-includes writes the "
+                "files it includes into the output, where they are rewritten "
+                "too");
 }
 
 /* Computes the 1-based line and column of a byte offset of the input. */
@@ -149,6 +199,26 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
   return GSR_OK;
 }
 
+/* --inline-includes: writes the text of the included files into the input
+ * (into flat) and parses that instead, so that the later stages see one
+ * file. Diagnostics of the first parse were held back unless they were
+ * errors; those of the second are reported, mapped back to the files and
+ * lines they come from. */
+static gsr_status parse_inlined(gsr_ctx *ctx, gsr_buf *flat) {
+  gsr_status st = gsr_inline_includes(ctx, flat);
+  if (st != GSR_OK)
+    return st;
+  if (flat->len == ctx->src_len &&
+      (!flat->len || memcmp(flat->data, ctx->src, flat->len) == 0))
+    return gsr_parse_diagnostics(ctx, 0); /* it includes nothing */
+  gsr_parse_dispose(ctx);
+  ctx->src = flat->data;
+  ctx->src_len = flat->len;
+  ctx->inlined = 1;
+  st = gsr_parse(ctx);
+  return st == GSR_OK ? gsr_parse_diagnostics(ctx, 0) : st;
+}
+
 /* Runs the whole pipeline. See gsync_rewrite.h. */
 gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   *out = NULL;
@@ -171,7 +241,7 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   ctx.diag = opt->diag;
   ctx.diag_user = opt->diag_user;
 
-  gsr_buf output = {0}, json = {0};
+  gsr_buf output = {0}, json = {0}, flat = {0};
   gsr_result *res = NULL;
   gsr_status st = gsr_rules_load(&ctx, opt->rules_dir, &ctx.rules);
   if (st != GSR_OK)
@@ -182,9 +252,13 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
 
   st = gsr_parse(&ctx);
   if (st == GSR_OK)
+    st = gsr_parse_diagnostics(&ctx, opt->inline_includes);
+  if (st == GSR_OK)
     st = gsr_list_includes(&ctx);
   if (st == GSR_OK)
     st = list_rule_files(&ctx);
+  if (st == GSR_OK && opt->inline_includes)
+    st = parse_inlined(&ctx, &flat);
   if (st != GSR_OK)
     goto dispose_tu;
   st = gsr_find(&ctx);
@@ -200,6 +274,8 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
     if (st == GSR_OK)
       st = gsr_apply(&ctx, &output);
   } else {
+    if (ctx.inlined) /* name the input before the first inlined file */
+      gsr_buf_line_directive(&output, 1, ctx.name);
     gsr_buf_append(&output, ctx.src, ctx.src_len);
   }
   if (st == GSR_OK)
@@ -236,6 +312,8 @@ dispose_tu:
   gsr_parse_dispose(&ctx);
   free_tables(&ctx);
   free_strings(ctx.deps, ctx.n_deps);
+  gsr_inline_dispose(&ctx);
+  gsr_buf_free(&flat);
 free_rules:
   gsr_rules_free(&ctx.rules);
   return st;

@@ -63,6 +63,18 @@ void gsr_buf_printf(gsr_buf *b, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Appends the line '#line LINE "FILE"', escaping " and \ in the name as
+ * in a C string literal. */
+void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file) {
+  gsr_buf_printf(b, "#line %u \"", line);
+  for (; *file; file++) {
+    if (*file == '"' || *file == '\\')
+      gsr_buf_append(b, "\\", 1);
+    gsr_buf_append(b, file, 1);
+  }
+  gsr_buf_puts(b, "\"\n");
+}
+
 /* Returns the buffer's string (never NULL unless allocation failed) and
  * leaves b empty. */
 char *gsr_buf_take(gsr_buf *b) {

@@ -342,10 +342,7 @@ static size_t cursor_offset(CXCursor c) {
 /* Reports at a cursor's expansion position. */
 static void report_at(gsr_ctx *ctx, gsr_severity sev, CXCursor c,
                       const char *fmt, const char *arg) {
-  unsigned line, col;
-  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, &col,
-                             NULL);
-  gsr_report(ctx, sev, line, col, fmt, arg);
+  gsr_report_loc(ctx, sev, clang_getCursorLocation(c), fmt, arg);
 }
 
 /* Nonzero if call is global_barrier() or a call of a function that

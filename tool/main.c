@@ -43,6 +43,10 @@ static const char usage_text[] =
     "  --rules-dir=DIR       rule files in DIR add to or replace built-in ones\n"
     "  --no-uniformity-check do not check that every work-item reaches the\n"
     "                        same global_barrier() calls\n"
+    "  --inline-includes     write the text of the files the input includes\n"
+    "                        into the output, with #line directives, so the\n"
+    "                        driver needs no include path; functions in them\n"
+    "                        are rewritten too\n"
     "  -MD, -MMD             write the files the output depends on, in Make\n"
     "                        syntax, to the -o file's name with suffix .d\n"
     "  -MF FILE              write the dependencies to FILE ('-': standard\n"
@@ -65,7 +69,7 @@ static const char usage_text[] =
 
 typedef struct cli {
   const char *input, *output, *constraints, *barrier, *discovery, *rules_dir;
-  int no_discovery, no_uniformity, list;
+  int no_discovery, no_uniformity, list, inline_includes;
   const char **pargs;
   int n_pargs;
   /* Dependency file: -MD/-MMD (md_opt as spelled), -MF, -MT/-MQ, -MP. */
@@ -189,6 +193,8 @@ static int parse_args(int argc, char **argv, cli *c) {
       c->no_discovery = 1;
     } else if (strcmp(a, "--no-uniformity-check") == 0) {
       c->no_uniformity = 1;
+    } else if (strcmp(a, "--inline-includes") == 0) {
+      c->inline_includes = 1;
     } else if ((r = opt_value(argc, argv, &i, "--barrier", &v)) != 0) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
@@ -453,6 +459,7 @@ static int run(cli *c) {
   o.discovery = c->discovery;
   o.no_discovery = c->no_discovery;
   o.no_uniformity_check = c->no_uniformity;
+  o.inline_includes = c->inline_includes;
   o.rules_dir = c->rules_dir;
   o.parser_args = c->pargs;
   o.num_parser_args = c->n_pargs;
