@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 packages="cmake make gcc pkg-config python3 python3-psutil clang-14
-  libclang-14-dev llvm-14-dev llvm-14-tools libjson-c-dev
+  libclang-14-dev llvm-14-dev llvm-14-tools libjson-c-dev ninja-build
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo"
 missing=""
 for p in $packages; do

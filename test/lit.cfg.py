@@ -12,6 +12,11 @@
 #   %examples   examples/, the bundled example
 #   %timeout    a wall-clock limit for anything that runs a kernel
 #   %expect-exit N CMD   succeeds if CMD exits with status N
+#   %cmake      the cmake that configured this build
+#   %src-root   the source tree; %build-root this build tree
+#   %build-example  test/utils/build-example: builds examples/scan against
+#               this build, installed (see its header)
+# Features: ninja, when the Ninja build tool is installed.
 import os
 import lit.formats
 
@@ -50,3 +55,10 @@ config.substitutions.append(("%examples", os.path.join(src, "examples")))
 config.substitutions.append(("%timeout", "timeout -k 5 120"))
 config.substitutions.append(
     ("%expect-exit", "sh " + os.path.join(src, "test", "utils", "expect-exit")))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%src-root", src))
+config.substitutions.append(("%build-root", config.build_root))
+config.substitutions.append(
+    ("%build-example", os.path.join(src, "test", "utils", "build-example")))
+if config.ninja:
+    config.available_features.add("ninja")

@@ -1,0 +1,91 @@
+# gsync_rewrite_kernel(): runs gsync-rewrite as a build step.
+#
+#   gsync_rewrite_kernel(<output.cl>
+#     SOURCE <kernel.cl>
+#     [CONSTRAINTS <constraints.json>]
+#     [BARRIER <name>] [DISCOVERY <name>] [NO_DISCOVERY]
+#     [DEFINES <NAME[=VALUE]>...] [INCLUDE_DIRS <dir>...]
+#     [INLINE_INCLUDES]
+#     [OPTIONS <gsync-rewrite option>...])
+#
+# Writes <output.cl> (and the launch constraints) from <kernel.cl>. A
+# relative output or constraints path is in CMAKE_CURRENT_BINARY_DIR; a
+# relative source or include directory in CMAKE_CURRENT_SOURCE_DIR. The
+# command reruns when the kernel, any file it includes (gsync-rewrite
+# writes a dependency file with -MD) or gsync-rewrite itself changes. List
+# the outputs among a target's sources, or in a custom target's DEPENDS,
+# for the build to make them. The directory that holds gsync.h is on the
+# include path last, so kernels may include it.
+#
+# Installed with gsync-rewrite's CMake package (find_package(gsync-rewrite))
+# and used by its own source tree. Needs CMake 3.20 for DEPFILE with the
+# Makefile generators; other generators rerun only when the kernel changes.
+
+# Ninja reads dependency file paths relative to the top build directory:
+# let CMake translate them (it does so for the Makefile generators anyway).
+# A function keeps the policies in force where it is defined.
+if(POLICY CMP0116)
+  cmake_policy(SET CMP0116 NEW)
+endif()
+
+function(gsync_rewrite_kernel output)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "INLINE_INCLUDES;NO_DISCOVERY"
+    "SOURCE;CONSTRAINTS;BARRIER;DISCOVERY" "DEFINES;INCLUDE_DIRS;OPTIONS")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR
+      "gsync_rewrite_kernel: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_SOURCE)
+    message(FATAL_ERROR "gsync_rewrite_kernel(${output}): SOURCE is required")
+  endif()
+
+  get_filename_component(out "${output}" ABSOLUTE
+    BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  get_filename_component(src "${arg_SOURCE}" ABSOLUTE
+    BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(outputs "${out}")
+  set(args "${src}" -o "${out}")
+  if(arg_CONSTRAINTS)
+    get_filename_component(json "${arg_CONSTRAINTS}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    list(APPEND outputs "${json}")
+    list(APPEND args --constraints "${json}")
+  endif()
+  if(arg_BARRIER)
+    list(APPEND args "--barrier=${arg_BARRIER}")
+  endif()
+  if(arg_DISCOVERY)
+    list(APPEND args "--discovery=${arg_DISCOVERY}")
+  endif()
+  if(arg_NO_DISCOVERY)
+    list(APPEND args --no-discovery)
+  endif()
+  if(arg_INLINE_INCLUDES)
+    list(APPEND args --inline-includes)
+  endif()
+  foreach(def IN LISTS arg_DEFINES)
+    list(APPEND args "-D${def}")
+  endforeach()
+  foreach(dir IN LISTS arg_INCLUDE_DIRS)
+    get_filename_component(dir "${dir}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args "-I${dir}")
+  endforeach()
+  if(GSYNC_REWRITE_KERNEL_INCLUDE_DIR)
+    list(APPEND args "-I${GSYNC_REWRITE_KERNEL_INCLUDE_DIR}")
+  endif()
+  list(APPEND args ${arg_OPTIONS})
+
+  set(depfile)
+  if(CMAKE_GENERATOR MATCHES "Make|Ninja")
+    set(depfile DEPFILE "${out}.d")
+    list(APPEND args -MD -MF "${out}.d" -MT "${out}")
+  endif()
+  get_filename_component(name "${src}" NAME)
+  add_custom_command(OUTPUT ${outputs}
+    COMMAND gsync::gsync-rewrite ${args}
+    DEPENDS "${src}" gsync::gsync-rewrite
+    ${depfile}
+    COMMENT "gsync-rewrite ${name}"
+    VERBATIM)
+endfunction()
