@@ -6,6 +6,7 @@
 #   %heat-host  the bundled example's host program
 #   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
 #   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
+#   %api-test   test/api/api-test.c: the engine's interface used from C
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
 #   %rules      test/rules, rule files used only by tests (the no-op barrier)
 #   %kernels    test/run/kernels, the run tests' input kernels
@@ -46,6 +47,7 @@ config.substitutions.append(
     ("%gsync-app", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_app))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%bench", os.path.join(src, "bench")))
+config.substitutions.append(("%api-test", config.api_test))
 config.substitutions.append(
     ("%clang-cl", config.clang + " -fsyntax-only -Xclang -finclude-default-header"))
 config.substitutions.append(("%rules", os.path.join(src, "test", "rules")))

@@ -1,0 +1,1 @@
+#define API_VALUE 7u
