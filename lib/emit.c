@@ -57,7 +57,7 @@ static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   json_object_object_add(k, "max_work_groups", json_object_new_int(0));
   json_object_object_add(k, "min_local_size", json_object_new_int(1));
   json_object_object_add(k, "coresident_launch_required",
-                         json_object_new_boolean(ctx->opt->no_discovery));
+                         json_object_new_boolean(ctx->no_discovery));
   return k;
 }
 
@@ -76,7 +76,7 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
       root, "barrier",
       json_object_new_string(ctx->barrier->name + strlen("barrier-")));
   json_object_object_add(root, "discovery",
-                         json_object_new_boolean(!ctx->opt->no_discovery));
+                         json_object_new_boolean(!ctx->no_discovery));
 
   json_object *req = json_object_new_object();
   json_object_object_add(

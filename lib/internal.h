@@ -201,6 +201,8 @@ typedef struct gsr_ctx {
   gsr_ruleset rules;
   const gsr_rule *barrier;
   const gsr_rule *discovery;
+  int no_discovery; /* --no-discovery or --discovery=none: every launched
+                       work-group takes part */
   char cl_std[8]; /* "1.2", "2.0", "3.0": what the input is parsed as */
 
   gsr_func *funcs;

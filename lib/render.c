@@ -20,7 +20,7 @@ static void render_summary(gsr_ctx *ctx, gsr_buf *out) {
                  ctx->name);
   gsr_buf_printf(out, " * Barrier: %s. Discovery: %s.\n",
                  ctx->barrier->name + strlen("barrier-"),
-                 ctx->opt->no_discovery
+                 ctx->no_discovery
                      ? "off (every launched work-group must be co-resident)"
                      : "on (work-groups that are not co-resident return)");
   gsr_buf_puts(out, " * Kernels with a hidden last argument"

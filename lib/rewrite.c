@@ -196,6 +196,7 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
                "unknown discovery protocol '%s' (see --list-barriers)", disc);
     return GSR_ERR_OPTIONS;
   }
+  ctx->no_discovery = strcmp(ctx->discovery->name, "discovery-none") == 0;
   return GSR_OK;
 }
 
