@@ -45,6 +45,22 @@ void gsr_buf_free(gsr_buf *b);
 char *gsr_strdup(const char *s);
 char *gsr_strndup(const char *s, size_t n);
 
+/* ---- hash table from keys to positions in the caller's arrays (table.c) */
+typedef struct gsr_table {
+  struct gsr_table_slot {
+    unsigned hash;
+    size_t pos; /* (size_t)-1: empty */
+  } *slots;
+  size_t n, cap; /* cap is 0 or a power of two */
+} gsr_table;
+
+int gsr_table_add(gsr_table *t, unsigned hash, size_t pos);
+size_t gsr_table_find(const gsr_table *t, unsigned hash,
+                      int (*eq)(const void *user, size_t pos),
+                      const void *user);
+void gsr_table_free(gsr_table *t);
+unsigned gsr_hash_string(const char *s);
+
 /* ---- rules (rules.c) ---- */
 typedef struct gsr_embedded_rule {
   const char *name; /* file name without .cl */

@@ -32,12 +32,14 @@ static const char *const varying_fns[] = {
 typedef struct tainted_set {
   CXCursor *decls;
   size_t n, cap;
+  gsr_table index; /* clang_hashCursor of each decl */
 } tainted_set;
 
 typedef struct ucheck {
   gsr_ctx *ctx;
   tainted_set vars;      /* variables and parameters that vary */
   unsigned char *ret;    /* per function: its result varies */
+  gsr_table defs;        /* function definitions: clang_hashCursor(def) */
   int changed;
 } ucheck;
 
@@ -89,18 +91,35 @@ static void children(CXCursor c, kids *k) {
   clang_visitChildren(c, collect, k);
 }
 
-/* Nonzero if the set holds decl. */
-static int in_set(const tainted_set *s, CXCursor decl) {
-  for (size_t i = 0; i < s->n; i++)
-    if (clang_equalCursors(s->decls[i], decl))
-      return 1;
-  return 0;
+/* What a table lookup compares with: the cursor sought, and where. */
+typedef struct cursor_key {
+  CXCursor c;
+  const ucheck *u;
+} cursor_key;
+
+/* Table callback: is tainted variable pos the cursor sought? */
+static int var_eq(const void *user, size_t pos) {
+  const cursor_key *k = user;
+  return clang_equalCursors(k->u->vars.decls[pos], k->c);
+}
+
+/* Table callback: is the definition of function pos the cursor sought? */
+static int def_eq(const void *user, size_t pos) {
+  const cursor_key *k = user;
+  return clang_equalCursors(k->u->ctx->funcs[pos].def, k->c);
+}
+
+/* Nonzero if decl is a variable or parameter that varies. */
+static int is_tainted(const ucheck *u, CXCursor decl) {
+  cursor_key k = {decl, u};
+  return gsr_table_find(&u->vars.index, clang_hashCursor(decl), var_eq, &k) !=
+         (size_t)-1;
 }
 
 /* Adds decl to the set; records that something changed. */
 static void mark(ucheck *u, CXCursor decl) {
   decl = clang_getCanonicalCursor(decl);
-  if (in_set(&u->vars, decl))
+  if (is_tainted(u, decl))
     return;
   if (u->vars.n == u->vars.cap) {
     size_t cap = u->vars.cap ? u->vars.cap * 2 : 32;
@@ -110,22 +129,23 @@ static void mark(ucheck *u, CXCursor decl) {
     u->vars.decls = p;
     u->vars.cap = cap;
   }
+  if (!gsr_table_add(&u->vars.index, clang_hashCursor(decl), u->vars.n))
+    return;
   u->vars.decls[u->vars.n++] = decl;
   u->changed = 1;
 }
 
 /* Returns the index of the defined function a call refers to, or -1. */
-static int callee_index(gsr_ctx *ctx, CXCursor call) {
+static int callee_index(ucheck *u, CXCursor call) {
   CXCursor ref = clang_getCursorReferenced(call);
   if (clang_Cursor_isNull(ref))
     return -1;
   CXCursor def = clang_getCursorDefinition(ref);
   if (clang_Cursor_isNull(def))
     return -1;
-  for (size_t i = 0; i < ctx->n_funcs; i++)
-    if (ctx->funcs[i].has_def && clang_equalCursors(ctx->funcs[i].def, def))
-      return (int)i;
-  return -1;
+  cursor_key k = {def, u};
+  size_t i = gsr_table_find(&u->defs, clang_hashCursor(def), def_eq, &k);
+  return i == (size_t)-1 ? -1 : (int)i;
 }
 
 /* The spelling of a call's callee. Caller disposes of it. */
@@ -157,7 +177,7 @@ static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent,
   if (k == CXCursor_DeclRefExpr) {
     CXCursor ref = clang_getCursorReferenced(c);
     if (!clang_Cursor_isNull(ref) &&
-        in_set(&e->u->vars, clang_getCanonicalCursor(ref)) && !e->varying) {
+        is_tainted(e->u, clang_getCanonicalCursor(ref)) && !e->varying) {
       e->varying = 1;
       e->cause = c;
     }
@@ -167,7 +187,7 @@ static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent,
     CXString n = callee_name(c);
     int vary = varying_builtin(clang_getCString(n));
     clang_disposeString(n);
-    int idx = callee_index(e->u->ctx, c);
+    int idx = callee_index(e->u, c);
     if (idx >= 0 && e->u->ret[idx])
       vary = 1;
     if (vary && !e->varying) {
@@ -222,20 +242,19 @@ static expr_scan scan_parts(ucheck *u, const kids *ch, size_t from,
   return all;
 }
 
-/* Nonzero if a binary operator cursor is a plain assignment '='. */
-static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
+/* Lexes range and returns nonzero if its first punctuation token at or
+ * after offset from is '='. Sets *count to the number of tokens lexed. */
+static int first_punct_is_assign(gsr_ctx *ctx, CXSourceRange range,
+                                 unsigned from, unsigned *count) {
   CXToken *toks = NULL;
   unsigned n = 0;
-  clang_tokenize(ctx->tu, clang_getCursorExtent(op), &toks, &n);
-  unsigned lhs_end;
-  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)),
-                             NULL, NULL, NULL, &lhs_end);
+  clang_tokenize(ctx->tu, range, &toks, &n);
   int r = 0;
   for (unsigned i = 0; i < n; i++) {
     unsigned off;
     clang_getExpansionLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
                                NULL, NULL, &off);
-    if (off < lhs_end || clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+    if (off < from || clang_getTokenKind(toks[i]) != CXToken_Punctuation)
       continue;
     CXString s = clang_getTokenSpelling(ctx->tu, toks[i]);
     r = strcmp(clang_getCString(s), "=") == 0;
@@ -243,6 +262,52 @@ static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
     break;
   }
   clang_disposeTokens(ctx->tu, toks, n);
+  *count = n;
+  return r;
+}
+
+/* Where the text of loc is spelled: the file and offset of the token that
+ * clang_tokenize lexes first from loc. Returns 0 if there is none. */
+static int spelled_at(gsr_ctx *ctx, CXSourceLocation loc, CXFile *file,
+                      unsigned *off) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(ctx->tu, clang_getRange(loc, loc), &toks, &n);
+  if (n)
+    clang_getSpellingLocation(clang_getTokenLocation(ctx->tu, toks[0]), file,
+                              NULL, NULL, off);
+  clang_disposeTokens(ctx->tu, toks, n);
+  return n > 0;
+}
+
+/* Nonzero if a binary operator cursor is a plain assignment '=': the first
+ * punctuation token of its extent after the left side is '='.
+ *
+ * Lexing the whole extent is what defines the answer, but an operator
+ * written in a macro body has an extent that starts at the #define, so
+ * that lexes everything from there to the expansion: quadratic over a
+ * file. When the extent starts in the input before the left side's end,
+ * lexing from that end gives the same tokens from there on, unless the
+ * left side ends at or past the extent's end; then a single token is lexed
+ * where the whole extent lexes none after the left side, and only a single
+ * '=' would change the answer, so that case lexes the whole extent. */
+static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
+  CXSourceRange ext = clang_getCursorExtent(op);
+  CXFile lhs_file, begin_file = NULL;
+  unsigned lhs_end, begin, n;
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)),
+                             &lhs_file, NULL, NULL, &lhs_end);
+  if (!spelled_at(ctx, clang_getRangeStart(ext), &begin_file, &begin) ||
+      !lhs_file || !begin_file || begin >= lhs_end ||
+      !clang_File_isEqual(lhs_file, ctx->main_file) ||
+      !clang_File_isEqual(begin_file, ctx->main_file))
+    return first_punct_is_assign(ctx, ext, lhs_end, &n);
+  CXSourceLocation from =
+      clang_getLocationForOffset(ctx->tu, ctx->main_file, lhs_end);
+  int r = first_punct_is_assign(
+      ctx, clang_getRange(from, clang_getRangeEnd(ext)), lhs_end, &n);
+  if (r && n == 1)
+    return first_punct_is_assign(ctx, ext, lhs_end, &n);
   return r;
 }
 
@@ -281,11 +346,16 @@ static void propagate_walk(ucheck *u, size_t fi, CXCursor c, int under) {
       if (clang_isExpression(clang_getCursorKind(kid(&ch, i))) &&
           (under || scan(u, kid(&ch, i)).varying))
         mark(u, c);
-  } else if ((k == CXCursor_BinaryOperator &&
-              ch.n == 2 && is_assignment(ctx, c, kid(&ch, 0))) ||
-             (k == CXCursor_CompoundAssignOperator && ch.n == 2)) {
+  } else if ((k == CXCursor_BinaryOperator ||
+              k == CXCursor_CompoundAssignOperator) &&
+             ch.n == 2) {
+    /* Lexing for '=' costs most, so it is asked last. */
     CXCursor var = assigned_var(kid(&ch, 0));
-    if (!clang_Cursor_isNull(var) && (under || scan(u, kid(&ch, 1)).varying))
+    if (!clang_Cursor_isNull(var) &&
+        !is_tainted(u, clang_getCanonicalCursor(var)) &&
+        (under || scan(u, kid(&ch, 1)).varying) &&
+        (k == CXCursor_CompoundAssignOperator ||
+         is_assignment(ctx, c, kid(&ch, 0))))
       mark(u, var);
   } else if (k == CXCursor_ReturnStmt && ch.n == 1) {
     if (!u->ret[fi] && (under || scan(u, kid(&ch, 0)).varying)) {
@@ -293,7 +363,7 @@ static void propagate_walk(ucheck *u, size_t fi, CXCursor c, int under) {
       u->changed = 1;
     }
   } else if (k == CXCursor_CallExpr) {
-    int idx = callee_index(ctx, c);
+    int idx = callee_index(u, c);
     int nargs = clang_Cursor_getNumArguments(c);
     for (int a = 0; idx >= 0 && a < nargs; a++)
       if (scan(u, clang_Cursor_getArgument(c, (unsigned)a)).varying) {
@@ -347,14 +417,14 @@ static void report_at(gsr_ctx *ctx, gsr_severity sev, CXCursor c,
 
 /* Nonzero if call is global_barrier() or a call of a function that
  * reaches it. */
-static int is_barrier_call(gsr_ctx *ctx, CXCursor call) {
+static int is_barrier_call(ucheck *u, CXCursor call) {
   CXCursor ref = clang_getCursorReferenced(call);
   if (clang_Cursor_isNull(ref))
     return 0;
   if (gsr_is_builtin_barrier(ref))
     return 1;
-  int idx = callee_index(ctx, call);
-  return idx >= 0 && ctx->funcs[idx].reaches_barrier;
+  int idx = callee_index(u, call);
+  return idx >= 0 && u->ctx->funcs[idx].reaches_barrier;
 }
 
 /* The innermost enclosing loop on the stack, or a null cursor. */
@@ -444,12 +514,11 @@ static void check_barrier(check_walk *w, CXCursor call) {
 /* Pass 2: walks a body with a stack of enclosing controls. */
 static void check_walk_rec(check_walk *w, CXCursor c) {
   ucheck *u = w->u;
-  gsr_ctx *ctx = u->ctx;
   enum CXCursorKind k = clang_getCursorKind(c);
   kids ch;
   children(c, &ch);
 
-  if (k == CXCursor_CallExpr && is_barrier_call(ctx, c)) {
+  if (k == CXCursor_CallExpr && is_barrier_call(u, c)) {
     if (!w->collecting)
       check_barrier(w, c);
     else if (w->first_barrier == (size_t)-1)
@@ -524,6 +593,10 @@ void gsr_check_uniformity(gsr_ctx *ctx) {
   u.ret = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
   if (!u.ret)
     return;
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].has_def &&
+        !gsr_table_add(&u.defs, clang_hashCursor(ctx->funcs[i].def), i))
+      goto free_tables;
   do {
     u.changed = 0;
     for (size_t i = 0; i < ctx->n_funcs; i++)
@@ -547,6 +620,9 @@ void gsr_check_uniformity(gsr_ctx *ctx) {
     free(w.stack);
     free(w.exits);
   }
+free_tables:
+  gsr_table_free(&u.defs);
+  gsr_table_free(&u.vars.index);
   free(u.vars.decls);
   free(u.ret);
 }
