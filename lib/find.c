@@ -100,16 +100,50 @@ static void user_position(gsr_ctx *ctx, CXSourceLocation loc, CXFile *file,
     *in_main = f && clang_File_isEqual(f, ctx->main_file);
 }
 
-/* Returns the index of the function with this USR, adding it if new; -1 on
- * allocation failure. */
+/* What a function table lookup compares with. */
+typedef struct func_key {
+  const gsr_ctx *ctx;
+  CXCursor decl;
+  const char *str;
+} func_key;
+
+/* Table callback: was function pos found by this canonical declaration? */
+static int decl_eq(const void *user, size_t pos) {
+  const func_key *k = user;
+  return clang_equalCursors(k->ctx->funcs[pos].canonical, k->decl);
+}
+
+/* Table callback: does function pos have this USR? */
+static int usr_eq(const void *user, size_t pos) {
+  const func_key *k = user;
+  return strcmp(k->ctx->funcs[pos].usr, k->str) == 0;
+}
+
+/* Table callback: is function pos called this? */
+static int def_name_eq(const void *user, size_t pos) {
+  const func_key *k = user;
+  return strcmp(k->ctx->funcs[pos].name, k->str) == 0;
+}
+
+/* Returns the index of the function with the USR of the canonical
+ * declaration decl, adding it if new; -1 on allocation failure. The USR
+ * identifies a function; the canonical declaration finds it without
+ * building the USR again. */
 static int func_index(gsr_ctx *ctx, CXCursor decl) {
+  func_key k = {ctx, decl, NULL};
+  unsigned dh = clang_hashCursor(decl);
+  size_t i = gsr_table_find(&ctx->funcs_by_decl, dh, decl_eq, &k);
+  if (i != (size_t)-1)
+    return (int)i;
   CXString usr = clang_getCursorUSR(decl);
   const char *u = clang_getCString(usr);
-  for (size_t i = 0; i < ctx->n_funcs; i++)
-    if (strcmp(ctx->funcs[i].usr, u) == 0) {
-      clang_disposeString(usr);
-      return (int)i;
-    }
+  unsigned uh = gsr_hash_string(u);
+  k.str = u;
+  i = gsr_table_find(&ctx->funcs_by_usr, uh, usr_eq, &k);
+  if (i != (size_t)-1) {
+    clang_disposeString(usr);
+    return (int)i;
+  }
   if (ctx->n_funcs == ctx->cap_funcs) {
     size_t cap = ctx->cap_funcs ? ctx->cap_funcs * 2 : 16;
     gsr_func *p = realloc(ctx->funcs, cap * sizeof *p);
@@ -124,11 +158,14 @@ static int func_index(gsr_ctx *ctx, CXCursor decl) {
   memset(fn, 0, sizeof *fn);
   fn->usr = gsr_strdup(u);
   clang_disposeString(usr);
+  fn->canonical = decl;
   CXString name = clang_getCursorSpelling(decl);
   fn->name = gsr_strdup(clang_getCString(name));
   clang_disposeString(name);
   fn->body_lbrace = NO_OFF;
-  if (!fn->usr || !fn->name)
+  if (!fn->usr || !fn->name ||
+      !gsr_table_add(&ctx->funcs_by_decl, dh, ctx->n_funcs) ||
+      !gsr_table_add(&ctx->funcs_by_usr, uh, ctx->n_funcs))
     return -1;
   return (int)ctx->n_funcs++;
 }
@@ -379,12 +416,25 @@ static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
   p[ctx->n_gsync_includes++][1] = e;
 }
 
-/* Returns the defined function called name, or NULL. */
+/* Indexes the defined functions by name, the first of each name. Returns
+ * 0 when out of memory. */
+static int index_defs_by_name(gsr_ctx *ctx) {
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    if (!ctx->funcs[i].has_def || gsr_func_named(ctx, ctx->funcs[i].name))
+      continue;
+    if (!gsr_table_add(&ctx->defs_by_name,
+                       gsr_hash_string(ctx->funcs[i].name), i))
+      return 0;
+  }
+  return 1;
+}
+
+/* Returns the defined function called name (the first found), or NULL. */
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name) {
-  for (size_t i = 0; i < ctx->n_funcs; i++)
-    if (ctx->funcs[i].has_def && strcmp(ctx->funcs[i].name, name) == 0)
-      return &ctx->funcs[i];
-  return NULL;
+  func_key k = {ctx, clang_getNullCursor(), name};
+  size_t i = gsr_table_find(&ctx->defs_by_name, gsr_hash_string(name),
+                            def_name_eq, &k);
+  return i == (size_t)-1 ? NULL : &ctx->funcs[i];
 }
 
 /* Lexes one macro body and records the calls it spells. */
@@ -581,6 +631,8 @@ gsr_status gsr_find(gsr_ctx *ctx) {
   check_reserved_prefix(ctx);
   walk w = {ctx, -1};
   clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), visit, &w);
+  if (!index_defs_by_name(ctx))
+    return GSR_ERR_NOMEM;
   for (size_t i = 0; i < ctx->n_macros; i++)
     lex_macro(ctx, &ctx->macros[i]);
   check_skipped_ranges(ctx);

@@ -133,6 +133,7 @@ typedef struct gsr_site {
 /* One function of the translation unit (all its declarations together). */
 typedef struct gsr_func {
   char *usr, *name;
+  CXCursor canonical; /* the canonical declaration it was found by */
   int is_kernel;
   int has_def;
   /* Declarations in the input: where their parameter lists close. */
@@ -223,6 +224,9 @@ typedef struct gsr_ctx {
 
   gsr_func *funcs;
   size_t n_funcs, cap_funcs;
+  gsr_table funcs_by_decl; /* clang_hashCursor(canonical) */
+  gsr_table funcs_by_usr;  /* gsr_hash_string(usr) */
+  gsr_table defs_by_name;  /* defined functions, first of each name */
   size_t n_barrier_sites;
 
   gsr_macro *macros;
@@ -302,7 +306,8 @@ char *gsr_file_name(const gsr_ctx *ctx, CXFile f);
 int gsr_is_gsync_header(CXFile f);
 void gsr_parse_dispose(gsr_ctx *ctx);
 gsr_status gsr_find(gsr_ctx *ctx);
-/* The defined function called name, or NULL (find.c). */
+/* The defined function called name, or NULL (find.c; once its walk of the
+ * translation unit is done). */
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);
 gsr_status gsr_plan(gsr_ctx *ctx);
 /* Reports global_barrier() calls that not every work-item reaches
