@@ -429,6 +429,31 @@ static int index_defs_by_name(gsr_ctx *ctx) {
   return 1;
 }
 
+/* Table callback: is macro pos called this? */
+static int macro_name_eq(const void *user, size_t pos) {
+  const func_key *k = user;
+  return strcmp(k->ctx->macros[pos].name, k->str) == 0;
+}
+
+/* Returns the input's macro called name (the first defined), or NULL. */
+gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name) {
+  func_key k = {ctx, clang_getNullCursor(), name};
+  size_t i = gsr_table_find(&ctx->macros_by_name, gsr_hash_string(name),
+                            macro_name_eq, &k);
+  return i == (size_t)-1 ? NULL : &ctx->macros[i];
+}
+
+/* Indexes the input's macros by name, the first of each name. Returns 0
+ * when out of memory. */
+static int index_macros_by_name(gsr_ctx *ctx) {
+  for (size_t i = 0; i < ctx->n_macros; i++)
+    if (!gsr_macro_named(ctx, ctx->macros[i].name) &&
+        !gsr_table_add(&ctx->macros_by_name,
+                       gsr_hash_string(ctx->macros[i].name), i))
+      return 0;
+  return 1;
+}
+
 /* Returns the defined function called name (the first found), or NULL. */
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name) {
   func_key k = {ctx, clang_getNullCursor(), name};
@@ -550,9 +575,25 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
   return CXChildVisit_Recurse;
 }
 
+/* Nonzero if the input's bytes hold the reserved prefix anywhere. */
+static int mentions_prefix(const gsr_ctx *ctx) {
+  size_t plen = strlen(GSR_PREFIX);
+  const char *p = ctx->src, *end = ctx->src + ctx->src_len;
+  while ((size_t)(end - p) >= plen &&
+         (p = memchr(p, GSR_PREFIX[0], (size_t)(end - p) - plen + 1)) != NULL) {
+    if (memcmp(p, GSR_PREFIX, plen) == 0)
+      return 1;
+    p++;
+  }
+  return 0;
+}
+
 /* Reports every identifier of the input that uses the reserved prefix. The
- * whole file is lexed, so macros and inactive #if branches count too. */
+ * whole file is lexed, so macros and inactive #if branches count too; a
+ * file whose bytes never spell the prefix need not be. */
 static void check_reserved_prefix(gsr_ctx *ctx) {
+  if (!mentions_prefix(ctx))
+    return;
   CXSourceLocation b = clang_getLocationForOffset(ctx->tu, ctx->main_file, 0);
   CXSourceLocation e = clang_getLocationForOffset(ctx->tu, ctx->main_file,
                                                   (unsigned)ctx->src_len);
@@ -631,7 +672,7 @@ gsr_status gsr_find(gsr_ctx *ctx) {
   check_reserved_prefix(ctx);
   walk w = {ctx, -1};
   clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), visit, &w);
-  if (!index_defs_by_name(ctx))
+  if (!index_defs_by_name(ctx) || !index_macros_by_name(ctx))
     return GSR_ERR_NOMEM;
   for (size_t i = 0; i < ctx->n_macros; i++)
     lex_macro(ctx, &ctx->macros[i]);

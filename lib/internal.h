@@ -227,6 +227,7 @@ typedef struct gsr_ctx {
   gsr_table funcs_by_decl; /* clang_hashCursor(canonical) */
   gsr_table funcs_by_usr;  /* gsr_hash_string(usr) */
   gsr_table defs_by_name;  /* defined functions, first of each name */
+  gsr_table macros_by_name; /* the input's macros, first of each name */
   size_t n_barrier_sites;
 
   gsr_macro *macros;
@@ -306,6 +307,9 @@ char *gsr_file_name(const gsr_ctx *ctx, CXFile f);
 int gsr_is_gsync_header(CXFile f);
 void gsr_parse_dispose(gsr_ctx *ctx);
 gsr_status gsr_find(gsr_ctx *ctx);
+/* The input's macro called name (the first defined), or NULL (find.c;
+ * once its walk of the translation unit is done). */
+gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name);
 /* The defined function called name, or NULL (find.c; once its walk of the
  * translation unit is done). */
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);

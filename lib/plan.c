@@ -143,19 +143,11 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
   }
 }
 
-/* Returns the macro of the input called name, or NULL. */
-static gsr_macro *find_macro(gsr_ctx *ctx, const char *name) {
-  for (size_t i = 0; i < ctx->n_macros; i++)
-    if (strcmp(ctx->macros[i].name, name) == 0)
-      return &ctx->macros[i];
-  return NULL;
-}
-
 /* Nonzero if the input's macro called name spells a call of callee, in
  * its own body or in that of another macro of the input it uses. */
 static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee,
                         unsigned depth) {
-  gsr_macro *m = find_macro(ctx, name);
+  gsr_macro *m = gsr_macro_named(ctx, name);
   if (!m || depth > 64)
     return 0;
   for (size_t u = 0; u < m->n_uses; u++)
@@ -290,15 +282,61 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
                " return;");
 }
 
+/* The functions with a body in the input, by where the body opens, so that
+ * gsr_plan_macros() finds the one holding an offset by binary search. */
+typedef struct body_lookup {
+  gsr_ctx *ctx;
+  gsr_func **bodies;
+  size_t n_bodies;
+  int overlap; /* bodies overlap (macro tricks): scan them all */
+} body_lookup;
+
+/* Orders functions by where their bodies open. */
+static int cmp_body(const void *a, const void *b) {
+  const gsr_func *x = *(gsr_func *const *)a, *y = *(gsr_func *const *)b;
+  return x->body_lbrace < y->body_lbrace ? -1 : x->body_lbrace > y->body_lbrace;
+}
+
 /* Returns the function whose body holds offset off, or NULL. */
-static gsr_func *func_at(gsr_ctx *ctx, size_t off) {
-  for (size_t i = 0; i < ctx->n_funcs; i++) {
-    gsr_func *fn = &ctx->funcs[i];
-    if (fn->body_lbrace != NO_OFF && fn->body_lbrace <= off &&
-        off < fn->body_end)
-      return fn;
+static gsr_func *func_at(body_lookup *ml, size_t off) {
+  gsr_ctx *ctx = ml->ctx;
+  if (ml->overlap) {
+    for (size_t i = 0; i < ctx->n_funcs; i++) {
+      gsr_func *fn = &ctx->funcs[i];
+      if (fn->body_lbrace != NO_OFF && fn->body_lbrace <= off &&
+          off < fn->body_end)
+        return fn;
+    }
+    return NULL;
   }
-  return NULL;
+  /* The last body that opens at or before off, if it holds off. */
+  size_t lo = 0, hi = ml->n_bodies;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ml->bodies[mid]->body_lbrace <= off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  gsr_func *fn = lo ? ml->bodies[lo - 1] : NULL;
+  return fn && off < fn->body_end ? fn : NULL;
+}
+
+/* Sets up the lookup. Returns 0 when out of memory. */
+static int body_lookup_init(body_lookup *ml, gsr_ctx *ctx) {
+  memset(ml, 0, sizeof *ml);
+  ml->ctx = ctx;
+  ml->bodies = malloc((ctx->n_funcs ? ctx->n_funcs : 1) * sizeof *ml->bodies);
+  if (!ml->bodies)
+    return 0;
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].body_lbrace != NO_OFF)
+      ml->bodies[ml->n_bodies++] = &ctx->funcs[i];
+  qsort(ml->bodies, ml->n_bodies, sizeof *ml->bodies, cmp_body);
+  for (size_t i = 0; i + 1 < ml->n_bodies; i++)
+    ml->overlap |= ml->bodies[i]->body_end > ml->bodies[i + 1]->body_lbrace ||
+                   ml->bodies[i]->body_lbrace == ml->bodies[i + 1]->body_lbrace;
+  return 1;
 }
 
 /* Plans the edits inside the input's macro bodies. A macro expanded only in
@@ -306,9 +344,14 @@ static gsr_func *func_at(gsr_ctx *ctx, size_t off) {
  * also expands elsewhere and spells an id or a call that would need the
  * context there is an error, since one text cannot serve both. */
 void gsr_plan_macros(gsr_ctx *ctx) {
+  body_lookup ml;
+  if (!body_lookup_init(&ml, ctx)) {
+    gsr_report(ctx, GSR_ERROR, 0, 0, "out of memory");
+    goto free_lookup;
+  }
   for (size_t i = 0; i < ctx->n_expansions; i++) {
-    gsr_macro *m = find_macro(ctx, ctx->expansions[i].name);
-    gsr_func *fn = m ? func_at(ctx, ctx->expansions[i].offset) : NULL;
+    gsr_macro *m = gsr_macro_named(ctx, ctx->expansions[i].name);
+    gsr_func *fn = m ? func_at(&ml, ctx->expansions[i].offset) : NULL;
     if (fn) {
       m->in_ctx |= has_ctx(fn);
       m->in_plain |= !has_ctx(fn);
@@ -319,7 +362,7 @@ void gsr_plan_macros(gsr_ctx *ctx) {
     for (size_t i = 0; i < ctx->n_macros; i++) {
       gsr_macro *m = &ctx->macros[i];
       for (size_t r = 0; r < m->n_refs; r++) {
-        gsr_macro *inner = m->refs[r] ? find_macro(ctx, m->refs[r]) : NULL;
+        gsr_macro *inner = m->refs[r] ? gsr_macro_named(ctx, m->refs[r]) : NULL;
         if (!inner || inner == m)
           continue;
         if ((m->in_ctx && !inner->in_ctx) || (m->in_plain && !inner->in_plain))
@@ -360,6 +403,8 @@ void gsr_plan_macros(gsr_ctx *ctx) {
         append_in_parens(ctx, use->rparen_off, use->num_args > 0, "gsync_ctx");
     }
   }
+free_lookup:
+  free(ml.bodies);
 }
 
 /* Runs the plan stage. Returns GSR_ERR_INPUT if it reported errors. */
