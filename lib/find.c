@@ -19,6 +19,9 @@ static const char *const remapped_ids[] = {"get_group_id", "get_num_groups",
 typedef struct walk {
   gsr_ctx *ctx;
   int cur; /* index of the function whose body is walked, or -1 */
+  unsigned *path; /* nodes from the definition to the last one added */
+  size_t depth, cap;
+  int failed; /* out of memory */
 } walk;
 
 /* Skips whitespace, comments and line continuations from off; returns the
@@ -163,6 +166,7 @@ static int func_index(gsr_ctx *ctx, CXCursor decl) {
   fn->name = gsr_strdup(clang_getCString(name));
   clang_disposeString(name);
   fn->body_lbrace = NO_OFF;
+  fn->root = GSR_NO_NODE;
   if (!fn->usr || !fn->name ||
       !gsr_table_add(&ctx->funcs_by_decl, dh, ctx->n_funcs) ||
       !gsr_table_add(&ctx->funcs_by_usr, uh, ctx->n_funcs))
@@ -519,13 +523,70 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
   clang_disposeTokens(ctx->tu, toks, n);
 }
 
+/* Records cursor c of a function definition as a node, the child of
+ * parent (NULL for the definition itself). Returns 0 when out of memory. */
+static int add_node(walk *w, CXCursor c, enum CXCursorKind k,
+                    const CXCursor *parent) {
+  gsr_ctx *ctx = w->ctx;
+  /* The walk is in preorder: the parent is on the path from the root. */
+  while (parent && w->depth > 1 &&
+         !clang_equalCursors(ctx->nodes[w->path[w->depth - 1]].c, *parent))
+    w->depth--;
+  if (!parent)
+    w->depth = 0;
+  gsr_node *nodes =
+      gsr_grow(ctx->nodes, &ctx->cap_nodes, ctx->n_nodes, sizeof *nodes);
+  if (nodes)
+    ctx->nodes = nodes;
+  unsigned *path = gsr_grow(w->path, &w->cap, w->depth, sizeof *path);
+  if (path)
+    w->path = path;
+  if (!nodes || !path)
+    return 0;
+  gsr_node *n = &ctx->nodes[ctx->n_nodes];
+  n->c = c;
+  n->kind = k;
+  n->parent = parent ? w->path[w->depth - 1] : GSR_NO_NODE;
+  n->kids = n->n_kids = 0;
+  w->path[w->depth++] = (unsigned)ctx->n_nodes++;
+  return 1;
+}
+
+/* Groups the nodes' children by parent, in order. Returns 0 when out of
+ * memory. */
+static int link_nodes(gsr_ctx *ctx) {
+  ctx->kids = malloc((ctx->n_nodes ? ctx->n_nodes : 1) * sizeof *ctx->kids);
+  if (!ctx->kids)
+    return 0;
+  for (size_t i = 0; i < ctx->n_nodes; i++)
+    if (ctx->nodes[i].parent != GSR_NO_NODE)
+      ctx->nodes[ctx->nodes[i].parent].n_kids++;
+  unsigned at = 0;
+  for (size_t i = 0; i < ctx->n_nodes; i++) {
+    ctx->nodes[i].kids = at;
+    at += ctx->nodes[i].n_kids;
+    ctx->nodes[i].n_kids = 0;
+  }
+  for (size_t i = 0; i < ctx->n_nodes; i++) {
+    gsr_node *p = ctx->nodes[i].parent != GSR_NO_NODE
+                      ? &ctx->nodes[ctx->nodes[i].parent]
+                      : NULL;
+    if (p)
+      ctx->kids[p->kids + p->n_kids++] = (unsigned)i;
+  }
+  return 1;
+}
+
 /* The AST visitor: functions and the calls in their bodies. */
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
                                      CXClientData data) {
-  (void)parent;
   walk *w = data;
   gsr_ctx *ctx = w->ctx;
   enum CXCursorKind k = clang_getCursorKind(c);
+  if (w->cur >= 0 && !add_node(w, c, k, &parent)) {
+    w->failed = 1;
+    return CXChildVisit_Break;
+  }
 
   if (k == CXCursor_FunctionDecl) {
     CXFile f;
@@ -538,12 +599,16 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (idx < 0)
       return CXChildVisit_Break;
     record_decl(ctx, &ctx->funcs[idx], c);
-    if (clang_isCursorDefinition(c)) {
+    if (clang_isCursorDefinition(c) && w->cur < 0) {
       ctx->funcs[idx].def = c;
-      int saved = w->cur;
+      ctx->funcs[idx].root = (unsigned)ctx->n_nodes;
+      if (!add_node(w, c, k, NULL)) {
+        w->failed = 1;
+        return CXChildVisit_Break;
+      }
       w->cur = idx;
       clang_visitChildren(c, visit, w);
-      w->cur = saved;
+      w->cur = -1;
     }
     return CXChildVisit_Continue;
   }
@@ -670,9 +735,11 @@ static void check_skipped_ranges(gsr_ctx *ctx) {
 gsr_status gsr_find(gsr_ctx *ctx) {
   unsigned before = ctx->errors;
   check_reserved_prefix(ctx);
-  walk w = {ctx, -1};
+  walk w = {ctx, -1, NULL, 0, 0, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), visit, &w);
-  if (!index_defs_by_name(ctx) || !index_macros_by_name(ctx))
+  free(w.path);
+  if (w.failed || !link_nodes(ctx) || !index_defs_by_name(ctx) ||
+      !index_macros_by_name(ctx))
     return GSR_ERR_NOMEM;
   for (size_t i = 0; i < ctx->n_macros; i++)
     lex_macro(ctx, &ctx->macros[i]);

@@ -43,6 +43,9 @@ void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file);
 char *gsr_buf_take(gsr_buf *b); /* hands the data over; b is emptied */
 void gsr_buf_free(gsr_buf *b);
 char *gsr_strdup(const char *s);
+/* Array p of *cap elements of size sz, grown to hold n + 1; NULL when out
+ * of memory. */
+void *gsr_grow(void *p, size_t *cap, size_t n, size_t sz);
 char *gsr_strndup(const char *s, size_t n);
 
 /* ---- hash table from keys to positions in the caller's arrays (table.c) */
@@ -106,6 +109,17 @@ typedef struct gsr_edit {
   unsigned order; /* insertion order; keeps inserts at one offset stable */
 } gsr_edit;
 
+/* One cursor of a function definition, as libclang's walk lists it: the
+ * find stage records every one, so that the uniformity checker can walk
+ * the bodies as often as it needs without asking libclang again. */
+#define GSR_NO_NODE ((unsigned)-1)
+typedef struct gsr_node {
+  CXCursor c;
+  enum CXCursorKind kind;
+  unsigned parent;       /* GSR_NO_NODE for the definition itself */
+  unsigned kids, n_kids; /* children: ctx->kids[kids .. kids + n_kids) */
+} gsr_node;
+
 /* A call of interest inside a function body. */
 typedef enum gsr_site_kind {
   GSR_SITE_BARRIER, /* global_barrier() */
@@ -153,6 +167,7 @@ typedef struct gsr_func {
   size_t body_end;    /* offset just after the body's '}' */
   CXCursor def;       /* the definition's cursor, when has_def */
   CXFile file;
+  unsigned root;      /* the definition's node, when has_def */
   unsigned line, col;
   unsigned num_params;          /* parameters of the definition */
   char **param_types;           /* for messages and JSON: not needed yet */
@@ -228,6 +243,9 @@ typedef struct gsr_ctx {
   gsr_table funcs_by_usr;  /* gsr_hash_string(usr) */
   gsr_table defs_by_name;  /* defined functions, first of each name */
   gsr_table macros_by_name; /* the input's macros, first of each name */
+  gsr_node *nodes;         /* every function definition, in preorder */
+  size_t n_nodes, cap_nodes;
+  unsigned *kids; /* the nodes' children, grouped by parent */
   size_t n_barrier_sites;
 
   gsr_macro *macros;

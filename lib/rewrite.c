@@ -144,6 +144,8 @@ static void free_tables(gsr_ctx *ctx) {
   gsr_table_free(&ctx->funcs_by_usr);
   gsr_table_free(&ctx->defs_by_name);
   gsr_table_free(&ctx->macros_by_name);
+  free(ctx->nodes);
+  free(ctx->kids);
   for (size_t i = 0; i < ctx->n_macros; i++) {
     gsr_macro *m = &ctx->macros[i];
     for (size_t u = 0; u < m->n_uses; u++)

@@ -1,6 +1,7 @@
 /* A growable string buffer, so that no part of the engine formats into a
  * fixed array. An allocation failure is remembered in the buffer and
- * checked once by the caller, instead of after every append. */
+ * checked once by the caller, instead of after every append. Also the
+ * growth step of the engine's other arrays. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -95,6 +96,21 @@ void gsr_buf_free(gsr_buf *b) {
   b->data = NULL;
   b->len = b->cap = 0;
   b->failed = 0;
+}
+
+/* Returns array p (*cap elements of size sz) grown, by doubling, to hold at
+ * least n + 1 elements; or NULL when out of memory (p is then still
+ * valid). */
+void *gsr_grow(void *p, size_t *cap, size_t n, size_t sz) {
+  if (n < *cap)
+    return p;
+  size_t c = *cap ? *cap * 2 : 64;
+  while (c <= n)
+    c *= 2;
+  void *q = realloc(p, c * sz);
+  if (q)
+    *cap = c;
+  return q;
 }
 
 /* Returns a malloc'd copy of the first n bytes of s, NUL-terminated. */

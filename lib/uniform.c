@@ -29,67 +29,50 @@ static const char *const varying_fns[] = {
     "get_global_linear_id", "get_local_linear_id", "get_sub_group_id",
     "get_sub_group_local_id"};
 
-typedef struct tainted_set {
-  CXCursor *decls;
-  size_t n, cap;
-  gsr_table index; /* clang_hashCursor of each decl */
-} tainted_set;
+/* What the passes ask of each node of the function trees (find.c records
+ * them), worked out once. */
+typedef struct node_info {
+  int decl;   /* DeclRefExpr: the declaration it names; VarDecl: itself */
+  int callee; /* CallExpr: the defined function called, or -1 */
+  unsigned args, n_args;      /* CallExpr arguments: u->args[args ..) */
+  unsigned char varying_call; /* CallExpr: of a built-in that varies */
+  unsigned char barrier_call; /* CallExpr: global_barrier() or a function
+                                 that reaches it */
+} node_info;
+
+#define NO_NODE GSR_NO_NODE
+
+/* A declaration that the nodes name. */
+typedef struct decl_info {
+  CXCursor c;  /* canonical */
+  int tainted; /* its value varies between work-items */
+} decl_info;
 
 typedef struct ucheck {
   gsr_ctx *ctx;
-  tainted_set vars;      /* variables and parameters that vary */
-  unsigned char *ret;    /* per function: its result varies */
+  const gsr_node *nodes; /* ctx->nodes */
+  node_info *info;       /* per node */
+  unsigned *args;        /* node indices */
+  size_t n_args, cap_args;
+  unsigned *params; /* per function: where its parameters' ids start */
+  int *param_ids;   /* declaration ids of every function's parameters */
+  size_t n_param_ids, cap_param_ids;
+  decl_info *decls; /* declarations that the nodes name, by id */
+  size_t n_decls, cap_decls;
+  gsr_table decl_index;  /* clang_hashCursor of each declaration */
   gsr_table defs;        /* function definitions: clang_hashCursor(def) */
+  unsigned char *ret;    /* per function: its result varies */
   int changed;
+  int failed; /* out of memory: the check is skipped */
 } ucheck;
 
 /* One enclosing control construct during the check walk. */
 typedef struct control {
-  CXCursor stmt;      /* the if/loop/switch/?: */
+  unsigned stmt;      /* the if/loop/switch/?: */
   int varying;        /* its condition varies between work-items */
-  CXCursor cause;     /* where the variation comes from */
+  unsigned cause;     /* where the variation comes from, or NO_NODE */
   int is_loop;
 } control;
-
-/* Collects a cursor's children in order. */
-typedef struct kids {
-  CXCursor c[8];
-  CXCursor *more;
-  size_t n, cap;
-} kids;
-
-/* Visitor that appends each child to a kids list. */
-static enum CXChildVisitResult collect(CXCursor c, CXCursor parent,
-                                       CXClientData data) {
-  (void)parent;
-  kids *k = data;
-  if (k->n < 8) {
-    k->c[k->n++] = c;
-    return CXChildVisit_Continue;
-  }
-  if (k->n - 8 == k->cap) {
-    size_t cap = k->cap ? k->cap * 2 : 8;
-    CXCursor *p = realloc(k->more, cap * sizeof *p);
-    if (!p)
-      return CXChildVisit_Break;
-    k->more = p;
-    k->cap = cap;
-  }
-  k->more[k->n - 8] = c;
-  k->n++;
-  return CXChildVisit_Continue;
-}
-
-/* The i-th child collected. */
-static CXCursor kid(const kids *k, size_t i) {
-  return i < 8 ? k->c[i] : k->more[i - 8];
-}
-
-/* Fills k with c's children. */
-static void children(CXCursor c, kids *k) {
-  memset(k, 0, sizeof *k);
-  clang_visitChildren(c, collect, k);
-}
 
 /* What a table lookup compares with: the cursor sought, and where. */
 typedef struct cursor_key {
@@ -97,10 +80,10 @@ typedef struct cursor_key {
   const ucheck *u;
 } cursor_key;
 
-/* Table callback: is tainted variable pos the cursor sought? */
-static int var_eq(const void *user, size_t pos) {
+/* Table callback: is declaration pos the cursor sought? */
+static int decl_eq(const void *user, size_t pos) {
   const cursor_key *k = user;
-  return clang_equalCursors(k->u->vars.decls[pos], k->c);
+  return clang_equalCursors(k->u->decls[pos].c, k->c);
 }
 
 /* Table callback: is the definition of function pos the cursor sought? */
@@ -109,29 +92,33 @@ static int def_eq(const void *user, size_t pos) {
   return clang_equalCursors(k->u->ctx->funcs[pos].def, k->c);
 }
 
-/* Nonzero if decl is a variable or parameter that varies. */
-static int is_tainted(const ucheck *u, CXCursor decl) {
+/* The id of a declaration (canonicalized here), added if new; -1 for a
+ * null cursor or when out of memory. */
+static int decl_id(ucheck *u, CXCursor decl) {
+  if (clang_Cursor_isNull(decl))
+    return -1;
+  decl = clang_getCanonicalCursor(decl);
+  unsigned h = clang_hashCursor(decl);
   cursor_key k = {decl, u};
-  return gsr_table_find(&u->vars.index, clang_hashCursor(decl), var_eq, &k) !=
-         (size_t)-1;
+  size_t i = gsr_table_find(&u->decl_index, h, decl_eq, &k);
+  if (i != (size_t)-1)
+    return (int)i;
+  decl_info *d = gsr_grow(u->decls, &u->cap_decls, u->n_decls, sizeof *d);
+  if (!d || !gsr_table_add(&u->decl_index, h, u->n_decls)) {
+    u->failed = 1;
+    return -1;
+  }
+  u->decls = d;
+  d[u->n_decls].c = decl;
+  d[u->n_decls].tainted = 0;
+  return (int)u->n_decls++;
 }
 
-/* Adds decl to the set; records that something changed. */
-static void mark(ucheck *u, CXCursor decl) {
-  decl = clang_getCanonicalCursor(decl);
-  if (is_tainted(u, decl))
+/* Marks a declaration as varying; records that something changed. */
+static void mark(ucheck *u, int id) {
+  if (id < 0 || u->decls[id].tainted)
     return;
-  if (u->vars.n == u->vars.cap) {
-    size_t cap = u->vars.cap ? u->vars.cap * 2 : 32;
-    CXCursor *p = realloc(u->vars.decls, cap * sizeof *p);
-    if (!p)
-      return;
-    u->vars.decls = p;
-    u->vars.cap = cap;
-  }
-  if (!gsr_table_add(&u->vars.index, clang_hashCursor(decl), u->vars.n))
-    return;
-  u->vars.decls[u->vars.n++] = decl;
+  u->decls[id].tainted = 1;
   u->changed = 1;
 }
 
@@ -148,9 +135,6 @@ static int callee_index(ucheck *u, CXCursor call) {
   return i == (size_t)-1 ? -1 : (int)i;
 }
 
-/* The spelling of a call's callee. Caller disposes of it. */
-static CXString callee_name(CXCursor call) { return clang_getCursorSpelling(call); }
-
 /* Nonzero if name is a work-item function that varies, or an atomic whose
  * result differs per work-item. */
 static int varying_builtin(const char *name) {
@@ -161,48 +145,86 @@ static int varying_builtin(const char *name) {
          strncmp(name, "work_group_scan", 15) == 0;
 }
 
+/* Works out what the passes ask of node n. Returns 0 when out of memory. */
+static int annotate(ucheck *u, unsigned n) {
+  const gsr_node *p = &u->nodes[n];
+  node_info *in = &u->info[n];
+  in->decl = -1;
+  in->callee = -1;
+  if (p->kind == CXCursor_DeclRefExpr) {
+    in->decl = decl_id(u, clang_getCursorReferenced(p->c));
+  } else if (p->kind == CXCursor_VarDecl) {
+    in->decl = decl_id(u, p->c);
+  } else if (p->kind == CXCursor_CallExpr) {
+    /* The call's spelling is its callee's name. */
+    CXString s = clang_getCursorSpelling(p->c);
+    const char *name = clang_getCString(s);
+    CXCursor ref = clang_getCursorReferenced(p->c);
+    in->callee = callee_index(u, p->c);
+    in->varying_call = (unsigned char)varying_builtin(name);
+    in->barrier_call =
+        !clang_Cursor_isNull(ref) &&
+        ((strcmp(name, "global_barrier") == 0 && gsr_is_builtin_barrier(ref)) ||
+         (in->callee >= 0 && u->ctx->funcs[in->callee].reaches_barrier));
+    clang_disposeString(s);
+    /* The arguments, among the call's children (its callee comes first). */
+    int na = clang_Cursor_getNumArguments(p->c);
+    in->args = (unsigned)u->n_args;
+    for (int a = 0; a < na; a++) {
+      CXCursor arg = clang_Cursor_getArgument(p->c, (unsigned)a);
+      unsigned at = NO_NODE;
+      for (unsigned k = 0; k < p->n_kids && at == NO_NODE; k++)
+        if (clang_equalCursors(u->nodes[u->ctx->kids[p->kids + k]].c, arg))
+          at = u->ctx->kids[p->kids + k];
+      unsigned *args = gsr_grow(u->args, &u->cap_args, u->n_args, sizeof *args);
+      if (!args)
+        return 0;
+      u->args = args;
+      u->args[u->n_args++] = at;
+      in->n_args++;
+    }
+  }
+  return !u->failed;
+}
+
+/* The i-th child of node n. */
+static unsigned kid(const ucheck *u, unsigned n, size_t i) {
+  return u->ctx->kids[u->nodes[n].kids + i];
+}
+
 typedef struct expr_scan {
-  ucheck *u;
   int varying;
-  CXCursor cause;
+  unsigned cause;
   int reads_memory;
 } expr_scan;
 
-/* Visitor: does an expression vary between work-items, or read memory? */
-static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent,
-                                         CXClientData data) {
-  (void)parent;
-  expr_scan *e = data;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_DeclRefExpr) {
-    CXCursor ref = clang_getCursorReferenced(c);
-    if (!clang_Cursor_isNull(ref) &&
-        is_tainted(e->u, clang_getCanonicalCursor(ref)) && !e->varying) {
+/* Does an expression vary between work-items, or read memory? Walks n and
+ * everything below it in preorder; the cause is the first that varies. */
+static void scan_rec(const ucheck *u, unsigned n, expr_scan *e) {
+  const gsr_node *p = &u->nodes[n];
+  const node_info *in = &u->info[n];
+  if (p->kind == CXCursor_DeclRefExpr) {
+    if (in->decl >= 0 && u->decls[in->decl].tainted && !e->varying) {
       e->varying = 1;
-      e->cause = c;
+      e->cause = n;
     }
-  } else if (k == CXCursor_ArraySubscriptExpr) {
+  } else if (p->kind == CXCursor_ArraySubscriptExpr) {
     e->reads_memory = 1;
-  } else if (k == CXCursor_CallExpr) {
-    CXString n = callee_name(c);
-    int vary = varying_builtin(clang_getCString(n));
-    clang_disposeString(n);
-    int idx = callee_index(e->u, c);
-    if (idx >= 0 && e->u->ret[idx])
-      vary = 1;
+  } else if (p->kind == CXCursor_CallExpr) {
+    int vary = in->varying_call || (in->callee >= 0 && u->ret[in->callee]);
     if (vary && !e->varying) {
       e->varying = 1;
-      e->cause = c;
+      e->cause = n;
     }
   }
-  return CXChildVisit_Recurse;
+  for (size_t i = 0; i < p->n_kids; i++)
+    scan_rec(u, kid(u, n, i), e);
 }
 
-/* Scans expression c (itself included). */
-static expr_scan scan(ucheck *u, CXCursor c) {
-  expr_scan e = {u, 0, clang_getNullCursor(), 0};
-  scan_expr(c, clang_getNullCursor(), &e);
-  clang_visitChildren(c, scan_expr, &e);
+/* Scans expression n (itself included). */
+static expr_scan scan(const ucheck *u, unsigned n) {
+  expr_scan e = {0, NO_NODE, 0};
+  scan_rec(u, n, &e);
   return e;
 }
 
@@ -226,13 +248,13 @@ static int control_parts(enum CXCursorKind k, size_t n, size_t *from,
   return n > 0;
 }
 
-/* Scans children [from, to) of ch as one condition: varying if any part
- * is, with the first part's cause. */
-static expr_scan scan_parts(ucheck *u, const kids *ch, size_t from,
+/* Scans children [from, to) of node n as one condition: varying if any
+ * part is, with the first part's cause. */
+static expr_scan scan_parts(const ucheck *u, unsigned n, size_t from,
                             size_t to) {
-  expr_scan all = {u, 0, clang_getNullCursor(), 0};
+  expr_scan all = {0, NO_NODE, 0};
   for (size_t j = from; j < to; j++) {
-    expr_scan e = scan(u, kid(ch, j));
+    expr_scan e = scan(u, kid(u, n, j));
     if (e.varying && !all.varying) {
       all.varying = 1;
       all.cause = e.cause;
@@ -311,84 +333,74 @@ static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
   return r;
 }
 
-/* The variable an assignment's left side names, or a null cursor. Only a
- * plain variable counts: an element written by some work-items is memory,
- * and memory read after a barrier is taken as uniform. */
-static CXCursor assigned_var(CXCursor lhs) {
+/* The variable an assignment's left side names: the DeclRefExpr node, or
+ * NO_NODE. Only a plain variable counts: an element written by some
+ * work-items is memory, and memory read after a barrier is taken as
+ * uniform. */
+static unsigned assigned_var(const ucheck *u, unsigned lhs) {
   for (int depth = 0; depth < 8; depth++) {
-    enum CXCursorKind k = clang_getCursorKind(lhs);
-    if (k == CXCursor_DeclRefExpr)
-      return clang_getCursorReferenced(lhs);
-    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+    const gsr_node *p = &u->nodes[lhs];
+    if (p->kind == CXCursor_DeclRefExpr)
+      return u->info[lhs].decl >= 0 ? lhs : NO_NODE;
+    if ((p->kind != CXCursor_UnexposedExpr && p->kind != CXCursor_ParenExpr) ||
+        p->n_kids != 1)
       break;
-    kids ch;
-    children(lhs, &ch);
-    int one = ch.n == 1;
-    if (one)
-      lhs = kid(&ch, 0);
-    free(ch.more);
-    if (!one)
-      break;
+    lhs = kid(u, lhs, 0);
   }
-  return clang_getNullCursor();
+  return NO_NODE;
 }
 
 /* Pass 1: propagates variation through one function body. under is
  * nonzero inside a construct whose condition varies. */
-static void propagate_walk(ucheck *u, size_t fi, CXCursor c, int under) {
-  gsr_ctx *ctx = u->ctx;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  kids ch;
-  children(c, &ch);
+static void propagate_walk(ucheck *u, size_t fi, unsigned n, int under) {
+  const gsr_node *p = &u->nodes[n];
+  const node_info *in = &u->info[n];
+  enum CXCursorKind k = p->kind;
+  size_t nk = p->n_kids;
 
   if (k == CXCursor_VarDecl) {
-    for (size_t i = 0; i < ch.n; i++)
-      if (clang_isExpression(clang_getCursorKind(kid(&ch, i))) &&
-          (under || scan(u, kid(&ch, i)).varying))
-        mark(u, c);
+    for (size_t i = 0; i < nk; i++)
+      if (clang_isExpression(u->nodes[kid(u, n, i)].kind) &&
+          (under || scan(u, kid(u, n, i)).varying))
+        mark(u, in->decl);
   } else if ((k == CXCursor_BinaryOperator ||
               k == CXCursor_CompoundAssignOperator) &&
-             ch.n == 2) {
+             nk == 2) {
     /* Lexing for '=' costs most, so it is asked last. */
-    CXCursor var = assigned_var(kid(&ch, 0));
-    if (!clang_Cursor_isNull(var) &&
-        !is_tainted(u, clang_getCanonicalCursor(var)) &&
-        (under || scan(u, kid(&ch, 1)).varying) &&
+    unsigned var = assigned_var(u, kid(u, n, 0));
+    if (var != NO_NODE && !u->decls[u->info[var].decl].tainted &&
+        (under || scan(u, kid(u, n, 1)).varying) &&
         (k == CXCursor_CompoundAssignOperator ||
-         is_assignment(ctx, c, kid(&ch, 0))))
-      mark(u, var);
-  } else if (k == CXCursor_ReturnStmt && ch.n == 1) {
-    if (!u->ret[fi] && (under || scan(u, kid(&ch, 0)).varying)) {
+         is_assignment(u->ctx, p->c, u->nodes[kid(u, n, 0)].c)))
+      mark(u, u->info[var].decl);
+  } else if (k == CXCursor_ReturnStmt && nk == 1) {
+    if (!u->ret[fi] && (under || scan(u, kid(u, n, 0)).varying)) {
       u->ret[fi] = 1;
       u->changed = 1;
     }
-  } else if (k == CXCursor_CallExpr) {
-    int idx = callee_index(u, c);
-    int nargs = clang_Cursor_getNumArguments(c);
-    for (int a = 0; idx >= 0 && a < nargs; a++)
-      if (scan(u, clang_Cursor_getArgument(c, (unsigned)a)).varying) {
-        CXCursor parm =
-            clang_Cursor_getArgument(ctx->funcs[idx].def, (unsigned)a);
-        if (!clang_Cursor_isNull(parm))
-          mark(u, parm);
-      }
+  } else if (k == CXCursor_CallExpr && in->callee >= 0) {
+    unsigned np = u->params[in->callee + 1] - u->params[in->callee];
+    for (size_t a = 0; a < in->n_args; a++) {
+      unsigned arg = u->args[in->args + a];
+      if (arg != NO_NODE && scan(u, arg).varying && a < np)
+        mark(u, u->param_ids[u->params[in->callee] + a]);
+    }
   }
 
   /* The condition of if/while/for/do/switch/?: decides what runs under. */
   size_t from, to;
-  int varies = control_parts(k, ch.n, &from, &to) &&
-               scan_parts(u, &ch, from, to).varying;
-  for (size_t i = 0; i < ch.n; i++) {
+  int varies =
+      control_parts(k, nk, &from, &to) && scan_parts(u, n, from, to).varying;
+  for (size_t i = 0; i < nk; i++) {
     int governed = varies && (i < from || i >= to);
-    propagate_walk(u, fi, kid(&ch, i), under || governed);
+    propagate_walk(u, fi, kid(u, n, i), under || governed);
   }
-  free(ch.more);
 }
 
 typedef struct exit_site {
-  CXCursor stmt;     /* the return/break/continue */
+  unsigned stmt; /* the return/break/continue */
   size_t offset;
-  CXCursor loop;     /* break/continue: the loop it leaves; else null */
+  unsigned loop; /* break/continue: the loop it leaves; else NO_NODE */
 } exit_site;
 
 typedef struct check_walk {
@@ -401,41 +413,30 @@ typedef struct check_walk {
   size_t first_barrier;    /* offset of the function's first barrier */
 } check_walk;
 
-/* Offset (expansion) of a cursor's start in the input. */
-static size_t cursor_offset(CXCursor c) {
+/* Offset (expansion) of a node's start in the input. */
+static size_t node_offset(const ucheck *u, unsigned n) {
   unsigned off;
-  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL,
-                             &off);
+  clang_getExpansionLocation(clang_getCursorLocation(u->nodes[n].c), NULL, NULL,
+                             NULL, &off);
   return off;
 }
 
-/* Reports at a cursor's expansion position. */
-static void report_at(gsr_ctx *ctx, gsr_severity sev, CXCursor c,
+/* Reports at a node's expansion position. */
+static void report_at(const ucheck *u, gsr_severity sev, unsigned n,
                       const char *fmt, const char *arg) {
-  gsr_report_loc(ctx, sev, clang_getCursorLocation(c), fmt, arg);
+  gsr_report_loc(u->ctx, sev, clang_getCursorLocation(u->nodes[n].c), fmt,
+                 arg);
 }
 
-/* Nonzero if call is global_barrier() or a call of a function that
- * reaches it. */
-static int is_barrier_call(ucheck *u, CXCursor call) {
-  CXCursor ref = clang_getCursorReferenced(call);
-  if (clang_Cursor_isNull(ref))
-    return 0;
-  if (gsr_is_builtin_barrier(ref))
-    return 1;
-  int idx = callee_index(u, call);
-  return idx >= 0 && u->ctx->funcs[idx].reaches_barrier;
-}
-
-/* The innermost enclosing loop on the stack, or a null cursor. */
-static CXCursor innermost_loop(const check_walk *w, int for_break) {
+/* The innermost enclosing loop on the stack, or NO_NODE. */
+static unsigned innermost_loop(const check_walk *w, int for_break) {
   for (size_t i = w->depth; i-- > 0;) {
     if (w->stack[i].is_loop)
       return w->stack[i].stmt;
-    if (for_break && clang_getCursorKind(w->stack[i].stmt) == CXCursor_SwitchStmt)
-      return clang_getNullCursor(); /* break leaves the switch */
+    if (for_break && w->u->nodes[w->stack[i].stmt].kind == CXCursor_SwitchStmt)
+      return NO_NODE; /* break leaves the switch */
   }
-  return clang_getNullCursor();
+  return NO_NODE;
 }
 
 /* The innermost varying control on the stack, or NULL. */
@@ -447,16 +448,15 @@ static const control *varying_control(const check_walk *w) {
 }
 
 /* Checks one barrier call against the controls and exits around it. */
-static void check_barrier(check_walk *w, CXCursor call) {
-  gsr_ctx *ctx = w->u->ctx;
-  CXString n = clang_getCursorSpelling(call);
+static void check_barrier(check_walk *w, unsigned call) {
+  const ucheck *u = w->u;
+  CXString n = clang_getCursorSpelling(u->nodes[call].c);
   const char *name = clang_getCString(n);
   int direct = strcmp(name, "global_barrier") == 0;
   const control *v = varying_control(w);
   if (v) {
     if (direct)
-      report_at(ctx, GSR_ERROR, call,
-                "global_barrier() %s",
+      report_at(u, GSR_ERROR, call, "global_barrier() %s",
                 v->is_loop ? "in a loop whose trip count depends on the "
                              "work-item or group id; not every work-item "
                              "reaches it equally often"
@@ -464,45 +464,44 @@ static void check_barrier(check_walk *w, CXCursor call) {
                              "work-item or group id; not every work-item "
                              "reaches it");
     else
-      report_at(ctx, GSR_ERROR, call,
+      report_at(u, GSR_ERROR, call,
                 "call of '%s', which reaches global_barrier(), under a "
                 "condition that depends on the work-item or group id",
                 name);
-    report_at(ctx, GSR_NOTE, clang_Cursor_isNull(v->cause) ? v->stmt : v->cause,
-              "%s", "the condition depends on the work-item or group id here");
+    report_at(u, GSR_NOTE, v->cause == NO_NODE ? v->stmt : v->cause, "%s",
+              "the condition depends on the work-item or group id here");
     if (v->is_loop)
-      gsr_report(ctx, GSR_NOTE, 0, 0,
+      gsr_report(u->ctx, GSR_NOTE, 0, 0,
                  "put the barrier outside the grid-stride loop: run the loop "
                  "to its end, then call global_barrier()");
     clang_disposeString(n);
     return;
   }
-  size_t off = cursor_offset(call);
+  size_t off = node_offset(u, call);
   for (size_t i = 0; i < w->n_exits; i++) {
     exit_site *x = &w->exits[i];
     int hits;
-    if (clang_Cursor_isNull(x->loop)) {
+    if (x->loop == NO_NODE) {
       hits = x->offset < off; /* a return before the barrier */
     } else {
       hits = 0; /* a break/continue in a loop that holds the barrier */
       for (size_t d = 0; d < w->depth; d++)
-        hits |= clang_equalCursors(w->stack[d].stmt, x->loop);
+        hits |= w->stack[d].stmt == x->loop;
     }
     if (!hits)
       continue;
-    const char *what = clang_getCursorKind(x->stmt) == CXCursor_ReturnStmt
-                           ? "return"
-                       : clang_getCursorKind(x->stmt) == CXCursor_BreakStmt
-                           ? "break"
-                           : "continue";
-    report_at(ctx, GSR_ERROR, call,
+    enum CXCursorKind xk = u->nodes[x->stmt].kind;
+    const char *what = xk == CXCursor_ReturnStmt  ? "return"
+                       : xk == CXCursor_BreakStmt ? "break"
+                                                  : "continue";
+    report_at(u, GSR_ERROR, call,
               "%s is not reached by every work-item: an earlier exit is "
               "taken by only some of them",
               direct ? "global_barrier()" : "this call of a barrier function");
-    report_at(ctx, GSR_NOTE, x->stmt,
+    report_at(u, GSR_NOTE, x->stmt,
               "this '%s' depends on the work-item or group id", what);
-    if (clang_Cursor_isNull(x->loop))
-      gsr_report(ctx, GSR_NOTE, 0, 0,
+    if (x->loop == NO_NODE)
+      gsr_report(u->ctx, GSR_NOTE, 0, 0,
                  "instead of 'if (id >= n) return;', loop in grid-stride "
                  "style: for (i = get_global_id(0); i < n; i += "
                  "get_global_size(0))");
@@ -511,66 +510,60 @@ static void check_barrier(check_walk *w, CXCursor call) {
   clang_disposeString(n);
 }
 
-/* Pass 2: walks a body with a stack of enclosing controls. */
-static void check_walk_rec(check_walk *w, CXCursor c) {
-  ucheck *u = w->u;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  kids ch;
-  children(c, &ch);
-
-  if (k == CXCursor_CallExpr && is_barrier_call(u, c)) {
-    if (!w->collecting)
-      check_barrier(w, c);
-    else if (w->first_barrier == (size_t)-1)
-      w->first_barrier = cursor_offset(c);
-  }
-  if (w->collecting &&
-      (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt ||
-       k == CXCursor_ContinueStmt)) {
-    const control *v = varying_control(w);
-    if (v && w->n_exits < 1u << 20) {
-      exit_site *p = w->n_exits == w->cap_exits
-                         ? realloc(w->exits, (w->cap_exits * 2 + 8) * sizeof *p)
-                         : w->exits;
-      if (p) {
-        if (w->n_exits == w->cap_exits)
-          w->cap_exits = w->cap_exits * 2 + 8;
-        w->exits = p;
-        exit_site *x = &p[w->n_exits++];
-        x->stmt = c;
-        x->offset = cursor_offset(c);
-        x->loop = k == CXCursor_ReturnStmt
-                      ? clang_getNullCursor()
+/* Records a return/break/continue under a varying condition (first walk). */
+static void add_exit(check_walk *w, unsigned n) {
+  enum CXCursorKind k = w->u->nodes[n].kind;
+  if (!varying_control(w) || w->n_exits >= 1u << 20)
+    return;
+  unsigned loop = k == CXCursor_ReturnStmt
+                      ? NO_NODE
                       : innermost_loop(w, k == CXCursor_BreakStmt);
-        if (k != CXCursor_ReturnStmt && clang_Cursor_isNull(x->loop))
-          w->n_exits--; /* a break out of a switch */
-      }
-    }
+  if (k != CXCursor_ReturnStmt && loop == NO_NODE)
+    return; /* a break out of a switch */
+  exit_site *p = gsr_grow(w->exits, &w->cap_exits, w->n_exits, sizeof *p);
+  if (!p)
+    return;
+  w->exits = p;
+  exit_site *x = &p[w->n_exits++];
+  x->stmt = n;
+  x->offset = node_offset(w->u, n);
+  x->loop = loop;
+}
+
+/* Pass 2: walks a body with a stack of enclosing controls. */
+static void check_walk_rec(check_walk *w, unsigned n) {
+  ucheck *u = w->u;
+  const gsr_node *p = &u->nodes[n];
+  enum CXCursorKind k = p->kind;
+
+  if (k == CXCursor_CallExpr && u->info[n].barrier_call) {
+    if (!w->collecting)
+      check_barrier(w, n);
+    else if (w->first_barrier == (size_t)-1)
+      w->first_barrier = node_offset(u, n);
   }
+  if (w->collecting && (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt ||
+                        k == CXCursor_ContinueStmt))
+    add_exit(w, n);
 
   int is_loop = k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
                 k == CXCursor_DoStmt;
   size_t from, to;
-  int is_ctl = control_parts(k, ch.n, &from, &to);
-  expr_scan cond = {u, 0, clang_getNullCursor(), 0};
+  int is_ctl = control_parts(k, p->n_kids, &from, &to);
+  expr_scan cond = {0, NO_NODE, 0};
   if (is_ctl)
-    cond = scan_parts(u, &ch, from, to);
-  for (size_t i = 0; i < ch.n; i++) {
-    CXCursor child = kid(&ch, i);
+    cond = scan_parts(u, n, from, to);
+  for (size_t i = 0; i < p->n_kids; i++) {
+    unsigned child = kid(u, n, i);
     /* The children that run under the construct's condition. */
     int governed = is_ctl && (i < from || i >= to);
-    if (governed && w->depth == w->cap) {
-      size_t cap = w->cap ? w->cap * 2 : 16;
-      control *p = realloc(w->stack, cap * sizeof *p);
-      if (!p)
-        break;
-      w->stack = p;
-      w->cap = cap;
-    }
     if (governed) {
-      control *ctl = &w->stack[w->depth++];
-      memset(ctl, 0, sizeof *ctl);
-      ctl->stmt = c;
+      control *st = gsr_grow(w->stack, &w->cap, w->depth, sizeof *st);
+      if (!st)
+        break;
+      w->stack = st;
+      control *ctl = &st[w->depth++];
+      ctl->stmt = n;
       ctl->is_loop = is_loop;
       ctl->varying = cond.varying;
       ctl->cause = cond.cause;
@@ -580,103 +573,120 @@ static void check_walk_rec(check_walk *w, CXCursor c) {
       check_walk_rec(w, child);
     }
   }
-  free(ch.more);
 }
 
-static void check_data_conditions(check_walk *w, CXCursor c);
+/* Warns once per function for its first barrier when it sits under a
+ * condition that reads memory before any barrier has run: an if/loop
+ * whose condition reads memory, placed before the first barrier and
+ * holding it. Walks the nodes below n in preorder; returns nonzero once
+ * it has warned. */
+static int check_data_conditions(check_walk *w, unsigned n) {
+  const ucheck *u = w->u;
+  for (size_t i = 0; i < u->nodes[n].n_kids; i++) {
+    unsigned c = kid(u, n, i);
+    const gsr_node *p = &u->nodes[c];
+    enum CXCursorKind k = p->kind;
+    if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt ||
+         k == CXCursor_ForStmt || k == CXCursor_DoStmt) &&
+        w->first_barrier != (size_t)-1 &&
+        node_offset(u, c) <= w->first_barrier && p->n_kids > 1) {
+      size_t cond = k == CXCursor_DoStmt ? p->n_kids - 1 : 0;
+      expr_scan e = scan(u, kid(u, c, cond));
+      /* Does the construct hold the first barrier? */
+      CXSourceRange r = clang_getCursorExtent(p->c);
+      unsigned b, end;
+      clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+      clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end);
+      if (e.reads_memory && !e.varying && b <= w->first_barrier &&
+          w->first_barrier < end) {
+        report_at(u, GSR_WARNING, kid(u, c, cond), "%s",
+                  "global_barrier() under a condition that reads "
+                  "memory before any barrier: every work-item "
+                  "reaches it only if they all read the same value "
+                  "(--no-uniformity-check silences this)");
+        return 1;
+      }
+    }
+    if (check_data_conditions(w, c))
+      return 1;
+  }
+  return 0;
+}
 
 /* Runs both passes of the check over the participating code. */
 void gsr_check_uniformity(gsr_ctx *ctx) {
   ucheck u;
   memset(&u, 0, sizeof u);
   u.ctx = ctx;
-  u.ret = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
-  if (!u.ret)
-    return;
-  for (size_t i = 0; i < ctx->n_funcs; i++)
+  u.nodes = ctx->nodes;
+  size_t nf = ctx->n_funcs;
+  u.ret = calloc(nf ? nf : 1, 1);
+  u.params = calloc(nf + 1, sizeof *u.params);
+  u.info = calloc(ctx->n_nodes ? ctx->n_nodes : 1, sizeof *u.info);
+  if (!u.ret || !u.params || !u.info)
+    goto free_all;
+  for (size_t i = 0; i < nf; i++)
     if (ctx->funcs[i].has_def &&
         !gsr_table_add(&u.defs, clang_hashCursor(ctx->funcs[i].def), i))
-      goto free_tables;
+      goto free_all;
+  /* Every defined function's parameters and nodes: variation flows through
+   * calls from code that does not take part too. */
+  for (size_t i = 0; i < nf && !u.failed; i++) {
+    u.params[i] = (unsigned)u.n_param_ids;
+    if (!ctx->funcs[i].has_def)
+      continue;
+    CXCursor def = ctx->funcs[i].def;
+    int np = clang_Cursor_getNumArguments(def);
+    for (int a = 0; a < np && !u.failed; a++) {
+      int *ids =
+          gsr_grow(u.param_ids, &u.cap_param_ids, u.n_param_ids, sizeof *ids);
+      if (!ids) {
+        u.failed = 1;
+        break;
+      }
+      u.param_ids = ids;
+      ids[u.n_param_ids++] =
+          decl_id(&u, clang_Cursor_getArgument(def, (unsigned)a));
+    }
+  }
+  u.params[nf] = (unsigned)u.n_param_ids;
+  for (size_t n = 0; n < ctx->n_nodes && !u.failed; n++)
+    if (!annotate(&u, (unsigned)n))
+      u.failed = 1;
+  if (u.failed)
+    goto free_all;
+
   do {
     u.changed = 0;
-    for (size_t i = 0; i < ctx->n_funcs; i++)
-      if (ctx->funcs[i].has_def)
-        propagate_walk(&u, i, ctx->funcs[i].def, 0);
+    for (size_t i = 0; i < nf; i++)
+      if (ctx->funcs[i].root != NO_NODE)
+        propagate_walk(&u, i, ctx->funcs[i].root, 0);
   } while (u.changed);
 
-  for (size_t i = 0; i < ctx->n_funcs; i++) {
+  for (size_t i = 0; i < nf; i++) {
     gsr_func *fn = &ctx->funcs[i];
-    if (!fn->has_def || !fn->reaches_barrier)
+    if (fn->root == NO_NODE || !fn->reaches_barrier)
       continue;
     check_walk w;
     memset(&w, 0, sizeof w);
     w.u = &u;
     w.first_barrier = (size_t)-1;
     w.collecting = 1;
-    check_walk_rec(&w, fn->def);
+    check_walk_rec(&w, fn->root);
     w.collecting = 0;
-    check_walk_rec(&w, fn->def);
-    check_data_conditions(&w, fn->def);
+    check_walk_rec(&w, fn->root);
+    check_data_conditions(&w, fn->root);
     free(w.stack);
     free(w.exits);
   }
-free_tables:
+
+free_all:
   gsr_table_free(&u.defs);
-  gsr_table_free(&u.vars.index);
-  free(u.vars.decls);
+  gsr_table_free(&u.decl_index);
+  free(u.decls);
+  free(u.info);
+  free(u.args);
+  free(u.param_ids);
+  free(u.params);
   free(u.ret);
-}
-
-typedef struct data_walk {
-  check_walk *w;
-  int warned;
-} data_walk;
-
-/* Visitor for check_data_conditions: an if/loop whose condition reads
- * memory, placed before the first barrier and holding one. */
-static enum CXChildVisitResult data_visit(CXCursor c, CXCursor parent,
-                                          CXClientData d) {
-  (void)parent;
-  data_walk *dw = d;
-  check_walk *w = dw->w;
-  gsr_ctx *ctx = w->u->ctx;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  if (dw->warned)
-    return CXChildVisit_Break;
-  if (k != CXCursor_IfStmt && k != CXCursor_WhileStmt &&
-      k != CXCursor_ForStmt && k != CXCursor_DoStmt)
-    return CXChildVisit_Recurse;
-  if (w->first_barrier == (size_t)-1 || cursor_offset(c) > w->first_barrier)
-    return CXChildVisit_Recurse;
-  kids ch;
-  children(c, &ch);
-  int reads = 0, varying = 0;
-  size_t cond = k == CXCursor_DoStmt ? ch.n - 1 : 0;
-  if (ch.n > 1) {
-    expr_scan e = scan(w->u, kid(&ch, cond));
-    reads = e.reads_memory;
-    varying = e.varying;
-  }
-  /* Does the construct hold the first barrier? */
-  CXSourceRange r = clang_getCursorExtent(c);
-  unsigned b, e;
-  clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
-  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-  if (reads && !varying && b <= w->first_barrier && w->first_barrier < e) {
-    report_at(ctx, GSR_WARNING, kid(&ch, cond),
-              "%s", "global_barrier() under a condition that reads memory "
-                    "before any barrier: every work-item reaches it only if "
-                    "they all read the same value (--no-uniformity-check "
-                    "silences this)");
-    dw->warned = 1;
-  }
-  free(ch.more);
-  return CXChildVisit_Recurse;
-}
-
-/* Warns once per function for its first barrier when it sits under a
- * condition that reads memory before any barrier has run. */
-static void check_data_conditions(check_walk *w, CXCursor c) {
-  data_walk dw = {w, 0};
-  clang_visitChildren(c, data_visit, &dw);
 }
