@@ -225,26 +225,6 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
   fn->decls[fn->n_decls++] = d;
 }
 
-/* Finds the DeclRefExpr naming the callee inside a call's first child. */
-static enum CXChildVisitResult find_callee_ref(CXCursor c, CXCursor parent,
-                                               CXClientData data) {
-  (void)parent;
-  CXCursor *out = data;
-  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-    *out = c;
-    return CXChildVisit_Break;
-  }
-  return CXChildVisit_Recurse;
-}
-
-/* Visitor that stops at a call's first child (the callee expression). */
-static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent,
-                                           CXClientData data) {
-  (void)parent;
-  *(CXCursor *)data = c;
-  return CXChildVisit_Break;
-}
-
 /* Appends a site to fn. */
 static gsr_site *add_site(gsr_func *fn) {
   if (fn->n_sites == fn->cap_sites) {
@@ -263,7 +243,9 @@ static gsr_site *add_site(gsr_func *fn) {
   return s;
 }
 
-/* Records a call inside the body of function w->cur. */
+/* Records a call inside the body of function w->cur, whose node is the
+ * last one added. Where its callee's name is spelled is found once the
+ * walk is over (place_site()). */
 static void record_call(walk *w, CXCursor call) {
   gsr_ctx *ctx = w->ctx;
   CXCursor callee = clang_getCursorReferenced(call);
@@ -293,19 +275,6 @@ static void record_call(walk *w, CXCursor call) {
     }
   }
 
-  /* The callee's name: the DeclRefExpr inside the call's first child. */
-  CXCursor head = clang_getNullCursor(), ref = clang_getNullCursor();
-  clang_visitChildren(call, first_child, &head);
-  if (!clang_Cursor_isNull(head)) {
-    if (clang_getCursorKind(head) == CXCursor_DeclRefExpr)
-      ref = head;
-    else
-      clang_visitChildren(head, find_callee_ref, &ref);
-  }
-  CXSourceLocation loc = clang_Cursor_isNull(ref)
-                             ? clang_getCursorLocation(call)
-                             : clang_getCursorLocation(ref);
-
   int callee_idx = -1;
   if (kind == GSR_SITE_CALL) {
     callee_idx = func_index(ctx, clang_getCanonicalCursor(callee));
@@ -323,29 +292,13 @@ static void record_call(walk *w, CXCursor call) {
   s->kind = kind;
   s->callee = callee_idx;
   s->callee_name = gsr_strdup(name);
+  if (!s->callee_name)
+    w->failed = 1;
   s->num_args = (unsigned)(clang_Cursor_getNumArguments(call) > 0
                                ? clang_Cursor_getNumArguments(call)
                                : 0);
-  user_position(ctx, loc, &s->file, &s->line, &s->col, NULL);
-  clang_getSpellingLocation(loc, &s->spelled_in, NULL, NULL, NULL);
-  s->name_off = main_offset(ctx, loc);
   s->name_len = strlen(name);
-  s->in_main = s->name_off != NO_OFF;
-  if (s->in_main &&
-      (s->name_off + s->name_len > ctx->src_len ||
-       memcmp(ctx->src + s->name_off, name, s->name_len) != 0)) {
-    /* libclang reports a call written in a macro body at the expansion;
-     * the macro table (lexed below) finds the call's own text. */
-    s->in_main = 0;
-    s->in_macro = 1;
-  }
-  if (s->in_main) {
-    size_t lp = gsr_skip_blank(ctx, s->name_off + s->name_len);
-    if (lp < ctx->src_len && ctx->src[lp] == '(') {
-      s->lparen_off = lp;
-      s->rparen_off = gsr_match_paren(ctx, lp);
-    }
-  }
+  s->node = (unsigned)ctx->n_nodes - 1;
   if (kind == GSR_SITE_BARRIER)
     ctx->n_barrier_sites++;
   if (kind == GSR_SITE_ID && s->num_args == 1) {
@@ -360,8 +313,48 @@ static void record_call(walk *w, CXCursor call) {
   clang_disposeString(cs);
 }
 
+/* Finds where the callee's name of a call site is spelled: the first
+ * DeclRefExpr of the call's first child (the callee expression), in
+ * preorder. */
+static void place_site(gsr_ctx *ctx, gsr_site *s) {
+  const gsr_node *call = &ctx->nodes[s->node];
+  CXCursor loc_cursor = call->c;
+  if (call->n_kids) {
+    unsigned head = ctx->kids[call->kids];
+    for (unsigned i = head; i < ctx->nodes[head].end; i++)
+      if (ctx->nodes[i].kind == CXCursor_DeclRefExpr) {
+        loc_cursor = ctx->nodes[i].c;
+        break;
+      }
+  }
+  CXSourceLocation loc = clang_getCursorLocation(loc_cursor);
+  user_position(ctx, loc, &s->file, &s->line, &s->col, NULL);
+  clang_getSpellingLocation(loc, &s->spelled_in, NULL, NULL, NULL);
+  s->name_off = main_offset(ctx, loc);
+  s->in_main = s->name_off != NO_OFF;
+  if (s->in_main &&
+      (s->name_off + s->name_len > ctx->src_len ||
+       memcmp(ctx->src + s->name_off, s->callee_name, s->name_len) != 0)) {
+    /* libclang reports a call written in a macro body at the expansion;
+     * the macro table (lexed below) finds the call's own text. */
+    s->in_main = 0;
+    s->in_macro = 1;
+  }
+  if (s->in_main) {
+    size_t lp = gsr_skip_blank(ctx, s->name_off + s->name_len);
+    if (lp < ctx->src_len && ctx->src[lp] == '(') {
+      s->lparen_off = lp;
+      s->rparen_off = gsr_match_paren(ctx, lp);
+    }
+  }
+}
+
 /* Records a macro definition or expansion that lies in the input. */
 static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
+  /* Most are the default header's: the location (where the extent starts)
+   * rules them out before the extent, which costs a relex, is asked. */
+  if (main_offset(ctx, clang_getCursorLocation(c)) == NO_OFF)
+    return;
   CXSourceRange r = clang_getCursorExtent(c);
   size_t b = main_offset(ctx, clang_getRangeStart(r));
   size_t e = main_offset(ctx, clang_getRangeEnd(r));
@@ -373,7 +366,8 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
   if (!name)
     return;
   if (is_def) {
-    gsr_macro *p = realloc(ctx->macros, (ctx->n_macros + 1) * sizeof *p);
+    gsr_macro *p =
+        gsr_grow(ctx->macros, &ctx->cap_macros, ctx->n_macros, sizeof *p);
     if (!p) {
       free(name);
       return;
@@ -384,11 +378,12 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
     m->name = name;
     m->begin = b;
     m->end = e;
+    m->extent = r;
     user_position(ctx, clang_getCursorLocation(c), NULL, &m->line, &m->col,
                   NULL);
   } else {
-    gsr_expansion *p =
-        realloc(ctx->expansions, (ctx->n_expansions + 1) * sizeof *p);
+    gsr_expansion *p = gsr_grow(ctx->expansions, &ctx->cap_expansions,
+                                ctx->n_expansions, sizeof *p);
     if (!p) {
       free(name);
       return;
@@ -468,13 +463,9 @@ gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name) {
 
 /* Lexes one macro body and records the calls it spells. */
 static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
-  CXSourceLocation b =
-      clang_getLocationForOffset(ctx->tu, ctx->main_file, (unsigned)m->begin);
-  CXSourceLocation e =
-      clang_getLocationForOffset(ctx->tu, ctx->main_file, (unsigned)m->end);
   CXToken *toks = NULL;
   unsigned n = 0;
-  clang_tokenize(ctx->tu, clang_getRange(b, e), &toks, &n);
+  clang_tokenize(ctx->tu, m->extent, &toks, &n);
   for (unsigned i = 1; i < n; i++) { /* token 0 is the macro's name */
     if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
       continue;
@@ -528,26 +519,34 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
 static int add_node(walk *w, CXCursor c, enum CXCursorKind k,
                     const CXCursor *parent) {
   gsr_ctx *ctx = w->ctx;
-  /* The walk is in preorder: the parent is on the path from the root. */
-  while (parent && w->depth > 1 &&
-         !clang_equalCursors(ctx->nodes[w->path[w->depth - 1]].c, *parent))
+  /* The walk is in preorder: the parent is on the path from the root.
+   * Cursors of different kinds differ; only the same kind asks libclang. */
+  while (parent && w->depth > 1) {
+    const CXCursor *top = &ctx->nodes[w->path[w->depth - 1]].c;
+    if (top->kind == parent->kind && clang_equalCursors(*top, *parent))
+      break;
     w->depth--;
+  }
   if (!parent)
     w->depth = 0;
-  gsr_node *nodes =
-      gsr_grow(ctx->nodes, &ctx->cap_nodes, ctx->n_nodes, sizeof *nodes);
-  if (nodes)
+  if (ctx->n_nodes == ctx->cap_nodes) {
+    gsr_node *nodes =
+        gsr_grow(ctx->nodes, &ctx->cap_nodes, ctx->n_nodes, sizeof *nodes);
+    if (!nodes)
+      return 0;
     ctx->nodes = nodes;
-  unsigned *path = gsr_grow(w->path, &w->cap, w->depth, sizeof *path);
-  if (path)
+  }
+  if (w->depth == w->cap) {
+    unsigned *path = gsr_grow(w->path, &w->cap, w->depth, sizeof *path);
+    if (!path)
+      return 0;
     w->path = path;
-  if (!nodes || !path)
-    return 0;
+  }
   gsr_node *n = &ctx->nodes[ctx->n_nodes];
   n->c = c;
   n->kind = k;
   n->parent = parent ? w->path[w->depth - 1] : GSR_NO_NODE;
-  n->kids = n->n_kids = 0;
+  n->kids = n->n_kids = n->end = 0;
   w->path[w->depth++] = (unsigned)ctx->n_nodes++;
   return 1;
 }
@@ -573,6 +572,14 @@ static int link_nodes(gsr_ctx *ctx) {
                       : NULL;
     if (p)
       ctx->kids[p->kids + p->n_kids++] = (unsigned)i;
+  }
+  /* A subtree ends where the last of its descendants does. */
+  for (size_t i = ctx->n_nodes; i-- > 0;) {
+    gsr_node *n = &ctx->nodes[i];
+    if (n->end < i + 1)
+      n->end = (unsigned)i + 1;
+    if (n->parent != GSR_NO_NODE && ctx->nodes[n->parent].end < n->end)
+      ctx->nodes[n->parent].end = n->end;
   }
   return 1;
 }
@@ -741,6 +748,9 @@ gsr_status gsr_find(gsr_ctx *ctx) {
   if (w.failed || !link_nodes(ctx) || !index_defs_by_name(ctx) ||
       !index_macros_by_name(ctx))
     return GSR_ERR_NOMEM;
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    for (size_t s = 0; s < ctx->funcs[i].n_sites; s++)
+      place_site(ctx, &ctx->funcs[i].sites[s]);
   for (size_t i = 0; i < ctx->n_macros; i++)
     lex_macro(ctx, &ctx->macros[i]);
   check_skipped_ranges(ctx);

@@ -110,14 +110,16 @@ typedef struct gsr_edit {
 } gsr_edit;
 
 /* One cursor of a function definition, as libclang's walk lists it: the
- * find stage records every one, so that the uniformity checker can walk
- * the bodies as often as it needs without asking libclang again. */
+ * find stage records every one, in preorder, so that the uniformity
+ * checker can walk the bodies as often as it needs without asking libclang
+ * again. */
 #define GSR_NO_NODE ((unsigned)-1)
 typedef struct gsr_node {
   CXCursor c;
   enum CXCursorKind kind;
   unsigned parent;       /* GSR_NO_NODE for the definition itself */
   unsigned kids, n_kids; /* children: ctx->kids[kids .. kids + n_kids) */
+  unsigned end;          /* its subtree is the nodes [this one, end) */
 } gsr_node;
 
 /* A call of interest inside a function body. */
@@ -142,6 +144,7 @@ typedef struct gsr_site {
   CXFile file;       /* expansion position, for diagnostics */
   unsigned line, col;
   CXFile spelled_in; /* the file that spells the call */
+  unsigned node;     /* the call's node */
 } gsr_site;
 
 /* One function of the translation unit (all its declarations together). */
@@ -195,6 +198,7 @@ typedef struct gsr_macro_use {
 typedef struct gsr_macro {
   char *name;
   size_t begin, end;     /* the definition's extent in the input */
+  CXSourceRange extent;  /* the same, for lexing */
   unsigned line, col;
   gsr_macro_use *uses;
   size_t n_uses;
@@ -249,9 +253,9 @@ typedef struct gsr_ctx {
   size_t n_barrier_sites;
 
   gsr_macro *macros;
-  size_t n_macros;
+  size_t n_macros, cap_macros;
   gsr_expansion *expansions;
-  size_t n_expansions;
+  size_t n_expansions, cap_expansions;
 
   /* #include "gsync.h" directives of the input: [begin, end) each. */
   size_t (*gsync_includes)[2];

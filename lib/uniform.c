@@ -17,6 +17,13 @@
  * The analysis is flow-insensitive within a function and propagates through
  * calls (arguments to parameters, return values to call results) until
  * nothing changes.
+ *
+ * It walks the nodes that the find stage recorded for each definition. They
+ * are in preorder, so a node's subtree is the index range [n, end) and its
+ * ancestors are found through the parent links: every walk here is a loop.
+ * A function is walked again only when something it consulted changed: a
+ * declaration of its own marked after it was read, a parameter marked by a
+ * caller, a callee's result, or a declaration shared between functions.
  */
 #include "internal.h"
 
@@ -29,50 +36,63 @@ static const char *const varying_fns[] = {
     "get_global_linear_id", "get_local_linear_id", "get_sub_group_id",
     "get_sub_group_local_id"};
 
-/* What the passes ask of each node of the function trees (find.c records
- * them), worked out once. */
+/* What the passes ask of each node, worked out once, and what the current
+ * pass of the propagation decided about it. */
 typedef struct node_info {
-  int decl;   /* DeclRefExpr: the declaration it names; VarDecl: itself */
+  int decl;   /* DeclRefExpr: the declaration it names (a variable or
+                 parameter, else -1; UNRESOLVED until asked); VarDecl: itself */
   int callee; /* CallExpr: the defined function called, or -1 */
   unsigned args, n_args;      /* CallExpr arguments: u->args[args ..) */
   unsigned char varying_call; /* CallExpr: of a built-in that varies */
   unsigned char barrier_call; /* CallExpr: global_barrier() or a function
                                  that reaches it */
+  unsigned char governed;     /* runs under its parent's condition */
+  unsigned char site;         /* CallExpr: a call site of the find stage */
+  unsigned char under;        /* propagation: under a varying condition */
+  unsigned char varies;       /* propagation: its condition varies */
 } node_info;
 
 #define NO_NODE GSR_NO_NODE
+#define UNRESOLVED (-2)
 
 /* A declaration that the nodes name. */
 typedef struct decl_info {
   CXCursor c;  /* canonical */
   int tainted; /* its value varies between work-items */
+  int owner;   /* the function whose nodes name it, or SHARED */
+  unsigned read_in; /* the walk that last consulted it */
 } decl_info;
+
+#define SHARED (-1)
+
+typedef struct expr_scan {
+  int varying;
+  unsigned cause; /* the first node that varies, or NO_NODE */
+  int reads_memory;
+} expr_scan;
 
 typedef struct ucheck {
   gsr_ctx *ctx;
   const gsr_node *nodes; /* ctx->nodes */
   node_info *info;       /* per node */
-  unsigned *args;        /* node indices */
+  expr_scan *cond;       /* per control node, once the propagation is done */
+  unsigned char *cond_done;
+  unsigned *args; /* node indices */
   size_t n_args, cap_args;
   unsigned *params; /* per function: where its parameters' ids start */
   int *param_ids;   /* declaration ids of every function's parameters */
   size_t n_param_ids, cap_param_ids;
   decl_info *decls; /* declarations that the nodes name, by id */
   size_t n_decls, cap_decls;
-  gsr_table decl_index;  /* clang_hashCursor of each declaration */
-  gsr_table defs;        /* function definitions: clang_hashCursor(def) */
-  unsigned char *ret;    /* per function: its result varies */
-  int changed;
+  gsr_table decl_index; /* clang_hashCursor of each declaration */
+  unsigned char *ret;   /* per function: its result varies */
+  unsigned char *dirty; /* per function: walk it (again) */
+  unsigned **callers;   /* per function: the functions that call it */
+  size_t *n_callers;
+  size_t cur_fn; /* the function being walked */
+  unsigned walk; /* walks so far (decl_info.read_in) */
   int failed; /* out of memory: the check is skipped */
 } ucheck;
-
-/* One enclosing control construct during the check walk. */
-typedef struct control {
-  unsigned stmt;      /* the if/loop/switch/?: */
-  int varying;        /* its condition varies between work-items */
-  unsigned cause;     /* where the variation comes from, or NO_NODE */
-  int is_loop;
-} control;
 
 /* What a table lookup compares with: the cursor sought, and where. */
 typedef struct cursor_key {
@@ -86,12 +106,6 @@ static int decl_eq(const void *user, size_t pos) {
   return clang_equalCursors(k->u->decls[pos].c, k->c);
 }
 
-/* Table callback: is the definition of function pos the cursor sought? */
-static int def_eq(const void *user, size_t pos) {
-  const cursor_key *k = user;
-  return clang_equalCursors(k->u->ctx->funcs[pos].def, k->c);
-}
-
 /* The id of a declaration (canonicalized here), added if new; -1 for a
  * null cursor or when out of memory. */
 static int decl_id(ucheck *u, CXCursor decl) {
@@ -101,8 +115,11 @@ static int decl_id(ucheck *u, CXCursor decl) {
   unsigned h = clang_hashCursor(decl);
   cursor_key k = {decl, u};
   size_t i = gsr_table_find(&u->decl_index, h, decl_eq, &k);
-  if (i != (size_t)-1)
+  if (i != (size_t)-1) {
+    if (u->decls[i].owner != (int)u->cur_fn)
+      u->decls[i].owner = SHARED; /* a program-scope variable */
     return (int)i;
+  }
   decl_info *d = gsr_grow(u->decls, &u->cap_decls, u->n_decls, sizeof *d);
   if (!d || !gsr_table_add(&u->decl_index, h, u->n_decls)) {
     u->failed = 1;
@@ -111,28 +128,36 @@ static int decl_id(ucheck *u, CXCursor decl) {
   u->decls = d;
   d[u->n_decls].c = decl;
   d[u->n_decls].tainted = 0;
+  d[u->n_decls].owner = (int)u->cur_fn;
+  d[u->n_decls].read_in = 0;
   return (int)u->n_decls++;
 }
 
-/* Marks a declaration as varying; records that something changed. */
+/* Nonzero if declaration id varies; notes that the current walk asked. */
+static int tainted(ucheck *u, int id) {
+  u->decls[id].read_in = u->walk;
+  return u->decls[id].tainted;
+}
+
+/* Marks a declaration as varying, and the functions that consulted it as
+ * to be walked again. */
 static void mark(ucheck *u, int id) {
   if (id < 0 || u->decls[id].tainted)
     return;
-  u->decls[id].tainted = 1;
-  u->changed = 1;
+  decl_info *d = &u->decls[id];
+  d->tainted = 1;
+  if (d->owner == SHARED)
+    memset(u->dirty, 1, u->ctx->n_funcs);
+  else if (d->owner != (int)u->cur_fn || d->read_in == u->walk)
+    u->dirty[d->owner] = 1;
 }
 
-/* Returns the index of the defined function a call refers to, or -1. */
-static int callee_index(ucheck *u, CXCursor call) {
-  CXCursor ref = clang_getCursorReferenced(call);
-  if (clang_Cursor_isNull(ref))
-    return -1;
-  CXCursor def = clang_getCursorDefinition(ref);
-  if (clang_Cursor_isNull(def))
-    return -1;
-  cursor_key k = {def, u};
-  size_t i = gsr_table_find(&u->defs, clang_hashCursor(def), def_eq, &k);
-  return i == (size_t)-1 ? -1 : (int)i;
+/* Records that the result of function fi varies: its callers are to be
+ * walked again. */
+static void mark_result(ucheck *u, size_t fi) {
+  u->ret[fi] = 1;
+  for (size_t i = 0; i < u->n_callers[fi]; i++)
+    u->dirty[u->callers[fi][i]] = 1;
 }
 
 /* Nonzero if name is a work-item function that varies, or an atomic whose
@@ -145,87 +170,9 @@ static int varying_builtin(const char *name) {
          strncmp(name, "work_group_scan", 15) == 0;
 }
 
-/* Works out what the passes ask of node n. Returns 0 when out of memory. */
-static int annotate(ucheck *u, unsigned n) {
-  const gsr_node *p = &u->nodes[n];
-  node_info *in = &u->info[n];
-  in->decl = -1;
-  in->callee = -1;
-  if (p->kind == CXCursor_DeclRefExpr) {
-    in->decl = decl_id(u, clang_getCursorReferenced(p->c));
-  } else if (p->kind == CXCursor_VarDecl) {
-    in->decl = decl_id(u, p->c);
-  } else if (p->kind == CXCursor_CallExpr) {
-    /* The call's spelling is its callee's name. */
-    CXString s = clang_getCursorSpelling(p->c);
-    const char *name = clang_getCString(s);
-    CXCursor ref = clang_getCursorReferenced(p->c);
-    in->callee = callee_index(u, p->c);
-    in->varying_call = (unsigned char)varying_builtin(name);
-    in->barrier_call =
-        !clang_Cursor_isNull(ref) &&
-        ((strcmp(name, "global_barrier") == 0 && gsr_is_builtin_barrier(ref)) ||
-         (in->callee >= 0 && u->ctx->funcs[in->callee].reaches_barrier));
-    clang_disposeString(s);
-    /* The arguments, among the call's children (its callee comes first). */
-    int na = clang_Cursor_getNumArguments(p->c);
-    in->args = (unsigned)u->n_args;
-    for (int a = 0; a < na; a++) {
-      CXCursor arg = clang_Cursor_getArgument(p->c, (unsigned)a);
-      unsigned at = NO_NODE;
-      for (unsigned k = 0; k < p->n_kids && at == NO_NODE; k++)
-        if (clang_equalCursors(u->nodes[u->ctx->kids[p->kids + k]].c, arg))
-          at = u->ctx->kids[p->kids + k];
-      unsigned *args = gsr_grow(u->args, &u->cap_args, u->n_args, sizeof *args);
-      if (!args)
-        return 0;
-      u->args = args;
-      u->args[u->n_args++] = at;
-      in->n_args++;
-    }
-  }
-  return !u->failed;
-}
-
 /* The i-th child of node n. */
 static unsigned kid(const ucheck *u, unsigned n, size_t i) {
   return u->ctx->kids[u->nodes[n].kids + i];
-}
-
-typedef struct expr_scan {
-  int varying;
-  unsigned cause;
-  int reads_memory;
-} expr_scan;
-
-/* Does an expression vary between work-items, or read memory? Walks n and
- * everything below it in preorder; the cause is the first that varies. */
-static void scan_rec(const ucheck *u, unsigned n, expr_scan *e) {
-  const gsr_node *p = &u->nodes[n];
-  const node_info *in = &u->info[n];
-  if (p->kind == CXCursor_DeclRefExpr) {
-    if (in->decl >= 0 && u->decls[in->decl].tainted && !e->varying) {
-      e->varying = 1;
-      e->cause = n;
-    }
-  } else if (p->kind == CXCursor_ArraySubscriptExpr) {
-    e->reads_memory = 1;
-  } else if (p->kind == CXCursor_CallExpr) {
-    int vary = in->varying_call || (in->callee >= 0 && u->ret[in->callee]);
-    if (vary && !e->varying) {
-      e->varying = 1;
-      e->cause = n;
-    }
-  }
-  for (size_t i = 0; i < p->n_kids; i++)
-    scan_rec(u, kid(u, n, i), e);
-}
-
-/* Scans expression n (itself included). */
-static expr_scan scan(const ucheck *u, unsigned n) {
-  expr_scan e = {0, NO_NODE, 0};
-  scan_rec(u, n, &e);
-  return e;
 }
 
 /* For a control construct of kind k with n children (libclang lists only
@@ -248,10 +195,122 @@ static int control_parts(enum CXCursorKind k, size_t n, size_t *from,
   return n > 0;
 }
 
+/* The declaration that DeclRefExpr or VarDecl node n names, worked out
+ * when first asked: many are never read. */
+static int node_decl(ucheck *u, unsigned n) {
+  node_info *in = &u->info[n];
+  if (in->decl == UNRESOLVED) {
+    CXCursor c = u->nodes[n].c;
+    if (u->nodes[n].kind == CXCursor_DeclRefExpr) {
+      /* Only variables and parameters can vary (a function or enumerator
+       * named here never does). */
+      c = clang_getCursorReferenced(c);
+      if (c.kind != CXCursor_VarDecl && c.kind != CXCursor_ParmDecl)
+        c = clang_getNullCursor();
+    }
+    in->decl = decl_id(u, c);
+  }
+  return in->decl;
+}
+
+/* Records what a call site of the find stage says about its node: the
+ * defined function it calls, and its arguments among the call's children
+ * (the callee comes first). Returns 0 when out of memory. */
+static int annotate_site(ucheck *u, const gsr_site *s) {
+  unsigned n = s->node;
+  const gsr_node *p = &u->nodes[n];
+  node_info *in = &u->info[n];
+  in->varying_call = (unsigned char)varying_builtin(s->callee_name);
+  in->barrier_call =
+      s->kind == GSR_SITE_BARRIER ||
+      (s->kind == GSR_SITE_CALL && u->ctx->funcs[s->callee].reaches_barrier);
+  if (s->kind != GSR_SITE_CALL)
+    return 1;
+  in->callee = s->callee;
+  int na = clang_Cursor_getNumArguments(p->c);
+  in->args = (unsigned)u->n_args;
+  for (int a = 0; a < na; a++) {
+    CXCursor arg = clang_Cursor_getArgument(p->c, (unsigned)a);
+    unsigned at = NO_NODE;
+    for (unsigned k = 0; k < p->n_kids && at == NO_NODE; k++)
+      if (clang_equalCursors(u->nodes[kid(u, n, k)].c, arg))
+        at = kid(u, n, k);
+    unsigned *args = gsr_grow(u->args, &u->cap_args, u->n_args, sizeof *args);
+    if (!args)
+      return 0;
+    u->args = args;
+    u->args[u->n_args++] = at;
+    in->n_args++;
+  }
+  return 1;
+}
+
+/* Works out what the passes ask of every node. A call that is no call site
+ * (find.c records calls of defined functions, of global_barrier() and of
+ * the remapped ids) calls no defined function and no barrier; only its
+ * name matters. Returns 0 when out of memory. */
+static int annotate(ucheck *u) {
+  gsr_ctx *ctx = u->ctx;
+  for (size_t n = 0; n < ctx->n_nodes; n++) {
+    const gsr_node *p = &u->nodes[n];
+    node_info *in = &u->info[n];
+    in->decl = UNRESOLVED;
+    in->callee = -1;
+    size_t from, to;
+    if (control_parts(p->kind, p->n_kids, &from, &to))
+      for (size_t i = 0; i < p->n_kids; i++)
+        u->info[kid(u, (unsigned)n, i)].governed = i < from || i >= to;
+  }
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
+      if (!annotate_site(u, &ctx->funcs[i].sites[s]))
+        return 0;
+      u->info[ctx->funcs[i].sites[s].node].site = 1;
+    }
+  for (size_t n = 0; n < ctx->n_nodes; n++)
+    if (u->nodes[n].kind == CXCursor_CallExpr && !u->info[n].site) {
+      CXString s = clang_getCursorSpelling(u->nodes[n].c);
+      u->info[n].varying_call =
+          (unsigned char)varying_builtin(clang_getCString(s));
+      clang_disposeString(s);
+    }
+  return !u->failed;
+}
+
+/* Does expression n vary between work-items, or read memory? Looks at n
+ * and everything below it in preorder; the cause is the first that
+ * varies. */
+static expr_scan scan(ucheck *u, unsigned n) {
+  expr_scan e = {0, NO_NODE, 0};
+  for (unsigned i = n; i < u->nodes[n].end; i++) {
+    const node_info *in = &u->info[i];
+    switch (u->nodes[i].kind) {
+    case CXCursor_DeclRefExpr:
+      if (!e.varying && node_decl(u, i) >= 0 && tainted(u, in->decl)) {
+        e.varying = 1;
+        e.cause = i;
+      }
+      break;
+    case CXCursor_ArraySubscriptExpr:
+      e.reads_memory = 1;
+      break;
+    case CXCursor_CallExpr:
+      if (!e.varying &&
+          (in->varying_call || (in->callee >= 0 && u->ret[in->callee]))) {
+        e.varying = 1;
+        e.cause = i;
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  return e;
+}
+
 /* Scans children [from, to) of node n as one condition: varying if any
  * part is, with the first part's cause. */
-static expr_scan scan_parts(const ucheck *u, unsigned n, size_t from,
-                            size_t to) {
+static expr_scan scan_parts(ucheck *u, unsigned n, size_t from, size_t to) {
   expr_scan all = {0, NO_NODE, 0};
   for (size_t j = from; j < to; j++) {
     expr_scan e = scan(u, kid(u, n, j));
@@ -337,11 +396,11 @@ static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
  * NO_NODE. Only a plain variable counts: an element written by some
  * work-items is memory, and memory read after a barrier is taken as
  * uniform. */
-static unsigned assigned_var(const ucheck *u, unsigned lhs) {
+static unsigned assigned_var(ucheck *u, unsigned lhs) {
   for (int depth = 0; depth < 8; depth++) {
     const gsr_node *p = &u->nodes[lhs];
     if (p->kind == CXCursor_DeclRefExpr)
-      return u->info[lhs].decl >= 0 ? lhs : NO_NODE;
+      return node_decl(u, lhs) >= 0 ? lhs : NO_NODE;
     if ((p->kind != CXCursor_UnexposedExpr && p->kind != CXCursor_ParenExpr) ||
         p->n_kids != 1)
       break;
@@ -350,51 +409,114 @@ static unsigned assigned_var(const ucheck *u, unsigned lhs) {
   return NO_NODE;
 }
 
-/* Pass 1: propagates variation through one function body. under is
- * nonzero inside a construct whose condition varies. */
-static void propagate_walk(ucheck *u, size_t fi, unsigned n, int under) {
-  const gsr_node *p = &u->nodes[n];
-  const node_info *in = &u->info[n];
-  enum CXCursorKind k = p->kind;
-  size_t nk = p->n_kids;
+/* Pass 1: propagates variation through the body of function fi, whose
+ * definition is node root, in preorder. A node is under a varying
+ * condition if its parent is, or if it runs under its parent's condition
+ * and that varies. */
+static void propagate_body(ucheck *u, size_t fi, unsigned root) {
+  for (unsigned n = root; n < u->nodes[root].end; n++) {
+    const gsr_node *p = &u->nodes[n];
+    node_info *in = &u->info[n];
+    enum CXCursorKind k = p->kind;
+    size_t nk = p->n_kids;
+    const node_info *up = n == root ? NULL : &u->info[p->parent];
+    int under = up && (up->under || (in->governed && up->varies));
+    in->under = (unsigned char)under;
 
-  if (k == CXCursor_VarDecl) {
-    for (size_t i = 0; i < nk; i++)
-      if (clang_isExpression(u->nodes[kid(u, n, i)].kind) &&
-          (under || scan(u, kid(u, n, i)).varying))
-        mark(u, in->decl);
-  } else if ((k == CXCursor_BinaryOperator ||
-              k == CXCursor_CompoundAssignOperator) &&
-             nk == 2) {
-    /* Lexing for '=' costs most, so it is asked last. */
-    unsigned var = assigned_var(u, kid(u, n, 0));
-    if (var != NO_NODE && !u->decls[u->info[var].decl].tainted &&
-        (under || scan(u, kid(u, n, 1)).varying) &&
-        (k == CXCursor_CompoundAssignOperator ||
-         is_assignment(u->ctx, p->c, u->nodes[kid(u, n, 0)].c)))
-      mark(u, u->info[var].decl);
-  } else if (k == CXCursor_ReturnStmt && nk == 1) {
-    if (!u->ret[fi] && (under || scan(u, kid(u, n, 0)).varying)) {
-      u->ret[fi] = 1;
-      u->changed = 1;
+    if (k == CXCursor_VarDecl) {
+      for (size_t i = 0; i < nk; i++)
+        if (clang_isExpression(u->nodes[kid(u, n, i)].kind) &&
+            (under || scan(u, kid(u, n, i)).varying))
+          mark(u, node_decl(u, n));
+    } else if ((k == CXCursor_BinaryOperator ||
+                k == CXCursor_CompoundAssignOperator) &&
+               nk == 2) {
+      /* Lexing for '=' costs most, so it is asked last. */
+      unsigned var = assigned_var(u, kid(u, n, 0));
+      if (var != NO_NODE && !tainted(u, u->info[var].decl) &&
+          (under || scan(u, kid(u, n, 1)).varying) &&
+          (k == CXCursor_CompoundAssignOperator ||
+           is_assignment(u->ctx, p->c, u->nodes[kid(u, n, 0)].c)))
+        mark(u, u->info[var].decl);
+    } else if (k == CXCursor_ReturnStmt && nk == 1) {
+      if (!u->ret[fi] && (under || scan(u, kid(u, n, 0)).varying))
+        mark_result(u, fi);
+    } else if (k == CXCursor_CallExpr && in->callee >= 0) {
+      unsigned np = u->params[in->callee + 1] - u->params[in->callee];
+      for (size_t a = 0; a < in->n_args; a++) {
+        unsigned arg = u->args[in->args + a];
+        if (arg != NO_NODE && scan(u, arg).varying && a < np)
+          mark(u, u->param_ids[u->params[in->callee] + a]);
+      }
     }
-  } else if (k == CXCursor_CallExpr && in->callee >= 0) {
-    unsigned np = u->params[in->callee + 1] - u->params[in->callee];
-    for (size_t a = 0; a < in->n_args; a++) {
-      unsigned arg = u->args[in->args + a];
-      if (arg != NO_NODE && scan(u, arg).varying && a < np)
-        mark(u, u->param_ids[u->params[in->callee] + a]);
-    }
-  }
 
-  /* The condition of if/while/for/do/switch/?: decides what runs under. */
-  size_t from, to;
-  int varies =
-      control_parts(k, nk, &from, &to) && scan_parts(u, n, from, to).varying;
-  for (size_t i = 0; i < nk; i++) {
-    int governed = varies && (i < from || i >= to);
-    propagate_walk(u, fi, kid(u, n, i), under || governed);
+    /* The condition of if/while/for/do/switch/?: decides what runs under. */
+    size_t from, to;
+    in->varies = (unsigned char)(control_parts(k, nk, &from, &to) &&
+                                 scan_parts(u, n, from, to).varying);
   }
+}
+
+/* The condition of control node a, scanned once the propagation is done. */
+static const expr_scan *cond_of(ucheck *u, unsigned a) {
+  if (!u->cond_done[a]) {
+    size_t from, to;
+    control_parts(u->nodes[a].kind, u->nodes[a].n_kids, &from, &to);
+    u->cond[a] = scan_parts(u, a, from, to);
+    u->cond_done[a] = 1;
+  }
+  return &u->cond[a];
+}
+
+/* The controls around node n: the ancestors whose condition decides
+ * whether n runs, innermost first. Set c to n, then call next_control()
+ * until it returns NO_NODE. */
+static unsigned next_control(const ucheck *u, unsigned *c) {
+  while (*c != NO_NODE && u->nodes[*c].parent != NO_NODE) {
+    unsigned child = *c;
+    *c = u->nodes[child].parent;
+    if (u->info[child].governed)
+      return *c;
+  }
+  *c = NO_NODE;
+  return NO_NODE;
+}
+
+/* Nonzero if a control construct is a loop. */
+static int is_loop(enum CXCursorKind k) {
+  return k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+         k == CXCursor_DoStmt;
+}
+
+/* The innermost control around n whose condition varies, or NO_NODE. */
+static unsigned varying_control(ucheck *u, unsigned n) {
+  unsigned c = n, a;
+  while ((a = next_control(u, &c)) != NO_NODE)
+    if (cond_of(u, a)->varying)
+      return a;
+  return NO_NODE;
+}
+
+/* The innermost loop around n that a break (for_break) or continue there
+ * leaves, or NO_NODE (a break inside a switch leaves the switch). */
+static unsigned innermost_loop(const ucheck *u, unsigned n, int for_break) {
+  unsigned c = n, a;
+  while ((a = next_control(u, &c)) != NO_NODE) {
+    if (is_loop(u->nodes[a].kind))
+      return a;
+    if (for_break && u->nodes[a].kind == CXCursor_SwitchStmt)
+      return NO_NODE;
+  }
+  return NO_NODE;
+}
+
+/* Nonzero if control a is around node n. */
+static int inside(const ucheck *u, unsigned n, unsigned a) {
+  unsigned c = n, b;
+  while ((b = next_control(u, &c)) != NO_NODE)
+    if (b == a)
+      return 1;
+  return 0;
 }
 
 typedef struct exit_site {
@@ -405,12 +527,9 @@ typedef struct exit_site {
 
 typedef struct check_walk {
   ucheck *u;
-  control *stack;
-  size_t depth, cap;
   exit_site *exits;
   size_t n_exits, cap_exits;
-  int collecting;          /* first walk: collect exits; second: check */
-  size_t first_barrier;    /* offset of the function's first barrier */
+  size_t first_barrier; /* offset of the function's first barrier */
 } check_walk;
 
 /* Offset (expansion) of a node's start in the input. */
@@ -428,49 +547,32 @@ static void report_at(const ucheck *u, gsr_severity sev, unsigned n,
                  arg);
 }
 
-/* The innermost enclosing loop on the stack, or NO_NODE. */
-static unsigned innermost_loop(const check_walk *w, int for_break) {
-  for (size_t i = w->depth; i-- > 0;) {
-    if (w->stack[i].is_loop)
-      return w->stack[i].stmt;
-    if (for_break && w->u->nodes[w->stack[i].stmt].kind == CXCursor_SwitchStmt)
-      return NO_NODE; /* break leaves the switch */
-  }
-  return NO_NODE;
-}
-
-/* The innermost varying control on the stack, or NULL. */
-static const control *varying_control(const check_walk *w) {
-  for (size_t i = w->depth; i-- > 0;)
-    if (w->stack[i].varying)
-      return &w->stack[i];
-  return NULL;
-}
-
 /* Checks one barrier call against the controls and exits around it. */
 static void check_barrier(check_walk *w, unsigned call) {
-  const ucheck *u = w->u;
+  ucheck *u = w->u;
   CXString n = clang_getCursorSpelling(u->nodes[call].c);
   const char *name = clang_getCString(n);
   int direct = strcmp(name, "global_barrier") == 0;
-  const control *v = varying_control(w);
-  if (v) {
+  unsigned v = varying_control(u, call);
+  if (v != NO_NODE) {
+    int loop = is_loop(u->nodes[v].kind);
+    unsigned cause = cond_of(u, v)->cause;
     if (direct)
       report_at(u, GSR_ERROR, call, "global_barrier() %s",
-                v->is_loop ? "in a loop whose trip count depends on the "
-                             "work-item or group id; not every work-item "
-                             "reaches it equally often"
-                           : "under a condition that depends on the "
-                             "work-item or group id; not every work-item "
-                             "reaches it");
+                loop ? "in a loop whose trip count depends on the "
+                       "work-item or group id; not every work-item "
+                       "reaches it equally often"
+                     : "under a condition that depends on the "
+                       "work-item or group id; not every work-item "
+                       "reaches it");
     else
       report_at(u, GSR_ERROR, call,
                 "call of '%s', which reaches global_barrier(), under a "
                 "condition that depends on the work-item or group id",
                 name);
-    report_at(u, GSR_NOTE, v->cause == NO_NODE ? v->stmt : v->cause, "%s",
+    report_at(u, GSR_NOTE, cause == NO_NODE ? v : cause, "%s",
               "the condition depends on the work-item or group id here");
-    if (v->is_loop)
+    if (loop)
       gsr_report(u->ctx, GSR_NOTE, 0, 0,
                  "put the barrier outside the grid-stride loop: run the loop "
                  "to its end, then call global_barrier()");
@@ -480,15 +582,9 @@ static void check_barrier(check_walk *w, unsigned call) {
   size_t off = node_offset(u, call);
   for (size_t i = 0; i < w->n_exits; i++) {
     exit_site *x = &w->exits[i];
-    int hits;
-    if (x->loop == NO_NODE) {
-      hits = x->offset < off; /* a return before the barrier */
-    } else {
-      hits = 0; /* a break/continue in a loop that holds the barrier */
-      for (size_t d = 0; d < w->depth; d++)
-        hits |= w->stack[d].stmt == x->loop;
-    }
-    if (!hits)
+    /* A return before the barrier, or a break/continue in a loop that
+     * holds the barrier. */
+    if (x->loop == NO_NODE ? x->offset >= off : !inside(u, call, x->loop))
       continue;
     enum CXCursorKind xk = u->nodes[x->stmt].kind;
     const char *what = xk == CXCursor_ReturnStmt  ? "return"
@@ -510,14 +606,15 @@ static void check_barrier(check_walk *w, unsigned call) {
   clang_disposeString(n);
 }
 
-/* Records a return/break/continue under a varying condition (first walk). */
+/* Records a return/break/continue under a varying condition. */
 static void add_exit(check_walk *w, unsigned n) {
-  enum CXCursorKind k = w->u->nodes[n].kind;
-  if (!varying_control(w) || w->n_exits >= 1u << 20)
+  ucheck *u = w->u;
+  enum CXCursorKind k = u->nodes[n].kind;
+  if (varying_control(u, n) == NO_NODE || w->n_exits >= 1u << 20)
     return;
   unsigned loop = k == CXCursor_ReturnStmt
                       ? NO_NODE
-                      : innermost_loop(w, k == CXCursor_BreakStmt);
+                      : innermost_loop(u, n, k == CXCursor_BreakStmt);
   if (k != CXCursor_ReturnStmt && loop == NO_NODE)
     return; /* a break out of a switch */
   exit_site *p = gsr_grow(w->exits, &w->cap_exits, w->n_exits, sizeof *p);
@@ -526,91 +623,135 @@ static void add_exit(check_walk *w, unsigned n) {
   w->exits = p;
   exit_site *x = &p[w->n_exits++];
   x->stmt = n;
-  x->offset = node_offset(w->u, n);
+  x->offset = node_offset(u, n);
   x->loop = loop;
 }
 
-/* Pass 2: walks a body with a stack of enclosing controls. */
-static void check_walk_rec(check_walk *w, unsigned n) {
+/* Warns for the function's first barrier when it sits under a condition
+ * that reads memory before any barrier has run: the first if/loop in
+ * preorder whose condition reads memory (and does not vary), placed
+ * before the first barrier and holding it. */
+static void check_data_conditions(check_walk *w, unsigned root) {
   ucheck *u = w->u;
-  const gsr_node *p = &u->nodes[n];
-  enum CXCursorKind k = p->kind;
-
-  if (k == CXCursor_CallExpr && u->info[n].barrier_call) {
-    if (!w->collecting)
-      check_barrier(w, n);
-    else if (w->first_barrier == (size_t)-1)
-      w->first_barrier = node_offset(u, n);
-  }
-  if (w->collecting && (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt ||
-                        k == CXCursor_ContinueStmt))
-    add_exit(w, n);
-
-  int is_loop = k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
-                k == CXCursor_DoStmt;
-  size_t from, to;
-  int is_ctl = control_parts(k, p->n_kids, &from, &to);
-  expr_scan cond = {0, NO_NODE, 0};
-  if (is_ctl)
-    cond = scan_parts(u, n, from, to);
-  for (size_t i = 0; i < p->n_kids; i++) {
-    unsigned child = kid(u, n, i);
-    /* The children that run under the construct's condition. */
-    int governed = is_ctl && (i < from || i >= to);
-    if (governed) {
-      control *st = gsr_grow(w->stack, &w->cap, w->depth, sizeof *st);
-      if (!st)
-        break;
-      w->stack = st;
-      control *ctl = &st[w->depth++];
-      ctl->stmt = n;
-      ctl->is_loop = is_loop;
-      ctl->varying = cond.varying;
-      ctl->cause = cond.cause;
-      check_walk_rec(w, child);
-      w->depth--;
-    } else {
-      check_walk_rec(w, child);
+  size_t fb = w->first_barrier;
+  if (fb == (size_t)-1)
+    return;
+  for (unsigned n = root + 1; n < u->nodes[root].end; n++) {
+    const gsr_node *p = &u->nodes[n];
+    enum CXCursorKind k = p->kind;
+    if ((k != CXCursor_IfStmt && !is_loop(k)) || p->n_kids < 2)
+      continue;
+    unsigned cond = kid(u, n, k == CXCursor_DoStmt ? p->n_kids - 1 : 0);
+    expr_scan e = scan(u, cond);
+    if (!e.reads_memory || e.varying || node_offset(u, n) > fb)
+      continue;
+    /* Does the construct hold the first barrier? */
+    CXSourceRange r = clang_getCursorExtent(p->c);
+    unsigned b, end;
+    clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end);
+    if (b <= fb && fb < end) {
+      report_at(u, GSR_WARNING, cond, "%s",
+                "global_barrier() under a condition that reads memory "
+                "before any barrier: every work-item reaches it only if "
+                "they all read the same value (--no-uniformity-check "
+                "silences this)");
+      return;
     }
   }
 }
 
-/* Warns once per function for its first barrier when it sits under a
- * condition that reads memory before any barrier has run: an if/loop
- * whose condition reads memory, placed before the first barrier and
- * holding it. Walks the nodes below n in preorder; returns nonzero once
- * it has warned. */
-static int check_data_conditions(check_walk *w, unsigned n) {
-  const ucheck *u = w->u;
-  for (size_t i = 0; i < u->nodes[n].n_kids; i++) {
-    unsigned c = kid(u, n, i);
-    const gsr_node *p = &u->nodes[c];
-    enum CXCursorKind k = p->kind;
-    if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt ||
-         k == CXCursor_ForStmt || k == CXCursor_DoStmt) &&
-        w->first_barrier != (size_t)-1 &&
-        node_offset(u, c) <= w->first_barrier && p->n_kids > 1) {
-      size_t cond = k == CXCursor_DoStmt ? p->n_kids - 1 : 0;
-      expr_scan e = scan(u, kid(u, c, cond));
-      /* Does the construct hold the first barrier? */
-      CXSourceRange r = clang_getCursorExtent(p->c);
-      unsigned b, end;
-      clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
-      clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end);
-      if (e.reads_memory && !e.varying && b <= w->first_barrier &&
-          w->first_barrier < end) {
-        report_at(u, GSR_WARNING, kid(u, c, cond), "%s",
-                  "global_barrier() under a condition that reads "
-                  "memory before any barrier: every work-item "
-                  "reaches it only if they all read the same value "
-                  "(--no-uniformity-check silences this)");
-        return 1;
-      }
-    }
-    if (check_data_conditions(w, c))
-      return 1;
+/* Pass 2: checks the barrier calls of the function whose definition is
+ * node root: first collects the exits that only some work-items take and
+ * where the first barrier is, then checks each barrier call in preorder. */
+static void check_body(ucheck *u, unsigned root) {
+  check_walk w;
+  memset(&w, 0, sizeof w);
+  w.u = u;
+  w.first_barrier = (size_t)-1;
+  unsigned end = u->nodes[root].end;
+  for (unsigned n = root; n < end; n++) {
+    enum CXCursorKind k = u->nodes[n].kind;
+    if (k == CXCursor_CallExpr && u->info[n].barrier_call &&
+        w.first_barrier == (size_t)-1)
+      w.first_barrier = node_offset(u, n);
+    if (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt ||
+        k == CXCursor_ContinueStmt)
+      add_exit(&w, n);
   }
-  return 0;
+  for (unsigned n = root; n < end; n++)
+    if (u->nodes[n].kind == CXCursor_CallExpr && u->info[n].barrier_call)
+      check_barrier(&w, n);
+  check_data_conditions(&w, root);
+  free(w.exits);
+}
+
+/* The parameters of every defined function, as declaration ids. Returns 0
+ * when out of memory. */
+static int index_params(ucheck *u) {
+  gsr_ctx *ctx = u->ctx;
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    u->params[i] = (unsigned)u->n_param_ids;
+    u->cur_fn = i;
+    int np = ctx->funcs[i].has_def
+                 ? clang_Cursor_getNumArguments(ctx->funcs[i].def)
+                 : 0;
+    for (int a = 0; a < np; a++) {
+      int *ids = gsr_grow(u->param_ids, &u->cap_param_ids, u->n_param_ids,
+                          sizeof *ids);
+      if (!ids)
+        return 0;
+      u->param_ids = ids;
+      ids[u->n_param_ids++] =
+          decl_id(u, clang_Cursor_getArgument(ctx->funcs[i].def, (unsigned)a));
+    }
+  }
+  u->params[ctx->n_funcs] = (unsigned)u->n_param_ids;
+  return !u->failed;
+}
+
+/* The callers of every function, from the find stage's call sites. Returns
+ * 0 when out of memory. */
+static int index_callers(ucheck *u) {
+  gsr_ctx *ctx = u->ctx;
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < ctx->n_funcs; i++)
+      for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
+        const gsr_site *site = &ctx->funcs[i].sites[s];
+        if (site->kind != GSR_SITE_CALL)
+          continue;
+        size_t f = (size_t)site->callee;
+        if (pass == 1)
+          u->callers[f][u->n_callers[f]] = (unsigned)i;
+        u->n_callers[f]++;
+      }
+    for (size_t f = 0; pass == 0 && f < ctx->n_funcs; f++) {
+      u->callers[f] =
+          malloc((u->n_callers[f] ? u->n_callers[f] : 1) * sizeof **u->callers);
+      if (!u->callers[f])
+        return 0;
+      u->n_callers[f] = 0;
+    }
+  }
+  return 1;
+}
+
+/* Releases what the check allocated. */
+static void ucheck_free(ucheck *u) {
+  for (size_t i = 0; u->callers && i < u->ctx->n_funcs; i++)
+    free(u->callers[i]);
+  free(u->callers);
+  free(u->n_callers);
+  gsr_table_free(&u->decl_index);
+  free(u->decls);
+  free(u->info);
+  free(u->cond);
+  free(u->cond_done);
+  free(u->args);
+  free(u->param_ids);
+  free(u->params);
+  free(u->ret);
+  free(u->dirty);
 }
 
 /* Runs both passes of the check over the participating code. */
@@ -619,74 +760,43 @@ void gsr_check_uniformity(gsr_ctx *ctx) {
   memset(&u, 0, sizeof u);
   u.ctx = ctx;
   u.nodes = ctx->nodes;
-  size_t nf = ctx->n_funcs;
-  u.ret = calloc(nf ? nf : 1, 1);
+  size_t nf = ctx->n_funcs ? ctx->n_funcs : 1;
+  size_t nn = ctx->n_nodes ? ctx->n_nodes : 1;
+  u.ret = calloc(nf, 1);
+  u.dirty = malloc(nf);
   u.params = calloc(nf + 1, sizeof *u.params);
-  u.info = calloc(ctx->n_nodes ? ctx->n_nodes : 1, sizeof *u.info);
-  if (!u.ret || !u.params || !u.info)
+  u.callers = calloc(nf, sizeof *u.callers);
+  u.n_callers = calloc(nf, sizeof *u.n_callers);
+  u.info = calloc(nn, sizeof *u.info);
+  u.cond = malloc(nn * sizeof *u.cond);
+  u.cond_done = calloc(nn, 1);
+  /* Every defined function takes part in the propagation: variation flows
+   * through calls from code that does not take part too. */
+  if (!u.ret || !u.dirty || !u.params || !u.callers || !u.n_callers ||
+      !u.info || !u.cond || !u.cond_done || !index_params(&u) ||
+      !index_callers(&u) || !annotate(&u))
     goto free_all;
-  for (size_t i = 0; i < nf; i++)
-    if (ctx->funcs[i].has_def &&
-        !gsr_table_add(&u.defs, clang_hashCursor(ctx->funcs[i].def), i))
-      goto free_all;
-  /* Every defined function's parameters and nodes: variation flows through
-   * calls from code that does not take part too. */
-  for (size_t i = 0; i < nf && !u.failed; i++) {
-    u.params[i] = (unsigned)u.n_param_ids;
-    if (!ctx->funcs[i].has_def)
-      continue;
-    CXCursor def = ctx->funcs[i].def;
-    int np = clang_Cursor_getNumArguments(def);
-    for (int a = 0; a < np && !u.failed; a++) {
-      int *ids =
-          gsr_grow(u.param_ids, &u.cap_param_ids, u.n_param_ids, sizeof *ids);
-      if (!ids) {
-        u.failed = 1;
-        break;
+
+  /* Walk until nothing changes; the result does not depend on the order. */
+  memset(u.dirty, 1, nf);
+  for (int again = 1; again;) {
+    again = 0;
+    for (size_t i = 0; i < ctx->n_funcs; i++)
+      if (u.dirty[i] && ctx->funcs[i].root != NO_NODE) {
+        u.dirty[i] = 0;
+        u.cur_fn = i;
+        u.walk++;
+        propagate_body(&u, i, ctx->funcs[i].root);
+        again = 1;
       }
-      u.param_ids = ids;
-      ids[u.n_param_ids++] =
-          decl_id(&u, clang_Cursor_getArgument(def, (unsigned)a));
-    }
   }
-  u.params[nf] = (unsigned)u.n_param_ids;
-  for (size_t n = 0; n < ctx->n_nodes && !u.failed; n++)
-    if (!annotate(&u, (unsigned)n))
-      u.failed = 1;
   if (u.failed)
     goto free_all;
 
-  do {
-    u.changed = 0;
-    for (size_t i = 0; i < nf; i++)
-      if (ctx->funcs[i].root != NO_NODE)
-        propagate_walk(&u, i, ctx->funcs[i].root, 0);
-  } while (u.changed);
-
-  for (size_t i = 0; i < nf; i++) {
-    gsr_func *fn = &ctx->funcs[i];
-    if (fn->root == NO_NODE || !fn->reaches_barrier)
-      continue;
-    check_walk w;
-    memset(&w, 0, sizeof w);
-    w.u = &u;
-    w.first_barrier = (size_t)-1;
-    w.collecting = 1;
-    check_walk_rec(&w, fn->root);
-    w.collecting = 0;
-    check_walk_rec(&w, fn->root);
-    check_data_conditions(&w, fn->root);
-    free(w.stack);
-    free(w.exits);
-  }
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].root != NO_NODE && ctx->funcs[i].reaches_barrier)
+      check_body(&u, ctx->funcs[i].root);
 
 free_all:
-  gsr_table_free(&u.defs);
-  gsr_table_free(&u.decl_index);
-  free(u.decls);
-  free(u.info);
-  free(u.args);
-  free(u.param_ids);
-  free(u.params);
-  free(u.ret);
+  ucheck_free(&u);
 }
