@@ -7,6 +7,14 @@
 #include <json-c/json.h>
 #include <string.h>
 
+/* Adds a member whose key is a string constant not yet in obj: json-c then
+ * neither copies nor looks the key up. */
+static void add(json_object *obj, const char *key, json_object *val) {
+  json_object_object_add_ex(obj, key, val,
+                            JSON_C_OBJECT_ADD_KEY_IS_NEW |
+                                JSON_C_OBJECT_KEY_IS_CONSTANT);
+}
+
 /* Adds each string of arr to a new JSON array, skipping duplicates of
  * what the array already holds. */
 static void add_unique(json_object *array, char **arr, size_t n) {
@@ -28,36 +36,32 @@ static const char *max_version(const char *a, const char *b) {
 /* The JSON object describing one kernel. */
 static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   json_object *k = json_object_new_object();
-  json_object_object_add(k, "name", json_object_new_string(fn->name));
-  json_object_object_add(k, "global_barrier",
-                         json_object_new_boolean(fn->reaches_barrier));
+  add(k, "name", json_object_new_string(fn->name));
+  add(k, "global_barrier", json_object_new_boolean(fn->reaches_barrier));
   if (!fn->reaches_barrier)
     return k;
-  json_object_object_add(k, "work_dim", json_object_new_int(1));
+  add(k, "work_dim", json_object_new_int(1));
   json_object *arg = json_object_new_object();
-  json_object_object_add(arg, "index", json_object_new_int((int)fn->num_params));
-  json_object_object_add(arg, "type", json_object_new_string("global uint *"));
+  add(arg, "index", json_object_new_int((int)fn->num_params));
+  add(arg, "type", json_object_new_string("global uint *"));
   json_object *bytes = json_object_new_object();
-  json_object_object_add(
-      bytes, "fixed",
+  add(bytes, "fixed",
       json_object_new_int((int)(GSR_STATE_BARRIER_WORD * 4 +
                                 ctx->barrier->state_fixed +
                                 ctx->discovery->state_fixed)));
-  json_object_object_add(
-      bytes, "per_group",
+  add(bytes, "per_group",
       json_object_new_int((int)(ctx->barrier->state_per_group +
                                 ctx->discovery->state_per_group)));
-  json_object_object_add(arg, "bytes", bytes);
-  json_object_object_add(arg, "init", json_object_new_string("zero"));
-  json_object_object_add(arg, "reset_by_kernel", json_object_new_boolean(1));
-  json_object_object_add(
-      arg, "participants_offset",
+  add(arg, "bytes", bytes);
+  add(arg, "init", json_object_new_string("zero"));
+  add(arg, "reset_by_kernel", json_object_new_boolean(1));
+  add(arg, "participants_offset",
       json_object_new_int(GSR_STATE_PARTICIPANTS_WORD * 4));
-  json_object_object_add(k, "state_arg", arg);
-  json_object_object_add(k, "max_work_groups", json_object_new_int(0));
-  json_object_object_add(k, "min_local_size", json_object_new_int(1));
-  json_object_object_add(k, "coresident_launch_required",
-                         json_object_new_boolean(ctx->no_discovery));
+  add(k, "state_arg", arg);
+  add(k, "max_work_groups", json_object_new_int(0));
+  add(k, "min_local_size", json_object_new_int(1));
+  add(k, "coresident_launch_required",
+      json_object_new_boolean(ctx->no_discovery));
   return k;
 }
 
@@ -66,39 +70,34 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   json_object *root = json_object_new_object();
   if (!root)
     return GSR_ERR_NOMEM;
-  json_object_object_add(root, "format",
-                         json_object_new_string("gsync-constraints"));
-  json_object_object_add(root, "version", json_object_new_int(1));
-  json_object_object_add(root, "tool",
-                         json_object_new_string("gsync-rewrite " GSR_VERSION));
-  json_object_object_add(root, "input", json_object_new_string(ctx->name));
-  json_object_object_add(
-      root, "barrier",
+  add(root, "format", json_object_new_string("gsync-constraints"));
+  add(root, "version", json_object_new_int(1));
+  add(root, "tool", json_object_new_string("gsync-rewrite " GSR_VERSION));
+  add(root, "input", json_object_new_string(ctx->name));
+  add(root, "barrier",
       json_object_new_string(ctx->barrier->name + strlen("barrier-")));
-  json_object_object_add(root, "discovery",
-                         json_object_new_boolean(!ctx->no_discovery));
+  add(root, "discovery", json_object_new_boolean(!ctx->no_discovery));
 
   json_object *req = json_object_new_object();
-  json_object_object_add(
-      req, "opencl_c_version",
+  add(req, "opencl_c_version",
       json_object_new_string(
           max_version(ctx->barrier->opencl_c, ctx->discovery->opencl_c)));
   json_object *ext = json_object_new_array();
   add_unique(ext, ctx->barrier->extensions, ctx->barrier->n_extensions);
   add_unique(ext, ctx->discovery->extensions, ctx->discovery->n_extensions);
-  json_object_object_add(req, "extensions", ext);
+  add(req, "extensions", ext);
   json_object *caps = json_object_new_array();
   add_unique(caps, ctx->barrier->capabilities, ctx->barrier->n_capabilities);
   add_unique(caps, ctx->discovery->capabilities,
              ctx->discovery->n_capabilities);
-  json_object_object_add(req, "atomic_capabilities", caps);
-  json_object_object_add(root, "requires", req);
+  add(req, "atomic_capabilities", caps);
+  add(root, "requires", req);
 
   json_object *kernels = json_object_new_array();
   for (size_t i = 0; i < ctx->n_funcs; i++)
     if (ctx->funcs[i].is_kernel && ctx->funcs[i].has_def)
       json_object_array_add(kernels, kernel_object(ctx, &ctx->funcs[i]));
-  json_object_object_add(root, "kernels", kernels);
+  add(root, "kernels", kernels);
 
   gsr_buf_puts(out, json_object_to_json_string_ext(
                         root, JSON_C_TO_STRING_PRETTY |
