@@ -17,8 +17,11 @@
 #   %src-root   the source tree; %build-root this build tree
 #   %build-example  test/utils/build-example: builds examples/scan against
 #               this build, installed (see its header)
+#   %man        docs/gsync-rewrite.1, the manual page
+#   %python     the Python that runs lit (for test/utils/*.py)
 # Features: ninja, when the Ninja build tool is installed.
 import os
+import sys
 import lit.formats
 
 config.name = "gsync-rewrite"
@@ -54,6 +57,9 @@ config.substitutions.append(("%rules", os.path.join(src, "test", "rules")))
 config.substitutions.append(
     ("%kernels", os.path.join(src, "test", "run", "kernels")))
 config.substitutions.append(("%examples", os.path.join(src, "examples")))
+config.substitutions.append(
+    ("%man", os.path.join(src, "docs", "gsync-rewrite.1")))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%timeout", "timeout -k 5 120"))
 config.substitutions.append(
     ("%expect-exit", "sh " + os.path.join(src, "test", "utils", "expect-exit")))
