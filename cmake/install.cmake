@@ -19,10 +19,7 @@ install(DIRECTORY rewrite-rules/ DESTINATION ${GSYNC_DATADIR}/rewrite-rules
   FILES_MATCHING PATTERN "*.cl")
 file(GLOB GSYNC_DOCS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/docs/*.md)
 install(FILES README.md ${GSYNC_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
-# The man page is written separately; install it once it is in the tree.
-if(EXISTS ${CMAKE_SOURCE_DIR}/docs/gsync-rewrite.1)
-  install(FILES docs/gsync-rewrite.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-endif()
+install(FILES docs/gsync-rewrite.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # libgsync.pc, with the prefix known only at install time (--prefix):
 # configured here but for that, and again when installed.
