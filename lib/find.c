@@ -379,8 +379,6 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
     m->begin = b;
     m->end = e;
     m->extent = r;
-    user_position(ctx, clang_getCursorLocation(c), NULL, &m->line, &m->col,
-                  NULL);
   } else {
     gsr_expansion *p = gsr_grow(ctx->expansions, &ctx->cap_expansions,
                                 ctx->n_expansions, sizeof *p);

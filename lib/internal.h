@@ -199,7 +199,6 @@ typedef struct gsr_macro {
   char *name;
   size_t begin, end;     /* the definition's extent in the input */
   CXSourceRange extent;  /* the same, for lexing */
-  unsigned line, col;
   gsr_macro_use *uses;
   size_t n_uses;
   char **refs;           /* other identifiers in the body (maybe macros) */
