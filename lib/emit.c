@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <json-c/json.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Adds a member whose key is a string constant not yet in obj: json-c then
@@ -57,12 +58,28 @@ static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   add(arg, "reset_by_kernel", json_object_new_boolean(1));
   add(arg, "participants_offset",
       json_object_new_int(GSR_STATE_PARTICIPANTS_WORD * 4));
+  add(arg, "abort_offset", json_object_new_int(GSR_STATE_ABORT_WORD * 4));
   add(k, "state_arg", arg);
   add(k, "max_work_groups", json_object_new_int(0));
   add(k, "min_local_size", json_object_new_int(1));
   add(k, "coresident_launch_required",
       json_object_new_boolean(ctx->no_discovery));
   return k;
+}
+
+/* The table of barrier sites: number -> where the call is written. */
+static json_object *sites_array(gsr_ctx *ctx) {
+  json_object *sites = json_object_new_array();
+  for (size_t i = 0; i < ctx->n_bsites; i++) {
+    const gsr_barrier_site *b = &ctx->bsites[i];
+    json_object *o = json_object_new_object();
+    add(o, "site", json_object_new_int((int)b->number));
+    add(o, "file", json_object_new_string(ctx->name));
+    add(o, "line", json_object_new_int((int)b->line));
+    add(o, "column", json_object_new_int((int)b->col));
+    json_object_array_add(sites, o);
+  }
+  return sites;
 }
 
 /* Writes the constraints JSON into out. */
@@ -77,13 +94,17 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add(root, "barrier",
       json_object_new_string(ctx->barrier->name + strlen("barrier-")));
   add(root, "discovery", json_object_new_boolean(!ctx->no_discovery));
+  add(root, "spin_limit", json_object_new_int64((int64_t)ctx->spin_limit));
 
   json_object *req = json_object_new_object();
   add(req, "opencl_c_version",
       json_object_new_string(
           max_version(ctx->barrier->opencl_c, ctx->discovery->opencl_c)));
   json_object *ext = json_object_new_array();
+  const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
   add_unique(ext, ctx->barrier->extensions, ctx->barrier->n_extensions);
+  if (prelude)
+    add_unique(ext, prelude->extensions, prelude->n_extensions);
   add_unique(ext, ctx->discovery->extensions, ctx->discovery->n_extensions);
   add(req, "extensions", ext);
   json_object *caps = json_object_new_array();
@@ -98,6 +119,7 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
     if (ctx->funcs[i].is_kernel && ctx->funcs[i].has_def)
       json_object_array_add(kernels, kernel_object(ctx, &ctx->funcs[i]));
   add(root, "kernels", kernels);
+  add(root, "barrier_sites", sites_array(ctx));
 
   gsr_buf_puts(out, json_object_to_json_string_ext(
                         root, JSON_C_TO_STRING_PRETTY |

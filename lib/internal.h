@@ -219,6 +219,14 @@ typedef struct gsr_line_span {
   char *file;
 } gsr_line_span;
 
+/* A global_barrier() text that becomes a barrier call: numbered in input
+ * order, so that a barrier that times out can be named by file:line:col. */
+typedef struct gsr_barrier_site {
+  size_t name_off, rparen_off;
+  unsigned number; /* 1, 2, ...; 0 until numbered */
+  unsigned line, col;
+} gsr_barrier_site;
+
 typedef struct gsr_ctx {
   const gsr_options *opt;
   const char *name;  /* the input as the user named it */
@@ -239,6 +247,7 @@ typedef struct gsr_ctx {
   int no_discovery; /* --no-discovery or --discovery=none: every launched
                        work-group takes part */
   char cl_std[8]; /* "1.2", "2.0", "3.0": what the input is parsed as */
+  unsigned long spin_limit; /* polls before a spin gives up; 0: never */
 
   gsr_func *funcs;
   size_t n_funcs, cap_funcs;
@@ -259,6 +268,9 @@ typedef struct gsr_ctx {
   /* #include "gsync.h" directives of the input: [begin, end) each. */
   size_t (*gsync_includes)[2];
   size_t n_gsync_includes;
+
+  gsr_barrier_site *bsites;
+  size_t n_bsites, cap_bsites;
 
   gsr_edit *edits;
   size_t n_edits, cap_edits;
@@ -334,12 +346,31 @@ gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name);
 /* The defined function called name, or NULL (find.c; once its walk of the
  * translation unit is done). */
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);
+/* Nonzero if call is global_barrier() or a call of a function that reaches
+ * it; needs reaches_barrier (find.c). */
+int gsr_is_barrier_call(gsr_ctx *ctx, CXCursor call);
+/* The index of the defined function a call refers to, or -1 (find.c). */
+int gsr_callee_index(gsr_ctx *ctx, CXCursor call);
+
+/* A cursor's children in order (find.c). */
+typedef struct gsr_kids {
+  CXCursor c[8];
+  CXCursor *more;
+  size_t n, cap;
+} gsr_kids;
+/* Fills k with c's children; free k->more afterwards. */
+void gsr_children(CXCursor c, gsr_kids *k);
+/* The i-th child collected. */
+CXCursor gsr_kid(const gsr_kids *k, size_t i);
 gsr_status gsr_plan(gsr_ctx *ctx);
 /* Reports global_barrier() calls that not every work-item reaches
  * (uniform.c). Needs reaches_barrier, so plan.c calls it. */
 void gsr_check_uniformity(gsr_ctx *ctx);
 /* Plans the edits inside macro bodies (plan.c). */
 void gsr_plan_macros(gsr_ctx *ctx);
+/* Plans a check after every statement that can abort, so that a group
+ * leaves the kernel once a barrier gave up (abort.c). */
+void gsr_plan_abort_checks(gsr_ctx *ctx);
 /* The prelude: summary comment, rules, #line. Appended to out. */
 gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out);
 void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
@@ -356,8 +387,11 @@ size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off);
 size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen);
 
 /* Layout of the state buffer's fixed part shared by every rule, in 32-bit
- * words; the barrier's own area starts at GSR_STATE_BARRIER_WORD. */
+ * words (docs/constraints.md): discovery's words from 0 (the participant
+ * count at 5), the abort record at 10-15 (prelude.cl), the barrier's own
+ * area from GSR_STATE_BARRIER_WORD. */
 #define GSR_STATE_PARTICIPANTS_WORD 5
+#define GSR_STATE_ABORT_WORD 10
 #define GSR_STATE_BARRIER_WORD 16
 
 #endif

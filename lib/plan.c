@@ -92,10 +92,51 @@ static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
 /* The rewrites, shared by code written out and code spelled in macro
  * bodies. Offsets are those of a callee name and its parens. */
 
-/* global_barrier() -> gsync_barrier(gsync_ctx). */
+/* Notes a global_barrier() text to rewrite; number_barriers() edits it. */
 static void edit_barrier(gsr_ctx *ctx, size_t name_off, size_t rparen_off) {
-  gsr_add_edit(ctx, name_off, rparen_off + 1 - name_off,
-               "gsync_barrier(gsync_ctx)");
+  if (ctx->n_bsites == ctx->cap_bsites) {
+    size_t cap = ctx->cap_bsites ? ctx->cap_bsites * 2 : 16;
+    gsr_barrier_site *p = realloc(ctx->bsites, cap * sizeof *p);
+    if (!p) {
+      ctx->errors++;
+      return;
+    }
+    ctx->bsites = p;
+    ctx->cap_bsites = cap;
+  }
+  gsr_barrier_site *b = &ctx->bsites[ctx->n_bsites++];
+  memset(b, 0, sizeof *b);
+  b->name_off = name_off;
+  b->rparen_off = rparen_off;
+}
+
+/* Orders barrier sites by their place in the input. */
+static int cmp_bsite(const void *pa, const void *pb) {
+  const gsr_barrier_site *a = pa, *b = pb;
+  return a->name_off < b->name_off ? -1 : a->name_off > b->name_off;
+}
+
+/* Numbers the barrier texts 1, 2, ... in input order (one text expanded
+ * twice, as a macro argument, is one site) and rewrites each:
+ * global_barrier() -> gsync_barrier(gsync_ctx, N). */
+static void number_barriers(gsr_ctx *ctx) {
+  if (ctx->n_bsites)
+    qsort(ctx->bsites, ctx->n_bsites, sizeof *ctx->bsites, cmp_bsite);
+  size_t n = 0;
+  for (size_t i = 0; i < ctx->n_bsites; i++) {
+    if (n && ctx->bsites[n - 1].name_off == ctx->bsites[i].name_off)
+      continue;
+    gsr_barrier_site *b = &ctx->bsites[n++];
+    *b = ctx->bsites[i];
+    b->number = (unsigned)n;
+    gsr_line_col(ctx, b->name_off, &b->line, &b->col);
+    gsr_buf text = {0};
+    gsr_buf_printf(&text, "gsync_barrier(gsync_ctx, %u)", b->number);
+    gsr_add_edit(ctx, b->name_off, b->rparen_off + 1 - b->name_off,
+                 text.data);
+    gsr_buf_free(&text);
+  }
+  ctx->n_bsites = n;
 }
 
 /* get_global_id(0) -> gsync_get_global_id(gsync_ctx, 0), and so on. */
@@ -276,7 +317,7 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
     return;
   }
   gsr_add_edit(ctx, fn->body_lbrace, 0,
-               " local uint gsync_shared[2]; struct gsync_ctx gsync_ctx_v;"
+               " local uint gsync_shared[3]; struct gsync_ctx gsync_ctx_v;"
                " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
                " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx))"
                " return;");
@@ -462,6 +503,9 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
       plan_site(ctx, &fn->sites[s], in_ctx);
   }
   gsr_plan_macros(ctx);
+  number_barriers(ctx);
+  if (ctx->spin_limit)
+    gsr_plan_abort_checks(ctx);
   for (size_t i = 0; i < ctx->n_gsync_includes; i++)
     gsr_add_edit(ctx, ctx->gsync_includes[i][0],
                  ctx->gsync_includes[i][1] - ctx->gsync_includes[i][0],

@@ -38,8 +38,17 @@ static void render_summary(gsr_ctx *ctx, gsr_buf *out) {
   gsr_buf_printf(out,
                  " * Launch: 1-D; state buffer of %u + %u x work-groups bytes,"
                  " zeroed once; the kernel\n * resets it for the next launch."
-                 " Needs OpenCL C %s. libgsync does all this.\n */\n",
+                 " Needs OpenCL C %s. libgsync does all this.\n",
                  fixed, per_group, ctx->barrier->opencl_c);
+  if (ctx->spin_limit)
+    gsr_buf_printf(out,
+                   " * Spin limit: %lu polls; a wait that outlasts it aborts"
+                   " the launch, every work-group\n * leaves, and libgsync"
+                   " reports where.\n */\n",
+                   ctx->spin_limit);
+  else
+    gsr_buf_puts(out, " * Spin limit: none (--spin-limit=0): a barrier that"
+                      " cannot complete hangs.\n */\n");
 }
 
 /* Appends one rule file's text, ending in a newline. */
@@ -57,6 +66,7 @@ gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out) {
     return GSR_ERR_OPTIONS;
   }
   render_summary(ctx, out);
+  gsr_buf_printf(out, "#define gsync_spin_limit %luu\n", ctx->spin_limit);
   render_rule(out, prelude);
   render_rule(out, ctx->barrier);
   render_rule(out, ctx->discovery);

@@ -19,6 +19,7 @@ struct gsr_result {
 
 #define DEFAULT_BARRIER "tree"
 #define DEFAULT_DISCOVERY "lockfree"
+#define DEFAULT_SPIN_LIMIT 10000000ul
 
 /* The default barrier: correct on every device class, and the fastest of
  * those that are (see docs/barriers.md and docs/gpu.md). */
@@ -27,6 +28,10 @@ const char *gsr_default_barrier(void) { return DEFAULT_BARRIER; }
 /* The default discovery protocol: admits every co-resident group for a few
  * microseconds (docs/gpu.md). */
 const char *gsr_default_discovery(void) { return DEFAULT_DISCOVERY; }
+
+/* The default spin limit: far more polls than a healthy barrier makes, and
+ * few enough that a hung launch ends within seconds (docs/barriers.md). */
+unsigned long gsr_default_spin_limit(void) { return DEFAULT_SPIN_LIMIT; }
 
 /* Sends one formatted diagnostic to the caller's callback and counts it. */
 static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
@@ -161,6 +166,7 @@ static void free_tables(gsr_ctx *ctx) {
     free(ctx->expansions[i].name);
   free(ctx->expansions);
   free(ctx->gsync_includes);
+  free(ctx->bsites);
   for (size_t i = 0; i < ctx->n_edits; i++)
     free(ctx->edits[i].text);
   free(ctx->edits);
@@ -184,8 +190,19 @@ static gsr_status list_rule_files(gsr_ctx *ctx) {
   return GSR_OK;
 }
 
-/* Chooses the barrier and discovery rules named by the options. */
+/* Chooses the barrier and discovery rules named by the options, and the
+ * spin limit. */
 static gsr_status choose_rules(gsr_ctx *ctx) {
+  unsigned long limit = ctx->opt->spin_limit;
+  if (limit != GSR_SPIN_UNBOUNDED && limit > GSR_SPIN_LIMIT_MAX) {
+    gsr_report(ctx, GSR_ERROR, 0, 0,
+               "spin limit %lu is above the largest, %lu (0: no limit)",
+               limit, GSR_SPIN_LIMIT_MAX);
+    return GSR_ERR_OPTIONS;
+  }
+  ctx->spin_limit = limit == GSR_SPIN_UNBOUNDED ? 0
+                    : limit == 0                ? DEFAULT_SPIN_LIMIT
+                                                : limit;
   const char *name = ctx->opt->barrier ? ctx->opt->barrier : DEFAULT_BARRIER;
   ctx->barrier = gsr_rules_find(&ctx->rules, "barrier", name);
   if (!ctx->barrier) {

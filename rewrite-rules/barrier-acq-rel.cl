@@ -24,6 +24,10 @@
  * done with relaxed loads and one acquire fence after the loop.
  * Needs OpenCL C 2.0, or 3.0 with __opencl_c_atomic_order_acq_rel and
  * __opencl_c_atomic_scope_device. NVIDIA's OpenCL (C 1.2) cannot build it.
+ *
+ * Bounded spin (prelude.cl): a master that gives up releases no one, so
+ * no group leaves the barrier as if it were complete. The host zeroes the
+ * state after an aborted launch.
  */
 #if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 300 && \
     (!defined(__opencl_c_atomic_order_acq_rel) ||                   \
@@ -33,18 +37,31 @@
 #if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 200
 #error "barrier acq-rel needs OpenCL C 2.0 or later (build with -cl-std=CL2.0 or CL3.0)"
 #endif
-void gsync_barrier(private struct gsync_ctx *c) {
+
+/* How many groups have raised their arrival flag (the master counted when
+ * it is the one asking: its own arrival sets no flag). */
+uint gsync_xf_arrived(global atomic_uint *flag, private struct gsync_ctx *c) {
+  uint n = c->group == 0;
+  for (uint g = 1; g < c->groups; g++)
+    n += atomic_load_explicit(&flag[2 * g], memory_order_relaxed,
+                              memory_scope_device) != 0;
+  return n;
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global atomic_uint *flag = (global atomic_uint *)(c->state + 16);
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
     if (c->group == 0) {
-      for (uint g = 1; g < c->groups; g++)
-        while (atomic_load_explicit(&flag[2 * g], memory_order_relaxed,
-                                    memory_scope_device) == 0)
-          ;
+      for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
+        gsync_spin_while(c, site,
+                         atomic_load_explicit(&flag[2 * g],
+                                              memory_order_relaxed,
+                                              memory_scope_device) == 0,
+                         gsync_xf_arrived(flag, c));
       atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire,
                              memory_scope_device);
-      for (uint g = 1; g < c->groups; g++) {
+      for (uint g = 1; g < c->groups && !gsync_aborted(c); g++) {
         atomic_store_explicit(&flag[2 * g], 0u, memory_order_relaxed,
                               memory_scope_device);
         atomic_store_explicit(&flag[2 * g + 1], 1u, memory_order_release,
@@ -53,10 +70,11 @@ void gsync_barrier(private struct gsync_ctx *c) {
     } else {
       atomic_store_explicit(&flag[2 * c->group], 1u, memory_order_release,
                             memory_scope_device);
-      while (atomic_load_explicit(&flag[2 * c->group + 1],
-                                  memory_order_relaxed,
-                                  memory_scope_device) == 0)
-        ;
+      gsync_spin_while(c, site,
+                       atomic_load_explicit(&flag[2 * c->group + 1],
+                                            memory_order_relaxed,
+                                            memory_scope_device) == 0,
+                       gsync_xf_arrived(flag, c));
       atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire,
                              memory_scope_device);
       atomic_store_explicit(&flag[2 * c->group + 1], 0u, memory_order_relaxed,

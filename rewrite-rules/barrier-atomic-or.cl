@@ -26,25 +26,39 @@
  * device's coherence point: they see other groups' stores even where the
  * L1 cache is not coherent (AMD GCN), and a compiler cannot hoist them out
  * of the spin loop.
+ *
+ * Bounded spin (prelude.cl): a master that gives up releases no one, so
+ * no group leaves the barrier as if it were complete; the others give up
+ * in turn. The host zeroes the state after an aborted launch.
  */
-void gsync_barrier(private struct gsync_ctx *c) {
+
+/* How many groups have raised their arrival flag (the master counted when
+ * it is the one asking: its own arrival sets no flag). */
+uint gsync_xf_arrived(global uint *flag, private struct gsync_ctx *c) {
+  uint n = c->group == 0;
+  for (uint g = 1; g < c->groups; g++)
+    n += atomic_or(&flag[2 * g], 0u) != 0;
+  return n;
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *flag = c->state + 16;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
     if (c->group == 0) {
-      for (uint g = 1; g < c->groups; g++)
-        while (atomic_or(&flag[2 * g], 0u) == 0)
-          ;
+      for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
+        gsync_spin_while(c, site, atomic_or(&flag[2 * g], 0u) == 0,
+                         gsync_xf_arrived(flag, c));
       gsync_device_fence();
-      for (uint g = 1; g < c->groups; g++) {
+      for (uint g = 1; g < c->groups && !gsync_aborted(c); g++) {
         atomic_xchg(&flag[2 * g], 0u);
         atomic_xchg(&flag[2 * g + 1], 1u);
       }
     } else {
       gsync_device_fence();
       atomic_xchg(&flag[2 * c->group], 1u);
-      while (atomic_or(&flag[2 * c->group + 1], 0u) == 0)
-        ;
+      gsync_spin_while(c, site, atomic_or(&flag[2 * c->group + 1], 0u) == 0,
+                       gsync_xf_arrived(flag, c));
       atomic_xchg(&flag[2 * c->group + 1], 0u);
       gsync_device_fence();
     }

@@ -23,16 +23,31 @@
  * closing work-group barrier passes it to the whole group. The spin reads
  * with atomic_or(p, 0), performed at the coherence point (non-coherent L1
  * caches too), never hoisted.
+ *
+ * Bounded spin (prelude.cl): a group that gives up has added its arrival
+ * and tells no one anything more; the word is left mid-barrier, and the
+ * host zeroes the state after an aborted launch.
  */
-void gsync_barrier(private struct gsync_ctx *c) {
+
+/* How many groups have arrived, from the word w seen mid-barrier. The low
+ * 31 bits start every barrier at 0 (they return to it after each one): a
+ * value below groups counts the arrivals of participants other than 0;
+ * once participant 0 has added 2^31 - (groups - 1) they read
+ * 2^31 - (groups - 1) + arrivals of the others. */
+uint gsync_flip_arrived(uint w, uint groups) {
+  uint low = w & 0x7fffffffu;
+  return low < groups ? low : groups - (0x80000000u - low);
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *word = c->state + 16;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
     uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
     gsync_device_fence();
     uint old = atomic_add(word, add);
-    while (((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0)
-      ;
+    gsync_spin_while(c, site, ((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0,
+                     gsync_flip_arrived(atomic_or(word, 0u), c->groups));
     gsync_device_fence();
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

@@ -31,8 +31,12 @@
  * and the closing work-group barrier passes it to the whole group. Every
  * access is an atomic, performed at the coherence point, so it works with
  * non-coherent L1 caches (AMD GCN) and cannot be hoisted out of the spin.
+ *
+ * Bounded spin (prelude.cl): a group that gives up has counted itself and
+ * tells no one anything more; the counter reads how many have arrived.
+ * The host zeroes the state after an aborted launch.
  */
-void gsync_barrier(private struct gsync_ctx *c) {
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *count = c->state + 16;
   global uint *gen = c->state + 48;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -44,8 +48,7 @@ void gsync_barrier(private struct gsync_ctx *c) {
       gsync_device_fence();
       atomic_inc(gen);
     } else {
-      while (atomic_or(gen, 0u) == g)
-        ;
+      gsync_spin_while(c, site, atomic_or(gen, 0u) == g, atomic_or(count, 0u));
     }
     gsync_device_fence();
   }

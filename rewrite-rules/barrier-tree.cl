@@ -45,6 +45,10 @@
  * sequence, so it sees every group's writes; the closing work-group
  * barrier passes that to the whole group. A leaf's reset happens before
  * the top add, so the next barrier's arrivals (after the flip) see it.
+ *
+ * Bounded spin (prelude.cl): a group that gives up has arrived and tells
+ * no one anything more; the words are left mid-barrier, and the host
+ * zeroes the state after an aborted launch.
  */
 #ifndef GSYNC_TREE_FLAT_MAX
 #define GSYNC_TREE_FLAT_MAX 512u
@@ -92,7 +96,37 @@ uint gsync_tree_leaf_add(global uint *p) {
 }
 #endif
 
-void gsync_barrier(private struct gsync_ctx *c) {
+/* Whether the top word's top bit still reads before; if so, pauses as
+ * the spin does between polls. */
+int gsync_tree_waiting(global uint *top, uint before) {
+  if ((gsync_tree_load(top) & 0x80000000u) != before)
+    return 0;
+  gsync_tree_pause();
+  return 1;
+}
+
+/* How many of n adders have added to a flip word w mid-barrier: its low 31
+ * bits start every barrier at 0; below n they count the adds of all but
+ * the first adder, whose add of 2^31 - (n - 1) puts them near 2^31. */
+uint gsync_tree_adds(uint w, uint n) {
+  uint low = w & 0x7fffffffu;
+  return low < n ? low : n - (0x80000000u - low);
+}
+
+/* How many groups have arrived, as far as the words tell: above
+ * GSYNC_TREE_FLAT_MAX a complete leaf counts as GSYNC_TREE_LEAF groups. */
+uint gsync_tree_arrived(private struct gsync_ctx *c) {
+  uint w = atomic_or(c->state + 16, 0u);
+  if (c->groups <= GSYNC_TREE_FLAT_MAX)
+    return gsync_tree_adds(w, c->groups);
+  uint leaves = (c->groups + GSYNC_TREE_LEAF - 1u) / GSYNC_TREE_LEAF;
+  uint n = gsync_tree_adds(w, leaves) * GSYNC_TREE_LEAF;
+  for (uint k = 0; k < leaves; k++)
+    n += atomic_or(c->state + 48 + 32u * k, 0u);
+  return min(n, c->groups);
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *top = c->state + 16;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
@@ -110,8 +144,8 @@ void gsync_barrier(private struct gsync_ctx *c) {
         gsync_tree_arrive(top, leaf == 0 ? 0x80000000u - (leaves - 1u) : 1u);
       }
     }
-    while ((gsync_tree_load(top) & 0x80000000u) == before)
-      gsync_tree_pause();
+    gsync_spin_while(c, site, gsync_tree_waiting(top, before),
+                     gsync_tree_arrived(c));
     gsync_tree_acquire(top);
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

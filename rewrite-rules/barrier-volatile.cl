@@ -19,17 +19,32 @@
  * global loads bypass L1) and on CPUs, NOT on AMD GCN, whose per-CU L1 is
  * not coherent, so a spin there may never see the other group's store. Use
  * atomic-or there.
+ *
+ * Bounded spin (prelude.cl): a master that gives up releases no one, so
+ * no group leaves the barrier as if it were complete. The abort word is
+ * read with an atomic (the prelude's), which is stronger than the volatile
+ * load plus fence the flags use and leaves their accesses as they were.
+ * The host zeroes the state after an aborted launch.
  */
-void gsync_barrier(private struct gsync_ctx *c) {
+/* How many groups have raised their arrival flag (the master counted when
+ * it is the one asking: its own arrival sets no flag). */
+uint gsync_xf_arrived(volatile global uint *flag,
+                      private struct gsync_ctx *c) {
+  uint n = c->group == 0;
+  for (uint g = 1; g < c->groups; g++)
+    n += flag[2 * g] != 0;
+  return n;
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   volatile global uint *flag = c->state + 16;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
     if (c->group == 0) {
-      for (uint g = 1; g < c->groups; g++)
-        while (flag[2 * g] == 0)
-          ;
+      for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
+        gsync_spin_while(c, site, flag[2 * g] == 0, gsync_xf_arrived(flag, c));
       gsync_device_fence();
-      for (uint g = 1; g < c->groups; g++) {
+      for (uint g = 1; g < c->groups && !gsync_aborted(c); g++) {
         flag[2 * g] = 0;
         gsync_device_fence();
         flag[2 * g + 1] = 1;
@@ -37,8 +52,8 @@ void gsync_barrier(private struct gsync_ctx *c) {
     } else {
       gsync_device_fence();
       flag[2 * c->group] = 1;
-      while (flag[2 * c->group + 1] == 0)
-        ;
+      gsync_spin_while(c, site, flag[2 * c->group + 1] == 0,
+                       gsync_xf_arrived(flag, c));
       flag[2 * c->group + 1] = 0;
       gsync_device_fence();
     }

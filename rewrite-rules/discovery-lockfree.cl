@@ -29,9 +29,13 @@
  * Memory model: every access to a shared word is an atomic on one word
  * each; the verdict needs no other data, so no fences are needed for it.
  * The reset is ordered after every group's last access by the done counter.
+ *
+ * Bounded spin (prelude.cl): a participant that gives up waiting for the
+ * count does not take part; the join word tells how many had joined.
  */
 int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
+  gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
     uint launched = (uint)get_num_groups(0);
@@ -50,9 +54,12 @@ int gsync_join(global uint *s, local uint *shared,
         atomic_xchg(&s[7], count + 1u);
       } else {
         uint v;
-        while ((v = atomic_or(&s[7], 0u)) == 0)
-          ;
+        c->group = id;
+        gsync_spin_while(c, gsync_in_discovery, (v = atomic_or(&s[7], 0u)) == 0,
+                         atomic_or(&s[6], 0u) & 0x7fffffffu);
         count = v - 1u;
+        if (gsync_aborted(c))
+          id = 0xffffffffu;
       }
     }
     shared[0] = id;
@@ -66,7 +73,6 @@ int gsync_join(global uint *s, local uint *shared,
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  c->state = s;
   c->group = shared[0];
   c->groups = shared[1];
   return shared[0] != 0xffffffffu;

@@ -10,8 +10,7 @@
  */
 int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
-  (void)shared;
-  c->state = s;
+  gsync_ctx_begin(c, s, shared);
   c->group = (uint)get_group_id(0);
   c->groups = (uint)get_num_groups(0);
   if (c->group == 0 && get_local_id(0) == 0)

@@ -24,11 +24,16 @@
  * Memory model: every access to a shared word is an atomic, and the lock
  * is entered and left with a global mem_fence, so the count read under the
  * lock is current on devices with non-coherent L1 caches too.
+ *
+ * Bounded spin (prelude.cl): a group that gives up waiting for the lock
+ * does not take part (the protocol's words are then left inconsistent, and
+ * the host zeroes the state after an aborted launch); the next-ticket word
+ * tells how many groups had come.
  */
-void gsync_lock(global uint *s) {
+void gsync_lock(global uint *s, private struct gsync_ctx *c) {
   uint ticket = atomic_inc(&s[0]);
-  while (atomic_or(&s[1], 0u) != ticket)
-    ;
+  gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[1], 0u) != ticket,
+                   atomic_or(&s[0], 0u));
   mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
@@ -39,19 +44,22 @@ void gsync_unlock(global uint *s) {
 
 int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
+  gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
     uint id = 0xffffffffu, count = 0;
-    gsync_lock(s);
+    gsync_lock(s, c);
     if (atomic_or(&s[2], 0u) == 0)
       id = atomic_inc(&s[3]);
     gsync_unlock(s);
     if (id != 0xffffffffu) {
-      gsync_lock(s);
+      gsync_lock(s, c);
       atomic_xchg(&s[2], 1u);
       count = atomic_or(&s[3], 0u);
       gsync_unlock(s);
     }
+    if (gsync_aborted(c))
+      id = 0xffffffffu;
     shared[0] = id;
     shared[1] = count;
     if (atomic_inc(&s[4]) == get_num_groups(0) - 1) {
@@ -65,7 +73,6 @@ int gsync_join(global uint *s, local uint *shared,
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  c->state = s;
   c->group = shared[0];
   c->groups = shared[1];
   return shared[0] != 0xffffffffu;

@@ -56,6 +56,10 @@ static const char usage_text[] =
     "                        (repeatable; default: the -o file)\n"
     "  -MQ TARGET            the same, quoted for Make\n"
     "  -MP                   add an empty rule for each included file\n"
+    "  --spin-limit=N        a work-group that waits N polls at a barrier or in\n"
+    "                        discovery aborts the launch, which then ends with\n"
+    "                        an error naming the barrier (default: %lu;\n"
+    "                        0: wait forever)\n"
     "  -D NAME[=VALUE], -U NAME, -I DIR, -include FILE, -cl-std=CLx.y\n"
     "                        preprocessor options, as for clBuildProgram\n"
     "  -h, --help            show this help and exit\n"
@@ -71,6 +75,7 @@ static const char usage_text[] =
 typedef struct cli {
   const char *input, *output, *constraints, *barrier, *discovery, *rules_dir;
   int no_discovery, no_uniformity, list, inline_includes;
+  unsigned long spin_limit; /* as gsr_options.spin_limit */
   const char **pargs;
   int n_pargs;
   /* Dependency file: -MD/-MMD (md_opt as spelled), -MF, -MT/-MQ, -MP. */
@@ -171,6 +176,23 @@ static int finish_dep_options(cli *c) {
   return -1;
 }
 
+/* Parses the value of --spin-limit: decimal digits, at most
+ * GSR_SPIN_LIMIT_MAX; 0 asks for no limit. Returns 0 if v is not one. */
+static int parse_spin_limit(const char *v, unsigned long *out) {
+  unsigned long n = 0;
+  if (!*v)
+    return 0;
+  for (const char *p = v; *p; p++) {
+    if (*p < '0' || *p > '9' || n > GSR_SPIN_LIMIT_MAX)
+      return 0;
+    n = n * 10 + (unsigned long)(*p - '0');
+  }
+  if (n > GSR_SPIN_LIMIT_MAX)
+    return 0;
+  *out = n == 0 ? GSR_SPIN_UNBOUNDED : n;
+  return 1;
+}
+
 /* Parses the command line into c. Returns -1 on success or an exit code. */
 static int parse_args(int argc, char **argv, cli *c) {
   c->pargs = calloc((size_t)argc * 2 + 1, sizeof *c->pargs);
@@ -181,7 +203,7 @@ static int parse_args(int argc, char **argv, cli *c) {
     const char *a = argv[i], *v = NULL;
     int r;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(usage_text, stdout);
+      printf(usage_text, gsr_default_spin_limit());
       return EXIT_OK;
     }
     if (strcmp(a, "--version") == 0) {
@@ -208,6 +230,13 @@ static int parse_args(int argc, char **argv, cli *c) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
       c->constraints = v;
+    } else if ((r = opt_value(argc, argv, &i, "--spin-limit", &v)) != 0) {
+      if (r < 0)
+        return usage_error("option '%s' needs a value", a);
+      if (!parse_spin_limit(v, &c->spin_limit))
+        return usage_error("--spin-limit takes a number of polls from 0 (no "
+                           "limit) to 4000000000, not '%s'",
+                           v);
     } else if ((r = opt_value(argc, argv, &i, "--rules-dir", &v)) != 0) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
@@ -462,6 +491,7 @@ static int run(cli *c) {
   o.no_uniformity_check = c->no_uniformity;
   o.inline_includes = c->inline_includes;
   o.rules_dir = c->rules_dir;
+  o.spin_limit = c->spin_limit;
   o.parser_args = c->pargs;
   o.num_parser_args = c->n_pargs;
   o.diag = print_diag;

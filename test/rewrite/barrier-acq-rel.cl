@@ -8,6 +8,7 @@
 // An OpenCL C 1.2 build stops at the rule's own #error, not somewhere deep.
 // RUN: not %clang-cl -cl-std=CL1.2 %t.cl 2>&1 | FileCheck --check-prefix=OLD %s
 // CHECK: /* barrier-acq-rel: Xiao-Feng master/slave flags with OpenCL 2.0 atomics,
+// CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
 // CHECK:   atomic_store_explicit(&flag[2 * c->group], 1u, memory_order_release,
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "acq-rel",

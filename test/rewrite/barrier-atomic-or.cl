@@ -4,7 +4,10 @@
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // RUN: %gsync-run --build-only %t.cl
 // CHECK: /* barrier-atomic-or: Xiao-Feng master/slave flags, every flag access an
-// CHECK: void gsync_barrier(private struct gsync_ctx *c) {
-// CHECK:         while (atomic_or(&flag[2 * g], 0u) == 0)
+// CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
+// CHECK:       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
+// CHECK-NEXT:         gsync_spin_while(c, site, atomic_or(&flag[2 * g], 0u) == 0,
+// CHECK:       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++) {
+// CHECK-NEXT:         atomic_xchg(&flag[2 * g], 0u);
 // CHECK: #line 1 "{{.*}}common.cl"
 // CHECK-NEXT: // Shared input of the per-barrier tests: a two-phase grid-stride kernel.

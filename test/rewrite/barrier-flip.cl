@@ -10,7 +10,10 @@
 // CHECK-NEXT: #if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
 // CHECK-NEXT:   asm volatile("membar.gl;" ::: "memory");
 // CHECK: /* barrier-flip: one word, one atomic per group and barrier: the algorithm
+// CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
 // CHECK:     uint old = atomic_add(word, add);
+// CHECK-NEXT:     gsync_spin_while(c, site, ((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0,
+// CHECK-NEXT:                      gsync_flip_arrived(atomic_or(word, 0u), c->groups));
 // CHECK: /* discovery-lockfree: occupancy discovery without a lock. One join word,
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "flip",

@@ -5,6 +5,7 @@
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // RUN: %gsync-run --build-only %t.cl
 // CHECK: /* barrier-gen: {{.*}}
-// CHECK: void gsync_barrier(private struct gsync_ctx *c) {
+// CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
+// CHECK:       gsync_spin_while(c, site, atomic_or(gen, 0u) == g, atomic_or(count, 0u));
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "gen",

@@ -5,7 +5,7 @@
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // RUN: %gsync-run --build-only %t.cl
 // CHECK: /* barrier-volatile: Xiao-Feng master/slave flags through volatile loads
-// CHECK: void gsync_barrier(private struct gsync_ctx *c) {
+// CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
 // CHECK-NEXT:   volatile global uint *flag = c->state + 16;
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "volatile",

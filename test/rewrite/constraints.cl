@@ -19,6 +19,7 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:   "input": "constraints.cl",
 // CHECK-NEXT:   "barrier": "tree",
 // CHECK-NEXT:   "discovery": true,
+// CHECK-NEXT:   "spin_limit": 10000000,
 // CHECK-NEXT:   "requires": {
 // CHECK-NEXT:     "opencl_c_version": "1.1",
 // CHECK-NEXT:     "extensions": [
@@ -41,7 +42,8 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:         },
 // CHECK-NEXT:         "init": "zero",
 // CHECK-NEXT:         "reset_by_kernel": true,
-// CHECK-NEXT:         "participants_offset": 20
+// CHECK-NEXT:         "participants_offset": 20,
+// CHECK-NEXT:         "abort_offset": 40
 // CHECK-NEXT:       },
 // CHECK-NEXT:       "max_work_groups": 0,
 // CHECK-NEXT:       "min_local_size": 1,
@@ -50,6 +52,14 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:     {
 // CHECK-NEXT:       "name": "copy",
 // CHECK-NEXT:       "global_barrier": false
+// CHECK-NEXT:     }
+// CHECK-NEXT:   ],
+// CHECK-NEXT:   "barrier_sites": [
+// CHECK-NEXT:     {
+// CHECK-NEXT:       "site": 1,
+// CHECK-NEXT:       "file": "constraints.cl",
+// CHECK-NEXT:       "line": 10,
+// CHECK-NEXT:       "column": 5
 // CHECK-NEXT:     }
 // CHECK-NEXT:   ]
 // CHECK-NEXT: }

@@ -15,6 +15,6 @@ kernel void k(global uint *a, uint iters) {
 }
 
 // CHECK:       a[gsync_get_global_id(gsync_ctx, 0)] += it;
-// CHECK-NEXT:       gsync_barrier(gsync_ctx);
+// CHECK-NEXT:       gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
 // CHECK-NEXT:     }
-// CHECK-NEXT:     while (0) { gsync_barrier(gsync_ctx); }
+// CHECK-NEXT:     while (0) { gsync_barrier(gsync_ctx, 2); if (gsync_aborted(gsync_ctx)) return; }

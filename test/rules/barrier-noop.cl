@@ -5,4 +5,7 @@
  * @opencl-c 1.1
  * @state-per-group 8
  */
-void gsync_barrier(private struct gsync_ctx *c) { (void)c; }
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
+  (void)c;
+  (void)site;
+}
