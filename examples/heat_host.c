@@ -115,8 +115,11 @@ int main(int argc, char **argv) {
   gsync_kernel *gk;
   if (gsync_kernel_create(gp, ctx, q, k, groups, &gk, err, sizeof err))
     die("state", err);
+  /* Launch, then wait and check how it ended: a barrier that waited past
+   * the spin limit aborts the launch, and gsync_finish says where. */
   cl_uint participants = 0;
-  if (gsync_enqueue(gk, q, groups, local, &participants, err, sizeof err))
+  if (gsync_enqueue(gk, q, groups, local, NULL, err, sizeof err) ||
+      gsync_finish(gk, q, &participants, err, sizeof err))
     die("launch", err);
   clEnqueueReadBuffer(q, u, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
 

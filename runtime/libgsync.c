@@ -33,15 +33,28 @@ typedef struct kernel_info {
   size_t per_group_bytes;
   int reset_by_kernel; /* the kernel zeroes the state for the next launch */
   size_t participants_offset; /* uint32 count of participating groups */
+  int has_abort_record;       /* the state holds an abort record */
+  size_t abort_offset;        /* its six uint32 words (docs/constraints.md) */
   size_t max_work_groups;     /* 0: no static bound */
   size_t min_local_size;
   int coresident_launch_required;
 } kernel_info;
 
+/* What a timed-out launch needs to say where it hung: the constraints'
+ * "barrier_sites" and whether discovery ran. Each kernel handle keeps its
+ * own copy, since it may outlive its program. */
+typedef struct abort_info {
+  int discovery;
+  size_t spin_limit;  /* polls; 0: no limit */
+  char **site_places; /* site_places[n - 1]: "file:line:col" of site n */
+  size_t n_sites;
+} abort_info;
+
 struct gsync_program {
   char *path;    /* the constraints file, as the caller named it */
   char *barrier; /* barrier implementation name, for messages */
   int discovery;
+  abort_info abort;
   int c_version; /* required OpenCL C version, major * 10 + minor */
   char **extensions;
   size_t n_extensions;
@@ -59,6 +72,8 @@ struct gsync_kernel {
   size_t max_groups;
   cl_event last; /* the latest command on state, or NULL */
   int launched;  /* a launch was enqueued: the state may not be zero */
+  size_t last_groups; /* work-groups of the latest launch */
+  abort_info abort;   /* a copy of the program's */
 };
 
 /* The atomic capability names the constraints use, and their bits. */
@@ -76,6 +91,13 @@ static const struct {
 };
 
 #define N_ATOMIC_CAPS (sizeof atomic_cap_names / sizeof atomic_cap_names[0])
+
+/* The abort record a launch leaves in the state when a spin gave up
+ * (rewrite-rules/prelude.cl): six uint32 words. */
+enum { ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
+       ABORT_EXPECTED, ABORT_WORDS };
+#define ABORT_RECORD_BYTES (ABORT_WORDS * 4)
+enum { ABORTED_IN_BARRIER = 1, ABORTED_IN_DISCOVERY = 2 };
 
 /* Writes a formatted message into err (when there is room for one) and
  * returns status, so that a failure is reported in one statement. */
@@ -346,6 +368,21 @@ static gsync_status load_requires(const where *top, json_object *root,
   return GSYNC_OK;
 }
 
+/* Sets *w to look inside element index of the top-level array name, an
+ * object, naming it "name[index]" in path (of len bytes). Returns GSYNC_OK,
+ * or GSYNC_ERR_FORMAT if the element is not an object. */
+static gsync_status enter_element(const where *top, const char *name,
+                                  size_t index, json_object *obj, char *path,
+                                  size_t len, where *w) {
+  *w = *top;
+  snprintf(path, len, "%s[%zu]", name, index);
+  w->path = path;
+  if (!json_object_is_type(obj, json_type_object))
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s\" must be an object", w->file, path);
+  return GSYNC_OK;
+}
+
 /* Fills *k from kernels[index] of the constraints. Returns GSYNC_OK,
  * GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
 static gsync_status load_kernel(const where *top, json_object *obj,
@@ -353,13 +390,9 @@ static gsync_status load_kernel(const where *top, json_object *obj,
   char path[64], sub[96];
   json_object *v, *state, *bytes;
   gsync_status st;
-  where w = *top;
-  snprintf(path, sizeof path, "kernels[%zu]", index);
-  w.path = path;
-  if (!json_object_is_type(obj, json_type_object))
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s\" must be an object", w.file, path);
-  if ((st = get_field(&w, obj, "name", json_type_string, 0, &v)))
+  where w;
+  if ((st = enter_element(top, "kernels", index, obj, path, sizeof path, &w)) ||
+      (st = get_field(&w, obj, "name", json_type_string, 0, &v)))
     return st;
   k->name = dup_string(json_object_get_string(v));
   if (k->name == NULL)
@@ -411,6 +444,65 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                 "%s: field \"%s.state_arg.participants_offset\" (%zu) is not "
                 "an aligned uint32 inside the %zu fixed bytes",
                 w.file, path, k->participants_offset, k->fixed_bytes);
+  /* Optional: constraints from before the spin limit have no record. */
+  k->abort_offset = SIZE_MAX;
+  snprintf(sub, sizeof sub, "%s.state_arg", path);
+  if ((st = get_count(&w, state, "abort_offset", 1, INT64_MAX,
+                      &k->abort_offset)))
+    return st;
+  k->has_abort_record = k->abort_offset != SIZE_MAX;
+  if (k->has_abort_record &&
+      (k->abort_offset % 4 != 0 || k->fixed_bytes < ABORT_RECORD_BYTES ||
+       k->abort_offset > k->fixed_bytes - ABORT_RECORD_BYTES))
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.state_arg.abort_offset\" (%zu) is not an "
+                "aligned record of %d bytes inside the %zu fixed bytes",
+                w.file, path, k->abort_offset, ABORT_RECORD_BYTES,
+                k->fixed_bytes);
+  return GSYNC_OK;
+}
+
+/* Fills p->abort from "spin_limit" and "barrier_sites", both optional.
+ * Returns GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+static gsync_status load_sites(const where *top, json_object *root,
+                               gsync_program *p) {
+  json_object *arr, *v;
+  gsync_status st;
+  p->abort.discovery = p->discovery;
+  if ((st = get_count(top, root, "spin_limit", 1, UINT32_MAX,
+                      &p->abort.spin_limit)) ||
+      (st = get_field(top, root, "barrier_sites", json_type_array, 1, &arr)) ||
+      arr == NULL)
+    return st;
+  size_t n = json_object_array_length(arr);
+  p->abort.site_places = calloc(n > 0 ? n : 1, sizeof(char *));
+  if (p->abort.site_places == NULL)
+    return fail(top->err, top->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                top->file);
+  p->abort.n_sites = n;
+  for (size_t i = 0; i < n; i++) {
+    char path[48], place[512];
+    json_object *e = json_object_array_get_idx(arr, i);
+    size_t site = 0, line = 0, col = 0;
+    where w;
+    if ((st = enter_element(top, "barrier_sites", i, e, path, sizeof path,
+                            &w)) ||
+        (st = get_count(&w, e, "site", 0, UINT32_MAX, &site)) ||
+        (st = get_field(&w, e, "file", json_type_string, 0, &v)) ||
+        (st = get_count(&w, e, "line", 0, UINT32_MAX, &line)) ||
+        (st = get_count(&w, e, "column", 0, UINT32_MAX, &col)))
+      return st;
+    if (site != i + 1)
+      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                  "%s: field \"%s.site\" is %zu; sites are numbered 1, 2, "
+                  "... in order",
+                  w.file, path, site);
+    snprintf(place, sizeof place, "%s:%zu:%zu", json_object_get_string(v),
+             line, col);
+    if ((p->abort.site_places[i] = dup_string(place)) == NULL)
+      return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                  w.file);
+  }
   return GSYNC_OK;
 }
 
@@ -442,7 +534,7 @@ static gsync_status load_document(const where *w, json_object *root,
     return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
                 w->file);
   if ((st = get_bool(w, root, "discovery", 0, &p->discovery)) ||
-      (st = load_requires(w, root, p)) ||
+      (st = load_sites(w, root, p)) || (st = load_requires(w, root, p)) ||
       (st = get_field(w, root, "kernels", json_type_array, 0, &arr)))
     return st;
   size_t n = json_object_array_length(arr);
@@ -499,6 +591,32 @@ free_text:
   return st;
 }
 
+/* Frees the site table of an abort_info. */
+static void free_abort_info(abort_info *a) {
+  for (size_t i = 0; i < a->n_sites; i++)
+    free(a->site_places[i]);
+  free(a->site_places);
+  memset(a, 0, sizeof *a);
+}
+
+/* Copies src into *dst (site strings too). Returns 0 when out of memory,
+ * leaving *dst empty. */
+static int copy_abort_info(abort_info *dst, const abort_info *src) {
+  *dst = *src;
+  dst->site_places = calloc(src->n_sites > 0 ? src->n_sites : 1,
+                            sizeof(char *));
+  if (dst->site_places == NULL) {
+    dst->n_sites = 0;
+    return 0;
+  }
+  for (size_t i = 0; i < src->n_sites; i++)
+    if ((dst->site_places[i] = dup_string(src->site_places[i])) == NULL) {
+      free_abort_info(dst);
+      return 0;
+    }
+  return 1;
+}
+
 /* Frees program and everything it owns; NULL is a no-op. */
 void gsync_program_release(gsync_program *program) {
   if (program == NULL)
@@ -509,6 +627,7 @@ void gsync_program_release(gsync_program *program) {
   for (size_t i = 0; i < program->n_kernels; i++)
     free(program->kernels[i].name);
   free(program->kernels);
+  free_abort_info(&program->abort);
   free(program->barrier);
   free(program->path);
   free(program);
@@ -878,6 +997,10 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   k->info.name = name;
   name = NULL;
   k->max_groups = max_groups;
+  if (!copy_abort_info(&k->abort, &program->abort)) {
+    st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+    goto free_kernel;
+  }
   if (info->global_barrier) {
     if (info->per_group_bytes != 0 &&
         max_groups > (SIZE_MAX - info->fixed_bytes) / info->per_group_bytes) {
@@ -930,6 +1053,7 @@ void gsync_kernel_release(gsync_kernel *k) {
     clReleaseMemObject(k->state);
   if (k->kernel != NULL)
     clReleaseKernel(k->kernel);
+  free_abort_info(&k->abort);
   free(k->info.name);
   free(k);
 }
@@ -1003,23 +1127,101 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
     clReleaseEvent(k->last);
   k->last = ev;
   k->launched = 1;
+  k->last_groups = groups;
   if (participants == NULL)
     return GSYNC_OK;
+  return gsync_finish(k, queue, participants, err, errlen);
+}
+
+/* Writes the message for the abort record rec of a launch of k into err;
+ * returns GSYNC_ERR_TIMEOUT. */
+static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
+                                  char *err, size_t errlen) {
+  const abort_info *a = &k->abort;
+  char group[64] = "";
+  if (rec[ABORT_GROUP] == rec[ABORT_REAL_GROUP])
+    snprintf(group, sizeof group, "%u", (unsigned)rec[ABORT_GROUP]);
+  else if (rec[ABORT_GROUP] == 0xffffffffu)
+    snprintf(group, sizeof group, "%u", (unsigned)rec[ABORT_REAL_GROUP]);
+  else
+    snprintf(group, sizeof group, "%u (launched as %u)",
+             (unsigned)rec[ABORT_GROUP], (unsigned)rec[ABORT_REAL_GROUP]);
+  if (rec[ABORT_KIND] == ABORTED_IN_DISCOVERY)
+    return fail(err, errlen, GSYNC_ERR_TIMEOUT,
+                "kernel %s: occupancy discovery timed out in work-group %s "
+                "(%u of %u launched groups had joined): a work-group that "
+                "took part stopped making progress, or the spin limit of %zu "
+                "polls is too low for this device (--spin-limit)",
+                k->info.name, group, (unsigned)rec[ABORT_ARRIVED],
+                (unsigned)rec[ABORT_EXPECTED], a->spin_limit);
+  char place[96], cause[160];
+  cl_uint site = rec[ABORT_SITE];
+  if (site >= 1 && site <= a->n_sites)
+    snprintf(place, sizeof place, "at %.80s", a->site_places[site - 1]);
+  else
+    snprintf(place, sizeof place, "site %u", (unsigned)site);
+  if (!a->discovery)
+    snprintf(cause, sizeof cause,
+             "more work-groups were launched (%zu) than are co-resident "
+             "(--no-discovery), or the barrier is not reached by every group",
+             k->last_groups);
+  else
+    snprintf(cause, sizeof cause,
+             "the barrier is not reached by every group, or the work between "
+             "two barriers outlasts the spin limit of %zu polls (--spin-limit)",
+             a->spin_limit);
+  return fail(err, errlen, GSYNC_ERR_TIMEOUT,
+              "kernel %s: global barrier %s timed out in work-group %s (%u of "
+              "%u groups arrived): %s",
+              k->info.name, place, group, (unsigned)rec[ABORT_ARRIVED],
+              (unsigned)rec[ABORT_EXPECTED], cause);
+}
+
+/* Waits for k's latest launch; reads the participant count and the abort
+ * record in one read of the state's fixed words. A launch that aborted
+ * leaves the state mid-barrier, so it is zeroed again (ordered before the
+ * next launch) and the record reported. */
+gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
+                          cl_uint *participants, char *err, size_t errlen) {
+  cl_int rc;
+  if (!k->launched)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH, "kernel %s: nothing launched",
+                k->info.name);
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
-    rc = clWaitForEvents(1, &ev);
-    if (rc != CL_SUCCESS)
+    if ((rc = clWaitForEvents(1, &k->last)) != CL_SUCCESS)
       return cl_fail(err, errlen, "clWaitForEvents", rc);
-    *participants = (cl_uint)groups;
+    if (participants != NULL)
+      *participants = (cl_uint)k->last_groups;
     return GSYNC_OK;
   }
-  cl_uint count = 0;
-  rc =
-      clEnqueueReadBuffer(queue, k->state, CL_TRUE, k->info.participants_offset,
-                          sizeof count, &count, 1, &ev, NULL);
+  const kernel_info *i = &k->info;
+  size_t end = i->participants_offset + 4;
+  if (i->has_abort_record && i->abort_offset + ABORT_RECORD_BYTES > end)
+    end = i->abort_offset + ABORT_RECORD_BYTES;
+  cl_uint words[64];
+  if (end > sizeof words)
+    return fail(err, errlen, GSYNC_ERR_FORMAT,
+                "kernel %s: state words beyond byte %zu are not supported",
+                i->name, sizeof words);
+  rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE, 0, end, words, 1,
+                           &k->last, NULL);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clEnqueueReadBuffer (participants)", rc);
-  *participants = count;
+    return cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
+  const cl_uint *rec = i->has_abort_record ? words + i->abort_offset / 4 : NULL;
+  if (rec != NULL && rec[ABORT_KIND] != 0) {
+    const cl_uchar zero = 0;
+    cl_event ev = NULL;
+    rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
+                             k->state_bytes, 1, &k->last, &ev);
+    if (rc != CL_SUCCESS)
+      return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
+    clReleaseEvent(k->last);
+    k->last = ev;
+    return timeout_error(k, rec, err, errlen);
+  }
+  if (participants != NULL)
+    *participants = words[i->participants_offset / 4];
   return GSYNC_OK;
 }
 
@@ -1042,6 +1244,8 @@ const char *gsync_status_name(gsync_status s) {
     return "GSYNC_ERR_OPENCL";
   case GSYNC_ERR_NOMEM:
     return "GSYNC_ERR_NOMEM";
+  case GSYNC_ERR_TIMEOUT:
+    return "GSYNC_ERR_TIMEOUT";
   }
   return "GSYNC_ERR_UNKNOWN";
 }

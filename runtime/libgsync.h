@@ -28,7 +28,9 @@ typedef enum gsync_status {
   GSYNC_ERR_KERNEL,   /* the kernel is not in the constraints */
   GSYNC_ERR_LAUNCH,   /* a launch shape the constraints forbid */
   GSYNC_ERR_OPENCL,   /* an OpenCL call failed; err names it */
-  GSYNC_ERR_NOMEM
+  GSYNC_ERR_NOMEM,
+  GSYNC_ERR_TIMEOUT   /* a spin gave up and the launch was aborted; err
+                         names the barrier and the likely cause */
 } gsync_status;
 
 typedef struct gsync_program gsync_program; /* one constraints file */
@@ -80,12 +82,31 @@ void gsync_kernel_release(gsync_kernel *k);
  * constraints' max_work_groups, and a local size below min_local_size.
  * Launches of one handle are ordered (they share the state) even on an
  * out-of-order queue; the state is re-zeroed before each launch only when
- * the kernel does not reset it itself. If participants is not NULL, waits
- * for the launch and stores how many work-groups took part in the global
- * barrier (all launched groups for a kernel without one). */
+ * the kernel does not reset it itself. If participants is not NULL, this is
+ * gsync_enqueue followed by gsync_finish: it waits and reports as that does.
+ * With participants NULL it returns at once; call gsync_finish before
+ * trusting the results. */
 gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
                            size_t groups, size_t local_size,
                            cl_uint *participants, char *err, size_t errlen);
+
+/* Waits for k's latest launch and says how it ended. GSYNC_OK: if
+ * participants is not NULL, it receives how many work-groups took part in
+ * the global barrier (all launched groups for a kernel without one).
+ * GSYNC_ERR_TIMEOUT: a work-group waited longer than the spin limit
+ * (gsync-rewrite --spin-limit) at a barrier or in discovery, so the launch
+ * was aborted and every work-group left the kernel early: its results are
+ * not valid. err then names the barrier (file:line:col), the work-group and
+ * how many groups had arrived, and the likely cause, e.g. "kernel heat:
+ * global barrier at heat.cl:42:5 timed out in work-group 0 (2 of 64 groups
+ * arrived): more work-groups were launched (64) than are co-resident
+ * (--no-discovery), or the barrier is not reached by every group". The
+ * state is zeroed again for the next launch. Until gsync_finish has seen
+ * the abort, later launches of k run on the aborted state: their results
+ * are not valid either, and the first abort stays recorded for
+ * gsync_finish to report. */
+gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
+                          cl_uint *participants, char *err, size_t errlen);
 
 /* A static, human-readable name for a status. */
 const char *gsync_status_name(gsync_status s);

@@ -12,6 +12,9 @@
 #   %kernels    test/run/kernels, the run tests' input kernels
 #   %examples   examples/, the bundled example
 #   %timeout    a wall-clock limit for anything that runs a kernel
+#   %timeout-short  a tighter one for a launch that must end within seconds
+#               (one that the spin limit aborts): the build, the abort and
+#               the draining of every group, under load and ASan, fit in it
 #   %expect-exit N CMD   succeeds if CMD exits with status N
 #   %cmake      the cmake that configured this build
 #   %src-root   the source tree; %build-root this build tree
@@ -60,6 +63,7 @@ config.substitutions.append(("%examples", os.path.join(src, "examples")))
 config.substitutions.append(
     ("%man", os.path.join(src, "docs", "gsync-rewrite.1")))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%timeout-short", "timeout -k 5 30"))
 config.substitutions.append(("%timeout", "timeout -k 5 120"))
 config.substitutions.append(
     ("%expect-exit", "sh " + os.path.join(src, "test", "utils", "expect-exit")))

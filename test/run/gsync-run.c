@@ -23,12 +23,15 @@ static const char usage_text[] =
     "usage: gsync-run --scenario NAME --cl REWRITTEN.cl --constraints C.json\n"
     "                 --groups G --local L [--min-participants N]\n"
     "                 [--launches K] [--rounds R] [--expect-fail]\n"
+    "                 [--expect-timeout]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
     "\n"
     "Builds a kernel rewritten by gsync-rewrite, launches it G x L through\n"
     "libgsync, checks it against a CPU reference and prints one line:\n"
     "  NAME: ok participants=P groups=G launches=K\n"
     "  NAME: MISMATCH at I: got X want Y (participants=P)\n"
+    "  NAME: timed out: MESSAGE    (libgsync's message: a barrier or\n"
+    "                               discovery waited past the spin limit)\n"
     "P is the fewest work-groups that took part in any launch; a launch of\n"
     "the helper scenario runs both of its kernels.\n"
     "\n"
@@ -40,6 +43,9 @@ static const char usage_text[] =
     "           shift_right, 100 rounds each\n"
     "  reuse    stencil.cl launched 100 times (2 iterations each) through\n"
     "           one state buffer, checked after every launch\n"
+    "  uneven   uneven.cl: stencil's work, but only even work-groups call\n"
+    "           global_barrier(): correct with one participant, a launch\n"
+    "           that times out with more\n"
     "\n"
     "options:\n"
     "  --min-participants N  fail if fewer than N work-groups took part in\n"
@@ -50,6 +56,10 @@ static const char usage_text[] =
     "                        scenario's)\n"
     "  --expect-fail         exit 0 only on a MISMATCH, 1 when the check\n"
     "                        passes (for tests of a broken barrier)\n"
+    "  --expect-timeout      the first launch must time out; then the\n"
+    "                        scenario runs again through the same kernel\n"
+    "                        handles with 1 work-group and must pass (it\n"
+    "                        prints both lines)\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
     "                        exit 1 if the build fails\n"
     "  --options OPTS        build options for --build-only\n"
@@ -70,10 +80,11 @@ typedef struct options {
   size_t launches; /* 0: the scenario's default */
   size_t rounds;   /* 0: the scenario's default */
   int expect_fail;
+  int expect_timeout;
 } options;
 
 /* How a run ended. */
-enum { RUN_OK, RUN_MISMATCH, RUN_FEW, RUN_ERROR };
+enum { RUN_OK, RUN_MISMATCH, RUN_FEW, RUN_TIMEOUT, RUN_ERROR };
 
 /* One scenario run: the OpenCL objects and what the checks found. */
 typedef struct run {
@@ -84,8 +95,11 @@ typedef struct run {
   cl_command_queue queue;
   cl_program program;
   gsync_program *gp;
+  size_t groups;    /* work-groups per launch: --groups, then 1 */
   cl_uint min_seen; /* fewest participants in any launch so far */
   size_t launches;  /* kernel launches enqueued */
+  int timed_out;    /* a launch timed out, as --expect-timeout wants */
+  char timeout_msg[ERRLEN];
   size_t cycles;    /* --launches cycles (one launch of each kernel) begun */
   /* the first mismatch */
   size_t bad_index;
@@ -128,6 +142,10 @@ static int parse_args(int argc, char **argv, options *o) {
     }
     if (strcmp(a, "--expect-fail") == 0) {
       o->expect_fail = 1;
+      continue;
+    }
+    if (strcmp(a, "--expect-timeout") == 0) {
+      o->expect_timeout = 1;
       continue;
     }
     /* Every other option takes a value, as "--opt V" or "--opt=V". */
@@ -359,12 +377,19 @@ static int make_kernel(run *r, const char *name, cl_mem a, cl_mem b, cl_uint n,
 }
 
 /* Launches gk once, waits, and records how many groups took part. Returns
- * RUN_OK, RUN_FEW (fewer than --min-participants) or RUN_ERROR. */
+ * RUN_OK, RUN_FEW (fewer than --min-participants), RUN_TIMEOUT (libgsync's
+ * message in r->timeout_msg) or RUN_ERROR. */
 static int launch(run *r, gsync_kernel *gk) {
   char err[ERRLEN];
   cl_uint parts = 0;
-  gsync_status st = gsync_enqueue(gk, r->queue, r->o->groups, r->o->local,
-                                  &parts, err, sizeof err);
+  gsync_status st =
+      gsync_enqueue(gk, r->queue, r->groups, r->o->local, NULL, err, sizeof err);
+  if (st == GSYNC_OK)
+    st = gsync_finish(gk, r->queue, &parts, err, sizeof err);
+  if (st == GSYNC_ERR_TIMEOUT) {
+    snprintf(r->timeout_msg, sizeof r->timeout_msg, "%s", err);
+    return RUN_TIMEOUT;
+  }
   if (st != GSYNC_OK) {
     fprintf(stderr, "gsync-run: error: %s\n", err);
     return RUN_ERROR;
@@ -372,7 +397,7 @@ static int launch(run *r, gsync_kernel *gk) {
   if (r->launches == 0 || parts < r->min_seen)
     r->min_seen = parts;
   r->launches++;
-  return parts < r->o->min_participants ? RUN_FEW : RUN_OK;
+  return parts < r->o->min_participants && !r->timed_out ? RUN_FEW : RUN_OK;
 }
 
 /* Compares got with want over n elements; records the first difference.
@@ -446,6 +471,7 @@ static const shape *find_shape(const char *name) {
       {"mirror", {{"mirror", NULL}, 4096, 300, 1}},
       {"xpx", {{"xpx", NULL}, 256, 20, 1}},
       {"helper", {{"shift_left", "shift_right"}, 3000, 100, 1}},
+      {"uneven", {{"uneven", NULL}, 3000, 200, 1}},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(table[i].name, name) == 0)
@@ -453,54 +479,62 @@ static const shape *find_shape(const char *name) {
   return NULL;
 }
 
-/* Runs scenario r->name with its buffers; each launch is followed by a
- * readback and a comparison with the CPU reference. Returns a RUN_ code. */
-static int run_scenario(run *r, const shape *sh) {
-  size_t n = sh->n;
-  size_t rounds = r->o->rounds ? r->o->rounds : sh->rounds;
-  size_t launches = r->o->launches ? r->o->launches : sh->launches;
+/* The host and device buffers and the kernels of one scenario run. */
+typedef struct scene {
+  size_t n, rounds, launches;
+  cl_uint *a, *b, *got, *got_b; /* a, b: the CPU reference */
+  cl_mem ma, mb;
+  cl_kernel kernels[2];
+  gsync_kernel *gks[2];
+} scene;
+
+/* Sets the reference and the device buffers to the scenario's initial
+ * data. Returns RUN_OK or RUN_ERROR. */
+static int init_data(run *r, scene *s) {
   int is_mirror = strcmp(r->name, "mirror") == 0;
   int is_xpx = strcmp(r->name, "xpx") == 0;
   int is_helper = strcmp(r->name, "helper") == 0;
-  int result = RUN_ERROR;
-  cl_uint *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
-  cl_uint *got = calloc(n, sizeof *got), *got_b = calloc(n, sizeof *got_b);
-  cl_mem ma = NULL, mb = NULL;
-  cl_kernel kernels[2] = {NULL, NULL};
-  gsync_kernel *gks[2] = {NULL, NULL};
-  if (a == NULL || b == NULL || got == NULL || got_b == NULL) {
-    fprintf(stderr, "gsync-run: error: out of memory\n");
-    goto done;
+  for (size_t i = 0; i < s->n; i++) {
+    s->a[i] = is_mirror   ? 0
+              : is_xpx    ? (cl_uint)i
+              : is_helper ? (cl_uint)(i * 7)
+                          : 1u;
+    s->b[i] = 0;
   }
-  for (size_t i = 0; i < n; i++)
-    a[i] = is_mirror   ? 0
-           : is_xpx    ? (cl_uint)i
-           : is_helper ? (cl_uint)(i * 7)
-                       : 1u;
-  if ((ma = make_buffer(r, a, n)) == NULL ||
-      (mb = make_buffer(r, b, n)) == NULL)
-    goto done;
-  for (int k = 0; k < 2 && sh->kernels[k] != NULL; k++)
-    if (make_kernel(r, sh->kernels[k], ma, mb, (cl_uint)n, (cl_uint)rounds,
-                    &kernels[k], &gks[k]) != RUN_OK)
-      goto done;
+  size_t bytes = s->n * sizeof *s->a;
+  cl_int rc = clEnqueueWriteBuffer(r->queue, s->ma, CL_TRUE, 0, bytes, s->a, 0,
+                                   NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(r->queue, s->mb, CL_TRUE, 0, bytes, s->b, 0,
+                              NULL, NULL);
+  return rc == CL_SUCCESS ? RUN_OK : cl_error("clEnqueueWriteBuffer", rc);
+}
 
-  for (size_t l = 0; l < launches; l++) {
+/* Runs the scenario's launches of r->groups work-groups; each is followed
+ * by a readback and a comparison with the CPU reference. Returns a RUN_
+ * code. */
+static int run_launches(run *r, const shape *sh, scene *s) {
+  size_t n = s->n, rounds = s->rounds;
+  int is_mirror = strcmp(r->name, "mirror") == 0;
+  int is_xpx = strcmp(r->name, "xpx") == 0;
+  int is_helper = strcmp(r->name, "helper") == 0;
+  cl_uint *a = s->a, *b = s->b;
+  int result;
+  for (size_t l = 0; l < s->launches; l++) {
     r->cycles = l + 1;
     for (int k = 0; k < 2 && sh->kernels[k] != NULL; k++) {
-      if ((result = launch(r, gks[k])) != RUN_OK)
-        goto done;
-      result = RUN_ERROR;
-      if (read_buffer(r, ma, got, n) != RUN_OK ||
-          read_buffer(r, mb, got_b, n) != RUN_OK)
-        goto done;
+      if ((result = launch(r, s->gks[k])) != RUN_OK)
+        return result;
+      if (read_buffer(r, s->ma, s->got, n) != RUN_OK ||
+          read_buffer(r, s->mb, s->got_b, n) != RUN_OK)
+        return RUN_ERROR;
       /* Advance the reference by the same launch, then compare. */
       if (is_mirror) {
         for (cl_uint i = 0; i < n; i++)
           a[i] = mirror_value(i, (cl_uint)rounds - 1);
         /* b counts mismatches seen: all must stay zero. */
-        if ((result = compare(r, "mirror", got_b, b, n)) != RUN_OK)
-          goto done;
+        if ((result = compare(r, "mirror", s->got_b, b, n)) != RUN_OK)
+          return result;
       } else if (is_xpx) {
         xpx_ref(a, b, n, rounds);
       } else if (is_helper) {
@@ -514,25 +548,65 @@ static int run_scenario(run *r, const shape *sh) {
       } else {
         stencil_ref(a, b, n, rounds);
       }
-      if ((result = compare(r, sh->kernels[k], got, a, n)) != RUN_OK)
-        goto done;
+      if ((result = compare(r, sh->kernels[k], s->got, a, n)) != RUN_OK)
+        return result;
     }
   }
-  result = RUN_OK;
+  return RUN_OK;
+}
+
+/* Runs scenario r->name. With --expect-timeout, a run that timed out is
+ * followed by a second one through the same kernel handles with a single
+ * work-group, which must pass: libgsync must have made the state fit for
+ * another launch. Returns a RUN_ code. */
+static int run_scenario(run *r, const shape *sh) {
+  scene s;
+  memset(&s, 0, sizeof s);
+  s.n = sh->n;
+  s.rounds = r->o->rounds ? r->o->rounds : sh->rounds;
+  s.launches = r->o->launches ? r->o->launches : sh->launches;
+  int result = RUN_ERROR;
+  s.a = calloc(s.n, sizeof *s.a);
+  s.b = calloc(s.n, sizeof *s.b);
+  s.got = calloc(s.n, sizeof *s.got);
+  s.got_b = calloc(s.n, sizeof *s.got_b);
+  if (s.a == NULL || s.b == NULL || s.got == NULL || s.got_b == NULL) {
+    fprintf(stderr, "gsync-run: error: out of memory\n");
+    goto done;
+  }
+  if ((s.ma = make_buffer(r, s.a, s.n)) == NULL ||
+      (s.mb = make_buffer(r, s.b, s.n)) == NULL)
+    goto done;
+  for (int k = 0; k < 2 && sh->kernels[k] != NULL; k++)
+    if (make_kernel(r, sh->kernels[k], s.ma, s.mb, (cl_uint)s.n,
+                    (cl_uint)s.rounds, &s.kernels[k], &s.gks[k]) != RUN_OK)
+      goto done;
+  if (init_data(r, &s) != RUN_OK)
+    goto done;
+  result = run_launches(r, sh, &s);
+  if (result == RUN_TIMEOUT && r->o->expect_timeout) {
+    printf("%s: timed out: %s\n", r->name, r->timeout_msg);
+    r->timed_out = 1;
+    r->groups = 1;
+    r->launches = 0;
+    result = init_data(r, &s);
+    if (result == RUN_OK)
+      result = run_launches(r, sh, &s);
+  }
 done:
   for (int k = 0; k < 2; k++) {
-    gsync_kernel_release(gks[k]);
-    if (kernels[k] != NULL)
-      clReleaseKernel(kernels[k]);
+    gsync_kernel_release(s.gks[k]);
+    if (s.kernels[k] != NULL)
+      clReleaseKernel(s.kernels[k]);
   }
-  if (ma != NULL)
-    clReleaseMemObject(ma);
-  if (mb != NULL)
-    clReleaseMemObject(mb);
-  free(a);
-  free(b);
-  free(got);
-  free(got_b);
+  if (s.ma != NULL)
+    clReleaseMemObject(s.ma);
+  if (s.mb != NULL)
+    clReleaseMemObject(s.mb);
+  free(s.a);
+  free(s.b);
+  free(s.got);
+  free(s.got_b);
   return result;
 }
 
@@ -543,12 +617,19 @@ static int report(const run *r, int result) {
   switch (result) {
   case RUN_OK:
     printf("%s: ok participants=%u groups=%zu launches=%zu\n", r->name,
-           (unsigned)r->min_seen, o->groups, r->cycles);
+           (unsigned)r->min_seen, r->groups, r->cycles);
     if (o->expect_fail) {
       fprintf(stderr, "gsync-run: error: expected a MISMATCH\n");
       return 1;
     }
+    if (o->expect_timeout && !r->timed_out) {
+      fprintf(stderr, "gsync-run: error: expected a launch to time out\n");
+      return 1;
+    }
     return 0;
+  case RUN_TIMEOUT:
+    printf("%s: timed out: %s\n", r->name, r->timeout_msg);
+    return 1;
   case RUN_MISMATCH:
     printf("%s: MISMATCH at %zu: got %u want %u (participants=%u", r->name,
            r->bad_index, (unsigned)r->got, (unsigned)r->want,
@@ -593,6 +674,7 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   r.o = &o;
   r.name = o.scenario;
+  r.groups = o.groups;
   int status = 1;
   if (pick_device(&r.dev) != RUN_OK || open_device(&r) != RUN_OK)
     goto out;

@@ -1,0 +1,26 @@
+/* discovery-stuck: a discovery protocol that never ends: every work-group
+ * waits for a word that no one writes. For tests only: the spin limit must
+ * end such a launch with a discovery timeout that libgsync reports.
+ *
+ * @summary waits forever (test suite only: proves discovery's wait is bounded)
+ * @opencl-c 1.1
+ * @extension cl_khr_global_int32_base_atomics
+ *
+ * State words: 6 groups that came, 7 never written.
+ */
+int gsync_join(global uint *s, local uint *shared,
+               private struct gsync_ctx *c) {
+  gsync_ctx_begin(c, s, shared);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    atomic_inc(&s[6]);
+    gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[7], 0u) == 0,
+                     atomic_or(&s[6], 0u));
+    shared[0] = gsync_aborted(c) ? 0xffffffffu : (uint)get_group_id(0);
+    shared[1] = (uint)get_num_groups(0);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  c->group = shared[0];
+  c->groups = shared[1];
+  return shared[0] != 0xffffffffu;
+}
