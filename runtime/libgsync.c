@@ -926,6 +926,23 @@ static const kernel_info *find_kernel(const gsync_program *p,
   return NULL;
 }
 
+/* Enqueues the zeroing of k's state after its latest command (if any),
+ * which becomes the latest. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
+static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
+                               char *err, size_t errlen) {
+  const cl_uchar zero = 0;
+  cl_event ev = NULL;
+  cl_int rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
+                                  k->state_bytes, k->last != NULL ? 1 : 0,
+                                  k->last != NULL ? &k->last : NULL, &ev);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
+  if (k->last != NULL)
+    clReleaseEvent(k->last);
+  k->last = ev;
+  return GSYNC_OK;
+}
+
 /* Looks kernel up in the constraints and, if it reaches a barrier, makes
  * and zeroes its state buffer. Returns GSYNC_OK and sets *out, or why not. */
 gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
@@ -1020,13 +1037,8 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
     }
     /* The first launch waits on this fill through k->last, which keeps an
      * out-of-order queue correct too. */
-    const cl_uchar zero = 0;
-    rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
-                             k->state_bytes, 0, NULL, &k->last);
-    if (rc != CL_SUCCESS) {
-      st = cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
+    if ((st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
       goto free_kernel;
-    }
   }
   if ((rc = clRetainKernel(kernel)) != CL_SUCCESS) {
     st = cl_fail(err, errlen, "clRetainKernel", rc);
@@ -1100,17 +1112,11 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
   cl_int rc;
   cl_event ev = NULL;
   if (k->state != NULL) {
-    if (!k->info.reset_by_kernel && k->launched) {
-      /* The state must be zero at every launch, and the kernel does not
-       * leave it so; gsync_kernel_create zeroed it for the first. */
-      const cl_uchar zero = 0;
-      rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
-                               k->state_bytes, 1, &k->last, &ev);
-      if (rc != CL_SUCCESS)
-        return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
-      clReleaseEvent(k->last);
-      k->last = ev;
-    }
+    /* The state must be zero at every launch, and the kernel does not
+     * leave it so; gsync_kernel_create zeroed it for the first. */
+    if (!k->info.reset_by_kernel && k->launched &&
+        (st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
+      return st;
     rc = clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem),
                         &k->state);
     if (rc != CL_SUCCESS)
@@ -1210,15 +1216,8 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
     return cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
   const cl_uint *rec = i->has_abort_record ? words + i->abort_offset / 4 : NULL;
   if (rec != NULL && rec[ABORT_KIND] != 0) {
-    const cl_uchar zero = 0;
-    cl_event ev = NULL;
-    rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
-                             k->state_bytes, 1, &k->last, &ev);
-    if (rc != CL_SUCCESS)
-      return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
-    clReleaseEvent(k->last);
-    k->last = ev;
-    return timeout_error(k, rec, err, errlen);
+    gsync_status st = zero_state(k, queue, err, errlen);
+    return st != GSYNC_OK ? st : timeout_error(k, rec, err, errlen);
   }
   if (participants != NULL)
     *participants = words[i->participants_offset / 4];
