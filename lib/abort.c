@@ -123,7 +123,8 @@ static void plan_check(awalk *w, CXCursor s, enum role role, int at_top) {
                "the whole statement (--spin-limit=0 needs no check)");
     return;
   }
-  if (at_top && clang_getCursorKind(s) == CXCursor_CompoundStmt) {
+  if (at_top && written_here(ctx, s, clang_getCursorKind(s)) &&
+      clang_getCursorKind(s) == CXCursor_CompoundStmt) {
     gsr_buf text = {0};
     gsr_buf_printf(&text, " %s", w->leave);
     gsr_add_edit(ctx, begin + 1, 0, text.data);

@@ -11,6 +11,7 @@
 // RUN: %gsync-run --build-only %t.cl
 #define SYNC() global_barrier()
 #define TWICE(x) do { x; x; } while (0)
+#define BUMP { a[0]++; }
 
 void helper(global uint *a) { a[1] = 0; SYNC(); }
 
@@ -41,6 +42,7 @@ kernel void k(global uint *a, uint n, uint c) {
   while (!converged(a)) {
     a[0]++;
   }
+  while (!converged(a)) BUMP
   for (uint i = 0; i < n; global_barrier())
     i++;
   do a[3]++; while (!relay(a));
@@ -56,6 +58,7 @@ kernel void k(global uint *a, uint n, uint c) {
 
 // CHECK: #define SYNC() gsync_barrier(gsync_ctx, 1)
 // CHECK-NEXT: #define TWICE(x) do { x; x; } while (0)
+// CHECK-NEXT: #define BUMP { a[0]++; }
 // CHECK-EMPTY:
 // CHECK-NEXT: void helper(global uint *a, private struct gsync_ctx *gsync_ctx) { a[1] = 0; SYNC(); if (gsync_aborted(gsync_ctx)) return; }
 // CHECK-EMPTY:
@@ -80,6 +83,7 @@ kernel void k(global uint *a, uint n, uint c) {
 // CHECK-NEXT:   while (!converged(a, gsync_ctx)) { if (gsync_aborted(gsync_ctx)) return;
 // CHECK-NEXT:     a[0]++;
 // CHECK-NEXT:   } if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   while (!converged(a, gsync_ctx)) { if (gsync_aborted(gsync_ctx)) return; BUMP } if (gsync_aborted(gsync_ctx)) return;
 // CHECK-NEXT:   for (uint i = 0; i < n; gsync_barrier(gsync_ctx, 7))
 // CHECK-NEXT:     { if (gsync_aborted(gsync_ctx)) return; i++; } if (gsync_aborted(gsync_ctx)) return;
 // CHECK-NEXT:   do { if (gsync_aborted(gsync_ctx)) return; a[3]++; } while (!relay(a, gsync_ctx)); if (gsync_aborted(gsync_ctx)) return;
