@@ -71,6 +71,7 @@ static double time_loop(gk *x, cl_uint iters, size_t g, size_t l, int reps) {
     clFinish(queue);
     t[r] = now() - t0;
   }
+  finish(x);
   return median(t, reps);
 }
 

@@ -143,3 +143,8 @@ void enqueue(gk *x, size_t g, size_t l, cl_uint *parts) {
   char err[ERRLEN];
   check(gsync_enqueue(x->gk, queue, g, l, parts, err, sizeof err), err);
 }
+
+void finish(gk *x) {
+  char err[ERRLEN];
+  check(gsync_finish(x->gk, queue, NULL, err, sizeof err), err);
+}

@@ -39,4 +39,8 @@ void unload(gk *x);
 /* Launches g groups of l items through libgsync; *parts (may be NULL)
  * receives the number of groups that took part. */
 void enqueue(gk *x, size_t g, size_t l, cl_uint *parts);
+/* Exits if a launch of x since the last check was aborted by the spin
+ * limit: the abort record stays in the state until gsync_finish sees it,
+ * so one call after launches timed without waiting covers them all. */
+void finish(gk *x);
 #endif

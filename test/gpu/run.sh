@@ -61,6 +61,8 @@ one() {
     echo "ok:$(echo "$line" | sed -n 's/.*participants=\([0-9]*\).*/\1/p')"
   elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     echo "TIMEOUT"
+  elif echo "$line" | grep -q "timed out"; then
+    echo "ABORTED"
   elif echo "$line" | grep -q MISMATCH; then
     echo "MISMATCH"
   else
@@ -157,11 +159,11 @@ for plat in $PLATFORMS; do
   fi
 done
 say ""
-say "cells: ok:P = checked against the CPU, P groups took part; MISMATCH/TIMEOUT/ERRn = failed; skip = over BUDGET"
+say "cells: ok:P = checked against the CPU, P groups took part; MISMATCH/TIMEOUT (hung)/ABORTED (spin limit)/ERRn = failed; skip = over BUDGET"
 # The cells were made in subshells: count them from the table.
 cells=$(grep -E ' (disc|nodisc|lockfr) ' "$TAB" | cut -d'|' -f2- | tr ' ' '\n' | grep -v '^$')
 pass=$(echo "$cells" | grep -cE '^ok:|sees-it$')
-fail=$(echo "$cells" | grep -cE '^(MISMATCH|TIMEOUT|ERR)|BLIND$')
+fail=$(echo "$cells" | grep -cE '^(MISMATCH|TIMEOUT|ABORTED|ERR)|BLIND$')
 skip=$(echo "$cells" | grep -c '^skip$')
 say "$pass passed, $fail failed, $skip skipped ($(( $(date +%s) - start )) s)"
 [ "$fail" -eq 0 ]
