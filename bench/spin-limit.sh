@@ -1,0 +1,136 @@
+#!/bin/bash
+# bench/spin-limit.sh: the measurements behind the default --spin-limit.
+#
+#   bash bench/spin-limit.sh prepare   on a machine with the tool (after a
+#                                      build): rewrites the kernels into
+#                                      build/spin-kernels
+#   bash bench/spin-limit.sh run       where they run (PoCL here, or the GPU
+#                                      machine after `. .gpu/on-gpu.sh`);
+#                                      prints one line per measurement
+#
+# What it measures, with build/test/run/gsync-run:
+#   ABORT    B L G secs  a --no-discovery stencil launch of G work-groups,
+#            more than the device runs at once, with barrier B and spin limit
+#            L: the wall time of a gsync-run that reports the timeout (run
+#            twice; the second, timed, finds the program build in the
+#            driver's cache).
+#   UNEVEN   L G secs    the same for uneven.cl (only even work-groups call
+#            the barrier) with G co-resident groups: a non-uniform barrier.
+#   POLL     B ns        per barrier, (secs(Lmax) - secs(Lmin)) / (Lmax - Lmin):
+#            the time one poll of a long wait takes.
+#   COST     gsync-bench's RESULT lines (µs per barrier) for loop.cl with
+#            the flip barrier at the default limit and at --spin-limit=0:
+#            what the bounded spin costs a healthy barrier.
+#   HEALTHY  S L G ok|timed-out   scenario S with G co-resident groups
+#            (--no-discovery: all of them meet at every barrier; the first
+#            barrier waits for the slowest group to start) and a small spin
+#            limit L: the smallest L that never times out bounds how many
+#            polls a healthy barrier makes.
+#   DISC     S L G ok|timed-out   the same with discovery and 4 x G launched.
+# Environment: PLAT (GSYNC_PLATFORM; default: the first platform), CORES
+# (co-resident groups; default 2, as PoCL on 2 cores), LOCAL (default 64),
+# REPS (default 3), ABORT_BARRIERS, ABORT_LIMITS, HEALTHY_LIMITS,
+# COST_CONFIGS (gsync-bench --configs, e.g. 132x256,1056x256 on a GPU; no
+# COST lines without it: on 2 busy CPU cores they are noise), TMO (seconds
+# a gsync-run may take, default 300).
+set -u
+root=$(pwd)
+K=$root/build/spin-kernels
+RUN=$root/build/test/run/gsync-run
+TOOL=$root/build/tool/gsync-rewrite
+ABORT_BARRIERS=${ABORT_BARRIERS:-flip gen atomic-or volatile}
+ABORT_LIMITS=${ABORT_LIMITS:-1048576 10000000}
+HEALTHY_LIMITS=${HEALTHY_LIMITS:-16384 65536 262144 1048576 10000000}
+COST_CONFIGS=${COST_CONFIGS:-}
+[ -d "$root/build/gpu-lib" ] &&
+  export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+# rewrite INPUT OUTBASE OPTIONS...: one kernel and its constraints.
+rewrite() {
+  local in=$1 out=$2
+  shift 2
+  "$TOOL" "$@" "$in" -o "$K/$out.cl" --constraints "$K/$out.json"
+}
+
+prepare() {
+  local k=$root/test/run/kernels
+  [ -x "$TOOL" ] || { echo "spin-limit.sh: build first" >&2; exit 1; }
+  rm -rf "$K" && mkdir -p "$K"
+  for l in $ABORT_LIMITS; do
+    for b in $ABORT_BARRIERS; do
+      rewrite "$k/stencil.cl" "stencil.$b.nd.$l" --barrier="$b" \
+        --no-discovery --spin-limit="$l"
+    done
+    rewrite "$k/uneven.cl" "uneven.nd.$l" --no-discovery \
+      --no-uniformity-check --spin-limit="$l"
+  done
+  for l in $HEALTHY_LIMITS; do
+    for s in stencil xpx mirror; do
+      rewrite "$k/$s.cl" "$s.nd.$l" --no-discovery --spin-limit="$l"
+      rewrite "$k/$s.cl" "$s.d.$l" --spin-limit="$l"
+    done
+  done
+  rewrite "$root/bench/kernels/loop.cl" loop.default --no-discovery
+  rewrite "$root/bench/kernels/loop.cl" loop.0 --no-discovery --spin-limit=0
+  echo "spin-limit.sh: $(ls "$K"/*.cl | wc -l) kernels in $K"
+}
+
+# timed SCENARIO BASE GROUPS: runs gsync-run; prints "SECONDS RESULT".
+timed() {
+  local s0 s1 line r
+  s0=$(date +%s.%N)
+  line=$(timeout -k 5 "${TMO:-300}" "$RUN" --scenario "$1" --cl "$K/$2.cl" \
+    --constraints "$K/$2.json" --groups "$3" --local "$LOCAL" 2>&1)
+  s1=$(date +%s.%N)
+  case $line in
+  *": ok "*) r=ok ;;
+  *"timed out"*) r=timed-out ;;
+  *) r="ERROR:$(echo "$line" | head -1 | cut -c1-80)" ;;
+  esac
+  echo "$(echo "$s1 - $s0" | bc) $r"
+}
+
+run() {
+  CORES=${CORES:-2}
+  LOCAL=${LOCAL:-64}
+  REPS=${REPS:-3}
+  export GSYNC_PLATFORM=${PLAT:-}
+  echo "# $(date -u) bench/spin-limit.sh on $(hostname), platform '${PLAT:-first}'," \
+    "CORES=$CORES LOCAL=$LOCAL, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  local lo hi t
+  declare -A secs
+  lo=$(echo $ABORT_LIMITS | tr ' ' '\n' | sort -n | head -1)
+  hi=$(echo $ABORT_LIMITS | tr ' ' '\n' | sort -n | tail -1)
+  for l in $ABORT_LIMITS; do
+    for b in $ABORT_BARRIERS; do
+      timed stencil "stencil.$b.nd.$l" $((4 * CORES)) >/dev/null
+      t=$(timed stencil "stencil.$b.nd.$l" $((4 * CORES)))
+      secs[$b.$l]=${t%% *}
+      echo "ABORT $b $l $((4 * CORES)) $t"
+    done
+    timed uneven "uneven.nd.$l" "$CORES" >/dev/null
+    echo "UNEVEN $l $CORES $(timed uneven "uneven.nd.$l" "$CORES")"
+  done
+  for b in $([ "$lo" != "$hi" ] && echo $ABORT_BARRIERS); do
+    echo "POLL $b $(echo "(${secs[$b.$hi]} - ${secs[$b.$lo]}) * 10^9 / ($hi - $lo)" | bc) ns"
+  done
+  for v in ${COST_CONFIGS:+default 0 default 0}; do
+    timeout 120 "$root/build/bench/gsync-bench" time --cl "$K/loop.$v.cl" \
+      --constraints "$K/loop.$v.json" --configs "$COST_CONFIGS" |
+      sed "s/^RESULT/COST spin-limit=$v/"
+  done
+  for l in $HEALTHY_LIMITS; do
+    for s in stencil xpx mirror; do
+      for i in $(seq "$REPS"); do
+        echo "HEALTHY $s $l $CORES $(timed "$s" "$s.nd.$l" "$CORES" | cut -d' ' -f2)"
+        echo "DISC $s $l $((4 * CORES)) $(timed "$s" "$s.d.$l" $((4 * CORES)) | cut -d' ' -f2)"
+      done
+    done
+  done
+}
+
+case ${1:-} in
+prepare) prepare ;;
+run) run ;;
+*) echo "usage: bash bench/spin-limit.sh prepare|run" >&2; exit 2 ;;
+esac
