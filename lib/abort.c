@@ -189,11 +189,20 @@ static char *leave_text(const gsr_func *fn) {
   return gsr_buf_take(&b);
 }
 
+/* Nonzero if fn is defined in the text being rewritten (a definition in
+ * an included file is an error of its own: plan.c reports it). */
+static int defined_here(const gsr_func *fn) {
+  for (size_t d = 0; d < fn->n_decls; d++)
+    if (fn->decls[d].is_def)
+      return fn->decls[d].in_main;
+  return 0;
+}
+
 /* Plans the checks in every function that reaches a barrier. */
 void gsr_plan_abort_checks(gsr_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     gsr_func *fn = &ctx->funcs[i];
-    if (!fn->has_def || !fn->reaches_barrier)
+    if (!fn->has_def || !fn->reaches_barrier || !defined_here(fn))
       continue;
     awalk w = {ctx, leave_text(fn)};
     if (!w.leave) {

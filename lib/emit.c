@@ -74,7 +74,7 @@ static json_object *sites_array(gsr_ctx *ctx) {
     const gsr_barrier_site *b = &ctx->bsites[i];
     json_object *o = json_object_new_object();
     add(o, "site", json_object_new_int((int)b->number));
-    add(o, "file", json_object_new_string(ctx->name));
+    add(o, "file", json_object_new_string(b->file));
     add(o, "line", json_object_new_int((int)b->line));
     add(o, "column", json_object_new_int((int)b->col));
     json_object_array_add(sites, o);

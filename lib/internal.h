@@ -223,7 +223,8 @@ typedef struct gsr_line_span {
  * order, so that a barrier that times out can be named by file:line:col. */
 typedef struct gsr_barrier_site {
   size_t name_off, rparen_off;
-  unsigned number; /* 1, 2, ...; 0 until numbered */
+  unsigned number;  /* 1, 2, ...; 0 until numbered */
+  const char *file; /* where it is written: the input or an inlined file */
   unsigned line, col;
 } gsr_barrier_site;
 

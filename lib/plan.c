@@ -130,6 +130,8 @@ static void number_barriers(gsr_ctx *ctx) {
     *b = ctx->bsites[i];
     b->number = (unsigned)n;
     gsr_line_col(ctx, b->name_off, &b->line, &b->col);
+    b->file = ctx->name;
+    gsr_map_line(ctx, &b->file, &b->line); /* a line of an inlined file */
     gsr_buf text = {0};
     gsr_buf_printf(&text, "gsync_barrier(gsync_ctx, %u)", b->number);
     gsr_add_edit(ctx, b->name_off, b->rparen_off + 1 - b->name_off,

@@ -74,6 +74,29 @@ int main(int argc, char **argv) {
         "inline_includes inlines the header");
   gsr_result_dispose(r);
 
+  /* spin_limit: zero (as from an older header) is the default limit,
+   * GSR_SPIN_UNBOUNDED none, and a limit above the largest is refused. */
+  char want[64];
+  snprintf(want, sizeof want, "#define gsync_spin_limit %luu\n",
+           gsr_default_spin_limit());
+  o.inline_includes = 0;
+  r = NULL;
+  check(gsr_rewrite(&o, &r) == GSR_OK && r &&
+            strstr(gsr_result_output(r, &out_len), want),
+        "spin_limit 0 is the default limit");
+  gsr_result_dispose(r);
+  r = NULL;
+  o.spin_limit = GSR_SPIN_UNBOUNDED;
+  check(gsr_rewrite(&o, &r) == GSR_OK && r &&
+            strstr(gsr_result_output(r, &out_len),
+                   "#define gsync_spin_limit 0u\n"),
+        "GSR_SPIN_UNBOUNDED: no limit");
+  gsr_result_dispose(r);
+  r = NULL;
+  o.spin_limit = GSR_SPIN_LIMIT_MAX + 1;
+  check(gsr_rewrite(&o, &r) == GSR_ERR_OPTIONS && !r,
+        "a spin limit above GSR_SPIN_LIMIT_MAX is refused");
+
   r = NULL;
   o.size = sizeof o.size - 1;
   check(gsr_rewrite(&o, &r) == GSR_ERR_OPTIONS && !r,

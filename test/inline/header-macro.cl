@@ -17,5 +17,5 @@ kernel void k(global uint *a) {
   // ERR-NEXT: header-macro.cl:[[@LINE-1]]:3: error: cannot rewrite this global_barrier(): it is spelled in an included file
   // ERR-NOT: error
 }
-// CHECK: #define SYNC_ALL() gsync_barrier(gsync_ctx)
+// CHECK: #define SYNC_ALL() gsync_barrier(gsync_ctx, 1)
 // CHECK-NEXT: #define GID gsync_get_global_id(gsync_ctx, 0)

@@ -3,7 +3,7 @@
 // path and its errors still name the header and its line. Each directive
 // stays, inside #if 0, for the reader; functions in the headers are
 // rewritten like the input's own.
-// RUN: cd %S && %gsync --inline-includes -I Inputs/inc inline.cl -o %t.cl
+// RUN: cd %S && %gsync --inline-includes -I Inputs/inc inline.cl -o %t.cl --constraints %t.json
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // The OpenCL driver builds it from another directory with no -I.
@@ -30,7 +30,7 @@ kernel void k(global uint *a, uint n) {
 // CHECK-NEXT: void step(global uint *a, uint n, private struct gsync_ctx *gsync_ctx) {
 // CHECK-NEXT:   for (uint i = gsync_get_global_id(gsync_ctx, 0); i < n; i += gsync_get_global_size(gsync_ctx, 0))
 // CHECK-NEXT:     a[i] *= SCALE;
-// CHECK-NEXT:   gsync_barrier(gsync_ctx);
+// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
 // CHECK-NEXT: }
 // CHECK-NEXT: #endif
 // CHECK-NEXT: #line 12 "inline.cl"
@@ -41,5 +41,13 @@ kernel void k(global uint *a, uint n) {
 // CHECK-NEXT: #define ANGLE 2u
 // CHECK-NEXT: #line 13 "inline.cl"
 // CHECK-NEXT: kernel void k(global uint *a, uint n, global uint *gsync_state) { {{.*}} return;
-// CHECK-NEXT:   step(a, n * ANGLE, gsync_ctx);
+// CHECK-NEXT:   step(a, n * ANGLE, gsync_ctx); if (gsync_aborted(gsync_ctx)) return;
 // CHECK-NEXT: }
+// The barrier site is named where it is written: in the header.
+// RUN: FileCheck --check-prefix=JSON %s < %t.json
+// JSON:      "barrier_sites": [
+// JSON-NEXT:   {
+// JSON-NEXT:     "site": 1,
+// JSON-NEXT:     "file": "Inputs/step.h",
+// JSON-NEXT:     "line": 9,
+// JSON-NEXT:     "column": 3
