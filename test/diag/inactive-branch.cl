@@ -2,7 +2,7 @@
 // not rewritten for this configuration. The output is still written.
 // RUN: %gsync %s -o %t.cl 2>&1 | FileCheck %s
 // RUN: %gsync -DUSE_SYNC %s -o %t.sync.cl 2>&1 | FileCheck --allow-empty --check-prefix=ACTIVE %s
-// RUN: FileCheck --check-prefix=OUT %s < %t.sync.cl
+// RUN: FileCheck --match-full-lines --check-prefix=OUT %s < %t.sync.cl
 kernel void k(global uint *a) {
   a[get_global_id(0)] = 1;
 #ifdef USE_SYNC
@@ -11,4 +11,4 @@ kernel void k(global uint *a) {
 #endif
 }
 // ACTIVE-NOT: warning
-// OUT: gsync_barrier(gsync_ctx);
+// OUT: gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;

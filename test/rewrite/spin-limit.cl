@@ -18,6 +18,8 @@
 // RUN: %clang-cl -cl-std=CL1.2 %t.5000.cl
 // RUN: %clang-cl -cl-std=CL1.2 %t.0.cl
 // RUN: %gsync-run --build-only %t.0.cl
+// The NVIDIA paths of the bounded spin compile too (as barrier-tree.cl).
+// RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.default.cl -o /dev/null
 
 void phase(global uint *a) { a[get_global_id(0)] += 1; global_barrier(); }
 
