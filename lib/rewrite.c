@@ -196,8 +196,8 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
   unsigned long limit = ctx->opt->spin_limit;
   if (limit != GSR_SPIN_UNBOUNDED && limit > GSR_SPIN_LIMIT_MAX) {
     gsr_report(ctx, GSR_ERROR, 0, 0,
-               "spin limit %lu is above the largest, %lu (0: no limit)",
-               limit, GSR_SPIN_LIMIT_MAX);
+               "spin limit %lu is above the largest, %lu", limit,
+               GSR_SPIN_LIMIT_MAX);
     return GSR_ERR_OPTIONS;
   }
   ctx->spin_limit = limit == GSR_SPIN_UNBOUNDED ? 0
