@@ -25,6 +25,7 @@ static const char check[] = "if (gsync_aborted(gsync_ctx)) ";
 
 typedef struct awalk {
   gsr_ctx *ctx;
+  const unsigned char *abortable; /* per node: a call that can abort */
   char *leave; /* the check and its return, for this function */
 } awalk;
 
@@ -36,7 +37,7 @@ enum role { INSIDE, IN_BLOCK, AS_BODY };
 /* The role of child i of n of a cursor of kind k. libclang lists only the
  * children that are present: a for loop's body is always its last, a do
  * loop's its first, an if's then and else follow its condition. */
-static enum role role_of(enum CXCursorKind k, size_t i, size_t n) {
+static enum role role_of(enum CXCursorKind k, unsigned i, unsigned n) {
   switch (k) {
   case CXCursor_CompoundStmt:
     return IN_BLOCK;
@@ -69,15 +70,15 @@ static int written_here(const gsr_ctx *ctx, CXCursor c, enum CXCursorKind k) {
                {CXCursor_DoStmt, "do"},        {CXCursor_SwitchStmt, "switch"},
                {CXCursor_CaseStmt, "case"},    {CXCursor_DefaultStmt, "default"},
                {CXCursor_LabelStmt, NULL}};
-  CXFile f;
-  unsigned off;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f,
-                             NULL, NULL, &off);
-  if (!f || !clang_File_isEqual(f, ctx->main_file))
-    return 0;
   for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
     if (first[i].kind != k)
       continue;
+    CXFile f;
+    unsigned off;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)),
+                               &f, NULL, NULL, &off);
+    if (!f || !clang_File_isEqual(f, ctx->main_file))
+      return 0;
     CXString label = clang_getCursorSpelling(c);
     const char *t = first[i].token ? first[i].token : clang_getCString(label);
     size_t n = strlen(t);
@@ -145,32 +146,32 @@ static void plan_check(awalk *w, CXCursor s, enum role role, int at_top) {
   gsr_buf_free(&text);
 }
 
-/* Walks c after its children (so that inner checks come first where two
- * meet). Returns nonzero if c holds a call that can abort whose statement
- * lies further out. */
-static int walk(awalk *w, CXCursor c) {
+/* Walks node n after its children (so that inner checks come first where
+ * two meet). Returns nonzero if n holds a call that can abort whose
+ * statement lies further out. */
+static int walk(awalk *w, unsigned n) {
   gsr_ctx *ctx = w->ctx;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  int pending = k == CXCursor_CallExpr && gsr_is_barrier_call(ctx, c);
-  int here = written_here(ctx, c, k), header = 0;
-  gsr_kids ch;
-  gsr_children(c, &ch);
-  for (size_t i = 0; i < ch.n; i++) {
-    if (!walk(w, gsr_kid(&ch, i)))
+  const gsr_node *node = &ctx->nodes[n];
+  const unsigned *kids = ctx->kids + node->kids;
+  enum CXCursorKind k = node->kind;
+  int pending = w->abortable[n];
+  int here = written_here(ctx, node->c, k), header = 0;
+  for (unsigned i = 0; i < node->n_kids; i++) {
+    if (!walk(w, kids[i]))
       continue;
-    enum role r = role_of(k, i, ch.n);
+    enum role r = role_of(k, i, node->n_kids);
     if (here && r != INSIDE) {
-      plan_check(w, gsr_kid(&ch, i), r, 0);
+      plan_check(w, ctx->nodes[kids[i]].c, r, 0);
       continue;
     }
     pending = 1;
     header |= here && (k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
                        k == CXCursor_DoStmt);
   }
-  if (header && ch.n > 0)
-    plan_check(w, gsr_kid(&ch, k == CXCursor_DoStmt ? 0 : ch.n - 1), AS_BODY,
-               1);
-  free(ch.more);
+  if (header && node->n_kids > 0) {
+    unsigned body = kids[k == CXCursor_DoStmt ? 0 : node->n_kids - 1];
+    plan_check(w, ctx->nodes[body].c, AS_BODY, 1);
+  }
   return pending;
 }
 
@@ -198,22 +199,38 @@ static int defined_here(const gsr_func *fn) {
   return 0;
 }
 
-/* Plans the checks in every function that reaches a barrier. */
+/* Plans the checks in every function that reaches a barrier. The calls
+ * that can abort are the call sites of global_barrier() and of functions
+ * that reach it; find recorded the node of each. */
 void gsr_plan_abort_checks(gsr_ctx *ctx) {
+  unsigned char *abortable = calloc(ctx->n_nodes ? ctx->n_nodes : 1, 1);
+  if (!abortable) {
+    ctx->errors++;
+    return;
+  }
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
+      const gsr_site *site = &ctx->funcs[i].sites[s];
+      if (site->kind == GSR_SITE_BARRIER ||
+          (site->kind == GSR_SITE_CALL &&
+           ctx->funcs[site->callee].reaches_barrier))
+        abortable[site->node] = 1;
+    }
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     gsr_func *fn = &ctx->funcs[i];
     if (!fn->has_def || !fn->reaches_barrier || !defined_here(fn))
       continue;
-    awalk w = {ctx, leave_text(fn)};
+    awalk w = {ctx, abortable, leave_text(fn)};
     if (!w.leave) {
       ctx->errors++;
       continue;
     }
-    if (walk(&w, fn->def))
+    if (walk(&w, fn->root))
       gsr_report(ctx, GSR_ERROR, fn->line, fn->col,
                  "cannot place the checks that leave '%s' after an aborted "
                  "barrier: its body is written by a macro",
                  fn->name);
     free(w.leave);
   }
+  free(abortable);
 }

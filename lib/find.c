@@ -459,65 +459,6 @@ gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name) {
   return i == (size_t)-1 ? NULL : &ctx->funcs[i];
 }
 
-/* Visitor that appends each child to a gsr_kids list. */
-static enum CXChildVisitResult collect(CXCursor c, CXCursor parent,
-                                       CXClientData data) {
-  (void)parent;
-  gsr_kids *k = data;
-  if (k->n < 8) {
-    k->c[k->n++] = c;
-    return CXChildVisit_Continue;
-  }
-  if (k->n - 8 == k->cap) {
-    size_t cap = k->cap ? k->cap * 2 : 8;
-    CXCursor *p = realloc(k->more, cap * sizeof *p);
-    if (!p)
-      return CXChildVisit_Break;
-    k->more = p;
-    k->cap = cap;
-  }
-  k->more[k->n - 8] = c;
-  k->n++;
-  return CXChildVisit_Continue;
-}
-
-/* Fills k with c's children, in order. */
-void gsr_children(CXCursor c, gsr_kids *k) {
-  memset(k, 0, sizeof *k);
-  clang_visitChildren(c, collect, k);
-}
-
-/* The i-th child collected. */
-CXCursor gsr_kid(const gsr_kids *k, size_t i) {
-  return i < 8 ? k->c[i] : k->more[i - 8];
-}
-
-/* Returns the index of the defined function a call refers to, or -1. */
-int gsr_callee_index(gsr_ctx *ctx, CXCursor call) {
-  CXCursor ref = clang_getCursorReferenced(call);
-  if (clang_Cursor_isNull(ref))
-    return -1;
-  CXCursor def = clang_getCursorDefinition(ref);
-  if (clang_Cursor_isNull(def))
-    return -1;
-  for (size_t i = 0; i < ctx->n_funcs; i++)
-    if (ctx->funcs[i].has_def && clang_equalCursors(ctx->funcs[i].def, def))
-      return (int)i;
-  return -1;
-}
-
-/* Nonzero if call is global_barrier() or a call of a function that
- * reaches it. */
-int gsr_is_barrier_call(gsr_ctx *ctx, CXCursor call) {
-  CXCursor ref = clang_getCursorReferenced(call);
-  if (clang_Cursor_isNull(ref))
-    return 0;
-  if (gsr_is_builtin_barrier(ref))
-    return 1;
-  int idx = gsr_callee_index(ctx, call);
-  return idx >= 0 && ctx->funcs[idx].reaches_barrier;
-}
-
 /* Lexes one macro body and records the calls it spells. */
 static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
   CXToken *toks = NULL;

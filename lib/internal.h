@@ -347,22 +347,6 @@ gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name);
 /* The defined function called name, or NULL (find.c; once its walk of the
  * translation unit is done). */
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);
-/* Nonzero if call is global_barrier() or a call of a function that reaches
- * it; needs reaches_barrier (find.c). */
-int gsr_is_barrier_call(gsr_ctx *ctx, CXCursor call);
-/* The index of the defined function a call refers to, or -1 (find.c). */
-int gsr_callee_index(gsr_ctx *ctx, CXCursor call);
-
-/* A cursor's children in order (find.c). */
-typedef struct gsr_kids {
-  CXCursor c[8];
-  CXCursor *more;
-  size_t n, cap;
-} gsr_kids;
-/* Fills k with c's children; free k->more afterwards. */
-void gsr_children(CXCursor c, gsr_kids *k);
-/* The i-th child collected. */
-CXCursor gsr_kid(const gsr_kids *k, size_t i);
 gsr_status gsr_plan(gsr_ctx *ctx);
 /* Reports global_barrier() calls that not every work-item reaches
  * (uniform.c). Needs reaches_barrier, so plan.c calls it. */

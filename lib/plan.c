@@ -94,16 +94,13 @@ static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
 
 /* Notes a global_barrier() text to rewrite; number_barriers() edits it. */
 static void edit_barrier(gsr_ctx *ctx, size_t name_off, size_t rparen_off) {
-  if (ctx->n_bsites == ctx->cap_bsites) {
-    size_t cap = ctx->cap_bsites ? ctx->cap_bsites * 2 : 16;
-    gsr_barrier_site *p = realloc(ctx->bsites, cap * sizeof *p);
-    if (!p) {
-      ctx->errors++;
-      return;
-    }
-    ctx->bsites = p;
-    ctx->cap_bsites = cap;
+  gsr_barrier_site *p = gsr_grow(ctx->bsites, &ctx->cap_bsites,
+                                 ctx->n_bsites, sizeof *p);
+  if (!p) {
+    ctx->errors++;
+    return;
   }
+  ctx->bsites = p;
   gsr_barrier_site *b = &ctx->bsites[ctx->n_bsites++];
   memset(b, 0, sizeof *b);
   b->name_off = name_off;
