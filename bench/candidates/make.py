@@ -6,7 +6,9 @@ with the PTX primitives (NVIDIA, sm_70+) or their OpenCL 1.1 stand-ins, then
 its gsync_barrier(). Names: -ar atom.release + ld.acquire; -red red.release
 (top bit read before arriving); -rx relaxed spin + one acquire; -sN
 nanosleep N; -lb CLK_LOCAL_MEM_FENCE-only work-group barriers; -vol volatile
-spin; treeK / tK leaves of K groups; gen: counter + generation word."""
+spin; treeK / tK leaves of K groups; gen: counter + generation word.
+Their waits are plain spins, as when they were measured: the spin limit
+(prelude.cl's gsync_spin_while) does not bound them."""
 import os, sys
 
 PRIMITIVES = r'''#if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
@@ -65,7 +67,7 @@ def rule(name, summary, fixed, body, per_group=None):
 
 
 def barrier(fence, inner, setup='global uint *word = c->state + 16;'):
-    return (f'void gsync_barrier(private struct gsync_ctx *c) {{\n  {setup}\n'
+    return (f'void gsync_barrier(private struct gsync_ctx *c, uint site) {{\n  {setup}\n'
             f'  barrier({fence});\n  if (get_local_id(0) == 0) {{\n'
             f'    uint add = c->group == 0 ? {TOP} - (c->groups - 1u) : 1u;\n'
             f'{inner}  }}\n  barrier({fence});\n}}\n')
@@ -100,12 +102,12 @@ def tree(k, arrive_top, sleep, final):
              f'      gsync_st_relaxed(cnt, 0u);\n'
              f'      {arrive_top}(top, leaf == 0 ? {TOP} - (leaves - 1u) : 1u);\n'
              f'    }}\n' + spin('top', sleep, final))
-    return (f'void gsync_barrier(private struct gsync_ctx *c) {{\n'
+    return (f'void gsync_barrier(private struct gsync_ctx *c, uint site) {{\n'
             f'  global uint *top = c->state + 16;\n  barrier({L});\n'
             f'  if (get_local_id(0) == 0) {{\n{inner}  }}\n  barrier({L});\n}}\n')
 
 
-GEN = f'''void gsync_barrier(private struct gsync_ctx *c) {{
+GEN = f'''void gsync_barrier(private struct gsync_ctx *c, uint site) {{
   global uint *count = c->state + 16;
   global uint *gen = c->state + 48;
   barrier({L});
