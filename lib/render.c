@@ -49,6 +49,22 @@ static void render_rule(gsr_buf *out, const gsr_rule *r) {
     gsr_buf_puts(out, "\n");
 }
 
+/* Nonzero if the input's first line ends in CRLF: the prelude then uses
+ * CRLF too, so that the output does not mix line endings. */
+static int input_uses_crlf(const gsr_ctx *ctx) {
+  const char *nl = memchr(ctx->src, '\n', ctx->src_len);
+  return nl && nl > ctx->src && nl[-1] == '\r';
+}
+
+/* Appends text to out with every bare LF made CRLF. */
+static void append_crlf(gsr_buf *out, const gsr_buf *text) {
+  for (size_t i = 0; i < text->len; i++) {
+    if (text->data[i] == '\n' && (i == 0 || text->data[i - 1] != '\r'))
+      gsr_buf_append(out, "\r", 1);
+    gsr_buf_append(out, &text->data[i], 1);
+  }
+}
+
 /* Renders the prelude into out. */
 gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out) {
   const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
@@ -56,10 +72,17 @@ gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out) {
     gsr_report(ctx, GSR_ERROR, 0, 0, "the rule 'prelude.cl' is missing");
     return GSR_ERR_OPTIONS;
   }
-  render_summary(ctx, out);
-  render_rule(out, prelude);
-  render_rule(out, ctx->barrier);
-  render_rule(out, ctx->discovery);
-  gsr_buf_line_directive(out, 1, ctx->name);
-  return out->failed ? GSR_ERR_NOMEM : GSR_OK;
+  gsr_buf text = {0};
+  render_summary(ctx, &text);
+  render_rule(&text, prelude);
+  render_rule(&text, ctx->barrier);
+  render_rule(&text, ctx->discovery);
+  gsr_buf_line_directive(&text, 1, ctx->name);
+  if (input_uses_crlf(ctx))
+    append_crlf(out, &text);
+  else
+    gsr_buf_append(out, text.data, text.len);
+  int failed = text.failed;
+  gsr_buf_free(&text);
+  return failed || out->failed ? GSR_ERR_NOMEM : GSR_OK;
 }
