@@ -1,12 +1,14 @@
 /* rewrite-fuzzer: a libFuzzer harness for gsr_rewrite().
  *
  * The first byte of an input chooses the options (barrier, discovery
- * protocol, --no-discovery, --no-uniformity-check, -cl-std=CL2.0); the rest
- * is the OpenCL C source. Besides the sanitizers, it checks the engine's
- * contract on every input:
+ * protocol, --no-uniformity-check, -cl-std=CL2.0, --inline-includes); the
+ * rest is the OpenCL C source. It is parsed as if it were a file in
+ * test/inline/, so that #include "Inputs/..." finds that test's headers,
+ * with -I include/ for gsync.h. Besides the sanitizers, it checks the
+ * engine's contract on every input:
  *   - a status other than GSR_OK comes with no result and at least one
  *     error diagnostic, GSR_OK with a result and no error diagnostic;
- *   - the constraints are valid JSON;
+ *   - the constraints are valid JSON, and every dependency is a string;
  *   - a source that cannot call global_barrier() (the name appears nowhere,
  *     and no token pasting, line splice or #include can make it) passes
  *     through byte for byte.
@@ -87,24 +89,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const uint8_t *src = data + 1;
   size_t len = size - 1;
 
-  static const char *const std20[] = {"-cl-std=CL2.0"};
+  static const char *const args[] = {"-I", GSYNC_SOURCE_DIR "/include",
+                                     "-cl-std=CL2.0"};
   diag_count dc = {0, 0};
   gsr_options opt;
   memset(&opt, 0, sizeof opt);
   opt.size = sizeof opt;
   opt.input_name = "fuzz.cl";
-  /* A directory that does not exist: #include "x" finds nothing. */
-  opt.input_path = "/nonexistent-gsync-fuzz/fuzz.cl";
+  opt.input_path = GSYNC_SOURCE_DIR "/test/inline/fuzz.cl";
   opt.source = (const char *)src;
   opt.source_len = len;
   opt.barrier = barriers.names[(sel & 7) % barriers.n];
   opt.discovery = discoveries.names[((sel >> 3) & 3) % discoveries.n];
-  opt.no_discovery = (sel >> 5) & 1;
-  opt.no_uniformity_check = (sel >> 6) & 1;
-  if (sel & 0x80) {
-    opt.parser_args = std20;
-    opt.num_parser_args = 1;
-  }
+  opt.no_uniformity_check = (sel >> 5) & 1;
+  opt.parser_args = args;
+  opt.num_parser_args = sel & 0x40 ? 3 : 2;
+  opt.inline_includes = (sel >> 7) & 1;
   opt.diag = count_diag;
   opt.diag_user = &dc;
 
@@ -125,6 +125,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!j)
     abort();
   json_object_put(j);
+  for (size_t i = 0; i < gsr_result_num_dependencies(res); i++) {
+    const char *dep = gsr_result_dependency(res, i);
+    if (!dep)
+      abort();
+    volatile size_t sink = strlen(dep);
+    (void)sink;
+  }
   if (!contains(src, len, "global_barrier") && !contains(src, len, "##") &&
       !contains(src, len, "%:%:") && !contains(src, len, "\\") &&
       !contains(src, len, "include") &&
