@@ -184,19 +184,36 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
 }
 
 /* Nonzero if the input's macro called name spells a call of callee, in
- * its own body or in that of another macro of the input it uses. */
-static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee,
-                        unsigned depth) {
+ * its own body or in that of another macro of the input it uses, at any
+ * depth. A walk that reads each macro once: following every reference
+ * costs 2^N for N macros that each use the one before twice, and a depth
+ * limit cut off deep but ordinary nesting. */
+static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee) {
   gsr_macro *m = gsr_macro_named(ctx, name);
-  if (!m || depth > 64)
+  if (!m)
     return 0;
-  for (size_t u = 0; u < m->n_uses; u++)
-    if (strcmp(m->uses[u].name, callee) == 0)
-      return 1;
-  for (size_t r = 0; r < m->n_refs; r++)
-    if (m->refs[r] && macro_spells(ctx, m->refs[r], callee, depth + 1))
-      return 1;
-  return 0;
+  unsigned char *seen = calloc(ctx->n_macros, 1);
+  size_t *work = malloc(ctx->n_macros * sizeof *work), n = 0;
+  int found = 0;
+  if (seen && work) {
+    seen[m - ctx->macros] = 1;
+    work[n++] = (size_t)(m - ctx->macros);
+  }
+  while (n && !found) {
+    m = &ctx->macros[work[--n]];
+    for (size_t u = 0; u < m->n_uses && !found; u++)
+      found = strcmp(m->uses[u].name, callee) == 0;
+    for (size_t r = 0; r < m->n_refs; r++) {
+      gsr_macro *inner = m->refs[r] ? gsr_macro_named(ctx, m->refs[r]) : NULL;
+      if (inner && !seen[inner - ctx->macros]) {
+        seen[inner - ctx->macros] = 1;
+        work[n++] = (size_t)(inner - ctx->macros);
+      }
+    }
+  }
+  free(seen);
+  free(work);
+  return found;
 }
 
 /* Nonzero if a call that libclang places at the expansion of a macro is
@@ -207,7 +224,7 @@ static int spelled_in_input_macro(gsr_ctx *ctx, const gsr_site *s) {
   while (e < ctx->src_len && (ctx->src[e] == '_' || isalnum((unsigned char)ctx->src[e])))
     e++;
   char *name = gsr_strndup(ctx->src + b, e - b);
-  int r = name && macro_spells(ctx, name, s->callee_name, 0);
+  int r = name && macro_spells(ctx, name, s->callee_name);
   free(name);
   return r;
 }

@@ -64,14 +64,18 @@ void gsr_buf_printf(gsr_buf *b, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Appends the line '#line LINE "FILE"', escaping " and \ in the name as
- * in a C string literal. */
+/* Appends the line '#line LINE "FILE"', the name escaped as in a C string
+ * literal: " and \ with a backslash, control characters in octal. */
 void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file) {
   gsr_buf_printf(b, "#line %u \"", line);
   for (; *file; file++) {
-    if (*file == '"' || *file == '\\')
-      gsr_buf_append(b, "\\", 1);
-    gsr_buf_append(b, file, 1);
+    unsigned char c = (unsigned char)*file;
+    if (c < 0x20 || c == 0x7f) /* a file name may hold a newline */
+      gsr_buf_printf(b, "\\%03o", c);
+    else if (c == '"' || c == '\\')
+      gsr_buf_printf(b, "\\%c", c);
+    else
+      gsr_buf_append(b, file, 1);
   }
   gsr_buf_puts(b, "\"\n");
 }

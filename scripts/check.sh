@@ -1,7 +1,8 @@
 #!/bin/sh
 # Sets up and runs the whole test suite twice: a normal build with warnings
-# as errors, then a build under AddressSanitizer + UndefinedBehaviorSanitizer.
-# Ends with one line "N passed, N failed" counting both runs.
+# as errors, then a build under AddressSanitizer + UndefinedBehaviorSanitizer;
+# then the fuzzer for a minute. Ends with one line "N passed, N failed"
+# counting both runs and the fuzzer as one test.
 set -u
 cd "$(dirname "$0")/.."
 lit=/usr/lib/llvm-14/build/utils/lit/lit.py
@@ -23,5 +24,12 @@ for dir in build build-asan; do
   [ -n "$p" ] || failed=$((failed + 1))
   rm -f "$out"
 done
+# The fuzzer, 60 seconds over the committed corpus (fuzz/README.md).
+echo "== fuzz: 60 s over fuzz/corpus"
+if sh fuzz/check.sh 60; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

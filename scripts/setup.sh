@@ -5,8 +5,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 packages="cmake make gcc pkg-config python3 python3-psutil clang-14
-  libclang-14-dev llvm-14-dev llvm-14-tools libjson-c-dev ninja-build
-  ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo groff-base"
+  libclang-14-dev libclang-rt-14-dev llvm-14-dev llvm-14-tools libjson-c-dev
+  ninja-build ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+  groff-base ufo-filters-data"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -1,0 +1,38 @@
+// CRLF line endings are kept. The input is this file with every line made
+// CRLF; its rewrite must be the rewrite of this file with every line made
+// CRLF, the prelude included: no mixed endings, and nothing outside the
+// edits changes. A macro continued over a CRLF line end is edited too.
+// RUN: python3 %S/../utils/crlf.py to %s > %t.crlf.cl
+// RUN: %gsync - < %t.crlf.cl > %t.crlf.out.cl
+// RUN: %gsync - < %s > %t.lf.out.cl
+// RUN: python3 %S/../utils/crlf.py to %t.lf.out.cl > %t.want.cl
+// RUN: cmp %t.want.cl %t.crlf.out.cl
+// RUN: python3 %S/../utils/crlf.py count %t.crlf.out.cl | FileCheck --check-prefix=ENDS %s
+// ENDS: CRLF: {{[1-9][0-9]*}}, bare LF: 0
+// RUN: FileCheck --match-full-lines %s < %t.lf.out.cl
+// RUN: %clang-cl -cl-std=CL1.2 %t.crlf.out.cl
+// RUN: %gsync-run --build-only %t.crlf.out.cl | FileCheck --check-prefix=BUILD %s
+// BUILD: build ok
+//
+// A CRLF file without global_barrier() passes through byte for byte.
+// RUN: python3 %S/../utils/crlf.py to %S/../rewrite/passthrough.cl > %t.plain.cl
+// RUN: %gsync %t.plain.cl -o %t.plain.out.cl
+// RUN: cmp %t.plain.cl %t.plain.out.cl
+
+#define SYNC_AND_BUMP(p)      \
+  do {                        \
+    global_barrier();         \
+    (p)[get_global_id(0)]++;  \
+  } while (0)
+kernel void k(global uint *a) {
+  a[get_global_id(0)] = 1; // a line comment, then CRLF
+  SYNC_AND_BUMP(a);
+  a[get_global_id(0)] += 1;
+}
+// CHECK: #define SYNC_AND_BUMP(p)      \
+// CHECK-NEXT:   do {                        \
+// CHECK-NEXT:     gsync_barrier(gsync_ctx);         \
+// CHECK-NEXT:     (p)[gsync_get_global_id(gsync_ctx, 0)]++;  \
+// CHECK-NEXT:   } while (0)
+// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT:   a[gsync_get_global_id(gsync_ctx, 0)] = 1; // a line comment, then CRLF
