@@ -3,8 +3,8 @@
 // CRLF, the prelude included: no mixed endings, and nothing outside the
 // edits changes. A macro continued over a CRLF line end is edited too.
 // RUN: python3 %S/../utils/crlf.py to %s > %t.crlf.cl
-// RUN: %gsync - < %t.crlf.cl > %t.crlf.out.cl
-// RUN: %gsync - < %s > %t.lf.out.cl
+// RUN: %gsync --spin-limit=0 - < %t.crlf.cl > %t.crlf.out.cl
+// RUN: %gsync --spin-limit=0 - < %s > %t.lf.out.cl
 // RUN: python3 %S/../utils/crlf.py to %t.lf.out.cl > %t.want.cl
 // RUN: cmp %t.want.cl %t.crlf.out.cl
 // RUN: python3 %S/../utils/crlf.py count %t.crlf.out.cl | FileCheck --check-prefix=ENDS %s
@@ -16,7 +16,7 @@
 //
 // A CRLF file without global_barrier() passes through byte for byte.
 // RUN: python3 %S/../utils/crlf.py to %S/../rewrite/passthrough.cl > %t.plain.cl
-// RUN: %gsync %t.plain.cl -o %t.plain.out.cl
+// RUN: %gsync --spin-limit=0 %t.plain.cl -o %t.plain.out.cl
 // RUN: cmp %t.plain.cl %t.plain.out.cl
 
 #define SYNC_AND_BUMP(p)      \
@@ -31,7 +31,7 @@ kernel void k(global uint *a) {
 }
 // CHECK: #define SYNC_AND_BUMP(p)      \
 // CHECK-NEXT:   do {                        \
-// CHECK-NEXT:     gsync_barrier(gsync_ctx);         \
+// CHECK-NEXT:     gsync_barrier(gsync_ctx, {{[0-9]+}});         \
 // CHECK-NEXT:     (p)[gsync_get_global_id(gsync_ctx, 0)]++;  \
 // CHECK-NEXT:   } while (0)
 // CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return;

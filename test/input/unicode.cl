@@ -2,7 +2,7 @@
 // non-ASCII text in comments and strings: edits land on the right bytes,
 // everything else passes through, and the constraints name the kernel in
 // UTF-8.
-// RUN: %gsync %s -o %t.cl --constraints %t.json
+// RUN: %gsync --spin-limit=0 %s -o %t.cl --constraints %t.json
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: FileCheck --check-prefix=JSON %s < %t.json
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
@@ -19,7 +19,7 @@ kernel void mise_à_l_échelle(global float *données) {
 // CHECK: float doublé(float x) { return 2.0f * x; }
 // CHECK-NEXT: kernel void mise_à_l_échelle(global float *données, global uint *gsync_state) { {{.*}} return;
 // CHECK-NEXT:   size_t 数 = gsync_get_global_id(gsync_ctx, 0); /* « global_barrier() » in a comment */
-// CHECK-NEXT:   données[数] = doublé(données[数]); /* ↯ */ gsync_barrier(gsync_ctx);
+// CHECK-NEXT:   données[数] = doublé(données[数]); /* ↯ */ gsync_barrier(gsync_ctx, {{[0-9]+}});
 // CHECK-NEXT:   printf("λ = %f, ✓\n", données[gsync_get_group_id(gsync_ctx, 0)]);
 // CHECK-NEXT: }
 
