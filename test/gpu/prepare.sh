@@ -25,7 +25,9 @@ tmp_rules=$root/build/gpu-rules
 rm -rf "$tmp_rules" && mkdir -p "$tmp_rules"
 cp "$rules"/*.cl "$tmp_rules"/
 cp "$root"/test/rules/*.cl "$tmp_rules"/
-inputs="$root/test/run/kernels/*.cl"
+# uneven.cl calls global_barrier() where not every group does, on purpose
+# (the spin-limit tests on PoCL); the tool rightly refuses it here.
+inputs=$(ls "$root"/test/run/kernels/*.cl | grep -v '/uneven\.cl$')
 for extra in "$root"/bench/kernels/*.cl; do
   [ -f "$extra" ] && inputs="$inputs $extra"
 done
