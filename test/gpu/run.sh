@@ -86,6 +86,18 @@ teeth() {
   fi
 }
 
+# One table row per launch of 1x, 2x, 4x and 16x the co-resident count with
+# discovery: disc_rows BARRIER MODE KERNEL-SUFFIX (kernels NAME.SUFFIX.cl).
+disc_rows() {
+  for g in $C $((2 * C)) $((4 * C)) $((16 * C)); do
+    row=$(printf "%-13s %-6s %6s |" "$1" "$2" "$g")
+    for sc in $SCENARIOS; do
+      row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$3" "$g" "$L" 1 $penv)")"
+    done
+    say "$row"
+  done
+}
+
 for plat in $PLATFORMS; do
   export GSYNC_PLATFORM=$plat
   case $plat in
@@ -120,13 +132,7 @@ for plat in $PLATFORMS; do
       say "$(printf "%-13s %-6s %6s |" "$b" - -) does not build (expected: OpenCL C 1.2): $msg"
       continue
     fi
-    for g in $C $((2 * C)) $((4 * C)) $((16 * C)); do
-      row=$(printf "%-13s %-6s %6s |" "$b" disc "$g")
-      for sc in $SCENARIOS; do
-        row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$b" "$g" "$L" 1 $penv)")"
-      done
-      say "$row"
-    done
+    disc_rows "$b" disc "$b"
     for g in $ndlist $full; do
       row=$(printf "%-13s %-6s %6s |" "$b" nodisc "$g")
       for sc in $SCENARIOS; do
@@ -141,13 +147,7 @@ for plat in $PLATFORMS; do
   # prepare.sh made it: same launches as "disc".
   for b in $LF_BARRIERS; do
     [ -f "$K/stencil.$b.d-ticket.cl" ] || continue
-    for g in $C $((2 * C)) $((4 * C)) $((16 * C)); do
-      row=$(printf "%-13s %-6s %6s |" "$b" ticket "$g")
-      for sc in $SCENARIOS; do
-        row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$b.d-ticket" "$g" "$L" 1 $penv)")"
-      done
-      say "$row"
-    done
+    disc_rows "$b" ticket "$b.d-ticket"
   done
   if echo " $ALL " | grep -q " noop "; then
     g=$(echo $ndlist | awk '{print $NF}')
