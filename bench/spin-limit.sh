@@ -1,5 +1,6 @@
 #!/bin/bash
-# bench/spin-limit.sh: the measurements behind the default --spin-limit.
+# bench/spin-limit.sh: the measurements behind the default --spin-limit,
+# a time (docs/barriers.md, "Bounded spinning").
 #
 #   bash bench/spin-limit.sh prepare   on a machine with the tool (after a
 #                                      build): rewrites the kernels into
@@ -9,39 +10,42 @@
 #                                      prints one line per measurement
 #
 # What it measures, with build/test/run/gsync-run:
-#   ABORT    B L G secs  a --no-discovery stencil launch of G work-groups,
-#            more than the device runs at once, with barrier B and spin limit
-#            L: the wall time of a gsync-run that reports the timeout (run
-#            twice; the second, timed, finds the program build in the
-#            driver's cache).
-#   UNEVEN   L G secs    the same for uneven.cl (only even work-groups call
-#            the barrier) with G co-resident groups: a non-uniform barrier.
-#   POLL     B ns        per barrier, (secs(Lmax) - secs(Lmin)) / (Lmax - Lmin):
-#            the time one poll of a long wait takes.
+#   ABORT    B L G secs base late  a --no-discovery stencil launch of G
+#            work-groups, more than the device runs at once, with barrier B
+#            and spin limit L: the wall time of a gsync-run that reports
+#            the timeout (run twice; the second, timed, finds the program
+#            build in the driver's cache), the wall time of the same run
+#            with one group (base: start-up, build, a launch that
+#            completes), and late = secs - base - L: how long after the
+#            limit passed the launch was reported aborted.
+#   UNEVEN   L G secs base late   the same for uneven.cl (only even
+#            work-groups call the barrier) with G co-resident groups.
 #   COST     gsync-bench's RESULT lines (µs per barrier) for loop.cl with
-#            the flip barrier at the default limit and at --spin-limit=0:
-#            what the bounded spin costs a healthy barrier.
+#            the default barrier at the default limit and at
+#            --spin-limit=0: what the bounded spin costs a healthy barrier.
 #   HEALTHY  S L G ok|timed-out   scenario S with G co-resident groups
 #            (--no-discovery: all of them meet at every barrier; the first
-#            barrier waits for the slowest group to start) and a small spin
-#            limit L: the smallest L that never times out bounds how many
-#            polls a healthy barrier makes.
+#            barrier waits for the slowest group to start) and a short
+#            spin limit L: the shortest L that never times out bounds how
+#            long a healthy barrier waits.
 #   DISC     S L G ok|timed-out   the same with discovery and 4 x G launched.
 # Environment: PLAT (GSYNC_PLATFORM; default: the first platform), CORES
-# (co-resident groups; default 2, as PoCL on 2 cores), LOCAL (default 64),
+# (co-resident groups; default 2, as PoCL on 2 cores), ABORT_GROUPS (work-
+# groups of the ABORT launches; default 4 x CORES), LOCAL (default 64),
 # REPS (default 3), ABORT_BARRIERS, ABORT_LIMITS, HEALTHY_LIMITS,
 # COST_CONFIGS (gsync-bench --configs, e.g. 132x256,1056x256 on a GPU; no
 # COST lines without it: on 2 busy CPU cores they are noise), TMO (seconds
-# a gsync-run may take, default 300).
+# a gsync-run may take, default 300), SKIP (words: abort, uneven, healthy).
 set -u
 root=$(pwd)
 K=$root/build/spin-kernels
 RUN=$root/build/test/run/gsync-run
 TOOL=$root/build/tool/gsync-rewrite
-ABORT_BARRIERS=${ABORT_BARRIERS:-flip gen atomic-or volatile}
-ABORT_LIMITS=${ABORT_LIMITS:-1048576 10000000}
-HEALTHY_LIMITS=${HEALTHY_LIMITS:-16384 65536 262144 1048576 10000000}
+ABORT_BARRIERS=${ABORT_BARRIERS:-tree flip gen atomic-or volatile}
+ABORT_LIMITS=${ABORT_LIMITS:-500ms 5s}
+HEALTHY_LIMITS=${HEALTHY_LIMITS:-10ms 50ms 200ms 1s}
 COST_CONFIGS=${COST_CONFIGS:-}
+SKIP=${SKIP:-}
 [ -d "$root/build/gpu-lib" ] &&
   export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
@@ -90,35 +94,49 @@ timed() {
   echo "$(echo "$s1 - $s0" | bc) $r"
 }
 
+# seconds LIMIT: a --spin-limit value ("500ms", "5s") in seconds.
+seconds() {
+  case $1 in
+  *ms) echo "scale=3; ${1%ms} / 1000" | bc ;;
+  *s) echo "${1%s}" ;;
+  esac
+}
+
+# abort_line LABEL SCENARIO BASE GROUPS LIMIT: the ABORT/UNEVEN line.
+abort_line() {
+  local t base
+  timed "$2" "$3" "$4" >/dev/null
+  t=$(timed "$2" "$3" "$4")
+  base=$(timed "$2" "$3" 1 | cut -d' ' -f1)
+  echo "$1 $4 $t $base late=$(echo "${t%% *} - $base - $(seconds "$5")" | bc)"
+}
+
 run() {
   CORES=${CORES:-2}
   LOCAL=${LOCAL:-64}
   REPS=${REPS:-3}
+  ABORT_GROUPS=${ABORT_GROUPS:-$((4 * CORES))}
   export GSYNC_PLATFORM=${PLAT:-}
   echo "# $(date -u) bench/spin-limit.sh on $(hostname), platform '${PLAT:-first}'," \
     "CORES=$CORES LOCAL=$LOCAL, load $(cut -d' ' -f1-3 /proc/loadavg)"
-  local lo hi t
-  declare -A secs
-  lo=$(echo $ABORT_LIMITS | tr ' ' '\n' | sort -n | head -1)
-  hi=$(echo $ABORT_LIMITS | tr ' ' '\n' | sort -n | tail -1)
   for l in $ABORT_LIMITS; do
-    for b in $ABORT_BARRIERS; do
-      timed stencil "stencil.$b.nd.$l" $((4 * CORES)) >/dev/null
-      t=$(timed stencil "stencil.$b.nd.$l" $((4 * CORES)))
-      secs[$b.$l]=${t%% *}
-      echo "ABORT $b $l $((4 * CORES)) $t"
-    done
-    timed uneven "uneven.nd.$l" "$CORES" >/dev/null
-    echo "UNEVEN $l $CORES $(timed uneven "uneven.nd.$l" "$CORES")"
-  done
-  for b in $([ "$lo" != "$hi" ] && echo $ABORT_BARRIERS); do
-    echo "POLL $b $(echo "(${secs[$b.$hi]} - ${secs[$b.$lo]}) * 10^9 / ($hi - $lo)" | bc) ns"
+    case $SKIP in *abort*) ;; *)
+      for b in $ABORT_BARRIERS; do
+        for g in $ABORT_GROUPS; do
+          abort_line "ABORT $b $l" stencil "stencil.$b.nd.$l" "$g" "$l"
+        done
+      done ;;
+    esac
+    case $SKIP in *uneven*) ;; *)
+      abort_line "UNEVEN $l" uneven "uneven.nd.$l" "$CORES" "$l" ;;
+    esac
   done
   for v in ${COST_CONFIGS:+default 0 default 0}; do
     timeout 120 "$root/build/bench/gsync-bench" time --cl "$K/loop.$v.cl" \
       --constraints "$K/loop.$v.json" --configs "$COST_CONFIGS" |
       sed "s/^RESULT/COST spin-limit=$v/"
   done
+  case $SKIP in *healthy*) return ;; esac
   for l in $HEALTHY_LIMITS; do
     for s in stencil xpx mirror; do
       for i in $(seq "$REPS"); do

@@ -6,7 +6,9 @@
 
 #include <json-c/json.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Adds a member whose key is a string constant not yet in obj: json-c then
  * neither copies nor looks the key up. */
@@ -27,11 +29,6 @@ static void add_unique(json_object *array, char **arr, size_t n) {
     if (!dup)
       json_object_array_add(array, json_object_new_string(arr[i]));
   }
-}
-
-/* Returns the higher of two "major.minor" version strings. */
-static const char *max_version(const char *a, const char *b) {
-  return strcmp(a, b) >= 0 ? a : b;
 }
 
 /* The JSON object describing one kernel. */
@@ -82,6 +79,102 @@ static json_object *sites_array(gsr_ctx *ctx) {
   return sites;
 }
 
+/* Adds to arr option opt joined to path, made absolute against the working
+ * directory (the host that builds the output runs elsewhere). */
+static void add_path_option(json_object *arr, const char *opt,
+                            const char *path, size_t path_len) {
+  gsr_buf b = {0};
+  gsr_buf_puts(&b, opt);
+  if (path_len == 0 || path[0] != '/') {
+    char *cwd = getcwd(NULL, 0);
+    gsr_buf_printf(&b, "%s/", cwd ? cwd : ".");
+    free(cwd);
+  }
+  gsr_buf_append(&b, path, path_len);
+  if (!b.failed)
+    json_object_array_add(arr, json_object_new_string_len(b.data, (int)b.len));
+  gsr_buf_free(&b);
+}
+
+/* Nonzero if the -D option d ("-DNAME" or "-DNAME=VALUE") defines name. */
+static int defines(const char *d, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(d + 2, name, n) == 0 && (d[2 + n] == '\0' || d[2 + n] == '=');
+}
+
+/* The options clBuildProgram needs besides -cl-std= (which follows from
+ * "requires"): the preprocessor options the input was rewritten with, as
+ * OpenCL's clBuildProgram takes them (-D and -I only), one argument each,
+ * -I paths made absolute, and first -I for the input's directory, where its
+ * quoted includes were found. A -U cancels the -D of its name before it;
+ * a -U of any other macro and an -include cannot be passed on, and are
+ * reported (once the output needs a build of ours: it calls a barrier).
+ * With --inline-includes the output holds every included text, so no -I
+ * is needed. */
+static json_object *build_options(gsr_ctx *ctx) {
+  json_object *arr = json_object_new_array();
+  const gsr_options *o = ctx->opt;
+  int warn = ctx->n_barrier_sites > 0;
+  if (!ctx->inlined) {
+    const char *slash = strrchr(ctx->main_path, '/');
+    add_path_option(arr, "-I", ctx->main_path,
+                    slash && slash > ctx->main_path
+                        ? (size_t)(slash - ctx->main_path)
+                        : 1);
+  }
+  for (int i = 0; i < o->num_parser_args; i++) {
+    const char *a = o->parser_args[i];
+    if (strncmp(a, "-cl-std=", 8) == 0)
+      continue;
+    if (strcmp(a, "-include") == 0 && i + 1 < o->num_parser_args) {
+      const char *file = o->parser_args[++i];
+      if (!ctx->inlined && warn)
+        gsr_report(ctx, GSR_WARNING, 0, 0,
+                   "clBuildProgram takes no -include: the output needs '%s' "
+                   "included before it (--inline-includes writes its text "
+                   "into the output)",
+                   file);
+      continue;
+    }
+    if (a[0] == '-' && (a[1] == 'D' || a[1] == 'U' || a[1] == 'I')) {
+      char flag[3] = {'-', a[1], '\0'};
+      const char *value = a + 2;
+      if (!*value && i + 1 < o->num_parser_args)
+        value = o->parser_args[++i];
+      if (a[1] == 'I') {
+        if (!ctx->inlined)
+          add_path_option(arr, flag, value, strlen(value));
+        continue;
+      }
+      if (a[1] == 'U') {
+        int cancelled = 0;
+        for (size_t k = json_object_array_length(arr); k-- > 0;) {
+          const char *d =
+              json_object_get_string(json_object_array_get_idx(arr, k));
+          if (d[1] == 'D' && defines(d, value)) {
+            json_object_array_del_idx(arr, k, 1);
+            cancelled = 1;
+          }
+        }
+        if (!cancelled && warn)
+          gsr_report(ctx, GSR_WARNING, 0, 0,
+                     "clBuildProgram takes no -U: libgsync builds the output "
+                     "without '-U%s'",
+                     value);
+        continue;
+      }
+      gsr_buf b = {0};
+      gsr_buf_printf(&b, "%s%s", flag, value);
+      if (!b.failed)
+        json_object_array_add(arr, json_object_new_string(b.data));
+      gsr_buf_free(&b);
+      continue;
+    }
+    json_object_array_add(arr, json_object_new_string(a));
+  }
+  return arr;
+}
+
 /* Writes the constraints JSON into out. */
 gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   json_object *root = json_object_new_object();
@@ -94,12 +187,11 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add(root, "barrier",
       json_object_new_string(ctx->barrier->name + strlen("barrier-")));
   add(root, "discovery", json_object_new_boolean(!ctx->no_discovery));
-  add(root, "spin_limit", json_object_new_int64((int64_t)ctx->spin_limit));
+  add(root, "spin_limit_ms", json_object_new_int64((int64_t)ctx->spin_limit));
 
   json_object *req = json_object_new_object();
   add(req, "opencl_c_version",
-      json_object_new_string(
-          max_version(ctx->barrier->opencl_c, ctx->discovery->opencl_c)));
+      json_object_new_string(gsr_output_c_version(ctx)));
   json_object *ext = json_object_new_array();
   const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
   add_unique(ext, ctx->barrier->extensions, ctx->barrier->n_extensions);
@@ -113,6 +205,9 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
              ctx->discovery->n_capabilities);
   add(req, "atomic_capabilities", caps);
   add(root, "requires", req);
+  json_object *build = json_object_new_object();
+  add(build, "options", build_options(ctx));
+  add(root, "build", build);
 
   json_object *kernels = json_object_new_array();
   for (size_t i = 0; i < ctx->n_funcs; i++)

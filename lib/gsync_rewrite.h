@@ -60,14 +60,15 @@ typedef struct gsr_options {
   const char *discovery;   /* discovery rule name; NULL: the default */
   int inline_includes;     /* write the text of the files the input
                               includes into the output, with #line */
-  /* Polls a spinning work-group makes before it gives up and aborts the
-   * launch (--spin-limit): 0 the default (gsr_default_spin_limit()),
-   * GSR_SPIN_UNBOUNDED never; at most GSR_SPIN_LIMIT_MAX otherwise. */
+  /* How long a spinning work-group waits, in milliseconds, before it
+   * gives up and aborts the launch (--spin-limit): 0 the default
+   * (gsr_default_spin_limit()), GSR_SPIN_UNBOUNDED never; at most
+   * GSR_SPIN_LIMIT_MAX otherwise. */
   unsigned long spin_limit;
 } gsr_options;
 
 #define GSR_SPIN_UNBOUNDED ((unsigned long)-1)
-#define GSR_SPIN_LIMIT_MAX 4000000000ul
+#define GSR_SPIN_LIMIT_MAX 3600000ul /* one hour */
 
 typedef struct gsr_result gsr_result;
 
@@ -103,7 +104,7 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
 /* The default barrier and discovery rules' names. */
 const char *gsr_default_barrier(void);
 const char *gsr_default_discovery(void);
-/* The default spin limit, in polls (see docs/barriers.md for the choice). */
+/* The default spin limit, in milliseconds (docs/barriers.md says why). */
 unsigned long gsr_default_spin_limit(void);
 
 #ifdef __cplusplus

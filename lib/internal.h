@@ -99,6 +99,9 @@ gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
 const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
                                const char *name);
 void gsr_rules_free(gsr_ruleset *set);
+/* The OpenCL C version the output needs ("1.2"): the higher of the
+ * input's and the chosen rules'. */
+const char *gsr_output_c_version(const struct gsr_ctx *ctx);
 
 /* ---- the pipeline's shared state ---- */
 
@@ -248,7 +251,7 @@ typedef struct gsr_ctx {
   int no_discovery; /* --no-discovery or --discovery=none: every launched
                        work-group takes part */
   char cl_std[8]; /* "1.2", "2.0", "3.0": what the input is parsed as */
-  unsigned long spin_limit; /* polls before a spin gives up; 0: never */
+  unsigned long spin_limit; /* ms a spin waits before it gives up; 0: never */
 
   gsr_func *funcs;
   size_t n_funcs, cap_funcs;
@@ -373,10 +376,10 @@ size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen);
 
 /* Layout of the state buffer's fixed part shared by every rule, in 32-bit
  * words (docs/constraints.md): discovery's words from 0 (the participant
- * count at 5), the abort record at 10-15 (prelude.cl), the barrier's own
- * area from GSR_STATE_BARRIER_WORD. */
+ * count at 5), the prelude's at 10-31 (the abort record at 10-17), the
+ * barrier's own area from GSR_STATE_BARRIER_WORD. */
 #define GSR_STATE_PARTICIPANTS_WORD 5
 #define GSR_STATE_ABORT_WORD 10
-#define GSR_STATE_BARRIER_WORD 16
+#define GSR_STATE_BARRIER_WORD 32
 
 #endif

@@ -48,10 +48,10 @@ static void render_summary(gsr_ctx *ctx, gsr_buf *out) {
                  " * Launch: 1-D; state buffer of %u + %u x work-groups bytes,"
                  " zeroed once; the kernel\n * resets it for the next launch."
                  " Needs OpenCL C %s. libgsync does all this.\n",
-                 fixed, per_group, ctx->barrier->opencl_c);
+                 fixed, per_group, gsr_output_c_version(ctx));
   if (ctx->spin_limit)
     gsr_buf_printf(out,
-                   " * Spin limit: %lu polls; a wait that outlasts it aborts"
+                   " * Spin limit: %lu ms; a wait that outlasts it aborts"
                    " the launch, every work-group\n * leaves, and libgsync"
                    " reports where.\n */\n",
                    ctx->spin_limit);
@@ -92,7 +92,7 @@ gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out) {
   }
   gsr_buf text = {0};
   render_summary(ctx, &text);
-  gsr_buf_printf(&text, "#define gsync_spin_limit %luu\n", ctx->spin_limit);
+  gsr_buf_printf(&text, "#define gsync_spin_limit_ms %luu\n", ctx->spin_limit);
   render_rule(&text, prelude);
   render_rule(&text, ctx->barrier);
   render_rule(&text, ctx->discovery);

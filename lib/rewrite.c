@@ -19,7 +19,7 @@ struct gsr_result {
 
 #define DEFAULT_BARRIER "tree"
 #define DEFAULT_DISCOVERY "lockfree"
-#define DEFAULT_SPIN_LIMIT 10000000ul
+#define DEFAULT_SPIN_LIMIT 5000ul
 
 /* The default barrier: correct on every device class, and the fastest of
  * those that are (see docs/barriers.md and docs/gpu.md). */
@@ -29,8 +29,9 @@ const char *gsr_default_barrier(void) { return DEFAULT_BARRIER; }
  * microseconds (docs/gpu.md). */
 const char *gsr_default_discovery(void) { return DEFAULT_DISCOVERY; }
 
-/* The default spin limit: far more polls than a healthy barrier makes, and
- * few enough that a hung launch ends within seconds (docs/barriers.md). */
+/* The default spin limit, 5 s: far longer than a healthy barrier waits on
+ * any device measured, and short enough that a hung launch ends within
+ * seconds (docs/barriers.md). */
 unsigned long gsr_default_spin_limit(void) { return DEFAULT_SPIN_LIMIT; }
 
 /* Sends one formatted diagnostic to the caller's callback and counts it. */
@@ -196,7 +197,7 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
   unsigned long limit = ctx->opt->spin_limit;
   if (limit != GSR_SPIN_UNBOUNDED && limit > GSR_SPIN_LIMIT_MAX) {
     gsr_report(ctx, GSR_ERROR, 0, 0,
-               "spin limit %lu is above the largest, %lu", limit,
+               "spin limit %lu ms is above the largest, %lu ms", limit,
                GSR_SPIN_LIMIT_MAX);
     return GSR_ERR_OPTIONS;
   }

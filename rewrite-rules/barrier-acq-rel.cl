@@ -9,7 +9,7 @@
  *
  * Algorithm and shape as barrier-atomic-or: participant g > 0 raises
  * arrive[g] and waits for release[g]; participant 0 waits for every arrival,
- * clears them and raises every release. Flags at words 16 + 2g and 17 + 2g,
+ * clears them and raises every release. Flags at rule words 2g and 2g + 1,
  * back at zero after each barrier. Local id 0 does all flag traffic, inside
  * one if-block between two work-group barriers.
  *
@@ -49,9 +49,9 @@ uint gsync_xf_arrived(global atomic_uint *flag, private struct gsync_ctx *c) {
 }
 
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
-  global atomic_uint *flag = (global atomic_uint *)(c->state + 16);
+  global atomic_uint *flag = (global atomic_uint *)(gsync_rule_words(c));
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     if (c->group == 0) {
       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
         gsync_spin_while(c, site,

@@ -9,7 +9,7 @@
  * Algorithm (Xiao and Feng, IPDPS 2010): participant g > 0 raises its
  * arrival flag and waits for its release flag; participant 0 (the master)
  * waits for every arrival flag, clears them and raises every release flag.
- * Flags sit at words 16 + 2g (arrive) and 17 + 2g (release) of the state;
+ * Flags sit at rule words 2g (arrive) and 2g + 1 (release);
  * each is back at zero after the barrier, so the state needs no reset.
  *
  * Shape: one work-item per group (local id 0) does all flag traffic, inside
@@ -42,9 +42,9 @@ uint gsync_xf_arrived(global uint *flag, private struct gsync_ctx *c) {
 }
 
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
-  global uint *flag = c->state + 16;
+  global uint *flag = gsync_rule_words(c);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     if (c->group == 0) {
       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
         gsync_spin_while(c, site, atomic_or(&flag[2 * g], 0u) == 0,

@@ -14,12 +14,12 @@
  * and the arrival (it needs every arrival, this one included), so no wake-up
  * is missed; the counter is back at zero before the generation moves, so
  * the state needs no reset between barriers or launches (the generation
- * wraps harmlessly). Counter at word 16, generation at word 48: separate
+ * wraps harmlessly). Counter at rule word 0, generation at rule word 32: separate
  * 128-byte lines, so the spinners do not slow the arrivals down.
  * Cost per barrier: one atomic per group plus one round trip for the last
  * arriver, instead of Xiao-Feng's serial scan of every group's flag.
  *
- * Shape: all of it in ONE if (get_local_id(0) == 0) block between two
+ * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening barrier(CLK_GLOBAL_MEM_FENCE) makes the group's
@@ -37,10 +37,10 @@
  * The host zeroes the state after an aborted launch.
  */
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
-  global uint *count = c->state + 16;
-  global uint *gen = c->state + 48;
+  global uint *count = gsync_rule_words(c);
+  global uint *gen = gsync_rule_words(c) + 32;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint g = atomic_or(gen, 0u);
     gsync_device_fence();
     if (atomic_inc(count) == c->groups - 1) {

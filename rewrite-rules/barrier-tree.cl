@@ -16,7 +16,7 @@
  * groups; the last to arrive at its leaf (the add returns size - 1) resets
  * the leaf and adds for the whole leaf to the top word, so the top word
  * sees one add per 64 groups instead of one per group. Leaves sit in
- * separate 128-byte lines (words 48 + 32 k); the top word is word 16.
+ * separate 128-byte lines (rule words 32 + 32 k); the top word is rule word 0.
  * GSYNC_TREE_FLAT_MAX (512) and GSYNC_TREE_LEAF (64) may be defined
  * smaller to run the tree with few groups in tests; the state holds
  * ceil(groups / GSYNC_TREE_LEAF) leaves only while the leaf is 64 or more,
@@ -34,7 +34,7 @@
  * Elsewhere every access is an OpenCL 1.1 atomic (right with non-coherent
  * L1 caches, AMD GCN) with gsync_device_fence() for release and acquire.
  *
- * Shape: all of it in ONE if (get_local_id(0) == 0) block between two
+ * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening work-group barrier makes the group's writes
@@ -116,20 +116,20 @@ uint gsync_tree_adds(uint w, uint n) {
 /* How many groups have arrived, as far as the words tell: above
  * GSYNC_TREE_FLAT_MAX a complete leaf counts as GSYNC_TREE_LEAF groups. */
 uint gsync_tree_arrived(private struct gsync_ctx *c) {
-  uint w = atomic_or(c->state + 16, 0u);
+  uint w = atomic_or(gsync_rule_words(c), 0u);
   if (c->groups <= GSYNC_TREE_FLAT_MAX)
     return gsync_tree_adds(w, c->groups);
   uint leaves = (c->groups + GSYNC_TREE_LEAF - 1u) / GSYNC_TREE_LEAF;
   uint n = gsync_tree_adds(w, leaves) * GSYNC_TREE_LEAF;
   for (uint k = 0; k < leaves; k++)
-    n += atomic_or(c->state + 48 + 32u * k, 0u);
+    n += atomic_or(gsync_rule_words(c) + 32u + 32u * k, 0u);
   return min(n, c->groups);
 }
 
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
-  global uint *top = c->state + 16;
+  global uint *top = gsync_rule_words(c);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint before = gsync_tree_load(top) & 0x80000000u;
     if (c->groups <= GSYNC_TREE_FLAT_MAX) {
       gsync_tree_arrive(top, c->group == 0 ? 0x80000000u - (c->groups - 1u)
@@ -138,7 +138,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
       uint leaf = c->group / GSYNC_TREE_LEAF;
       uint leaves = (c->groups + GSYNC_TREE_LEAF - 1u) / GSYNC_TREE_LEAF;
       uint size = min(GSYNC_TREE_LEAF, c->groups - leaf * GSYNC_TREE_LEAF);
-      global uint *count = c->state + 48 + 32u * leaf;
+      global uint *count = gsync_rule_words(c) + 32u + 32u * leaf;
       if (gsync_tree_leaf_add(count) == size - 1u) {
         atomic_xchg(count, 0u);
         gsync_tree_arrive(top, leaf == 0 ? 0x80000000u - (leaves - 1u) : 1u);

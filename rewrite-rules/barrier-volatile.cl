@@ -7,7 +7,7 @@
  *
  * Algorithm and shape as barrier-atomic-or: participant g > 0 raises
  * arrive[g] and waits for release[g]; participant 0 waits for every arrival,
- * clears them and raises every release. Flags at words 16 + 2g and 17 + 2g,
+ * clears them and raises every release. Flags at rule words 2g and 2g + 1,
  * back at zero after each barrier. Local id 0 does all flag traffic, inside
  * one if-block between two work-group barriers.
  *
@@ -37,9 +37,9 @@ uint gsync_xf_arrived(volatile global uint *flag,
 }
 
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
-  volatile global uint *flag = c->state + 16;
+  volatile global uint *flag = gsync_rule_words(c);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     if (c->group == 0) {
       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
         gsync_spin_while(c, site, flag[2 * g] == 0, gsync_xf_arrived(flag, c));

@@ -37,7 +37,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint launched = (uint)get_num_groups(0);
     uint id = 0xffffffffu, count = 0;
     uint old = atomic_inc(&s[6]);

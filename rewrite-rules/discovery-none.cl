@@ -13,7 +13,7 @@ int gsync_join(global uint *s, local uint *shared,
   gsync_ctx_begin(c, s, shared);
   c->group = (uint)get_group_id(0);
   c->groups = (uint)get_num_groups(0);
-  if (c->group == 0 && get_local_id(0) == 0)
+  if (c->group == 0 && gsync_leader())
     s[5] = c->groups;
   return 1;
 }

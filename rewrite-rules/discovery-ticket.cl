@@ -46,7 +46,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint id = 0xffffffffu, count = 0;
     gsync_lock(s, c);
     if (atomic_or(&s[2], 0u) == 0)

@@ -20,20 +20,26 @@
  *
  *     gsync_spin_while(c, site, CONDITION, ARRIVED);
  *
- * With gsync_spin_limit 0 that is while (CONDITION); and nothing else.
+ * With gsync_spin_limit_ms 0 that is while (CONDITION); and nothing else.
  * Otherwise it counts its polls in a register; once a wait has lasted
  * gsync_spin_fast polls (a wait over sooner pays for the counter alone:
  * on a GPU a healthy barrier's is), every poll also reads the launch's
- * abort word, and a group that has polled gsync_spin_limit times aborts
- * the launch. The first group to give up
- * records the site, its group ids and ARRIVED (how many groups it sees
- * have arrived; evaluated only then) in the state, for libgsync to report.
- * A group that gives up, or sees that another one did, stops waiting, and
- * gsync_aborted(c) turns true for its local id 0. site is the number the
- * rewritten call passes (gsync_barrier(gsync_ctx, 3)), or
+ * abort word and a clock, and a group that has waited gsync_spin_limit_ms
+ * milliseconds by that clock aborts the launch. The clock is the device's
+ * own where one can be read: %globaltimer (ns) on NVIDIA, the time-stamp
+ * counter on an x86 CPU device (PoCL), at gsync_clock_hz ticks a second,
+ * which libgsync measures and passes; elsewhere it is the poll count at an
+ * assumed gsync_polls_per_ms. So the limit is a time, however slow a poll
+ * is (thousands of groups polling one word) or fast (a CPU's L1 hit).
+ * The first group to give up records the site, its group ids, ARRIVED (how
+ * many groups it sees have arrived; evaluated only then), how long it
+ * waited and how many groups were launched in the state, for libgsync to
+ * report. A group that gives up, or sees that another one did, stops
+ * waiting, and gsync_aborted(c) turns true for its local id 0. site is the
+ * number the rewritten call passes (gsync_barrier(gsync_ctx, 3)), or
  * gsync_in_discovery. CONDITION keeps the atomics and fences the rule's
  * memory-model argument needs: the macro adds a counter and, in a long
- * wait, an atomic read of a word the rule does not use.
+ * wait, an atomic read of a word the rule does not use and a clock read.
  *
  * A rule that adopts it (1) skips, once gsync_aborted(c), every step that
  * would tell other groups the barrier is complete (a master releasing the
@@ -48,10 +54,13 @@
  * gave up not take part. A rule must not be left by a return between its
  * two work-group barriers.
  *
- * State words 10-15 hold the abort record (docs/constraints.md): 10 what
- * aborted (0 nothing, 1 a barrier, 2 discovery; the word a long wait
- * polls), 11 the site, 12 the virtual and 13 the real id of the first group
- * that gave up, 14 how many groups it saw arrive, 15 how many it waited for.
+ * State words 10-31 belong to the prelude. 10-17 hold the abort record
+ * (docs/constraints.md): 10 what aborted (0 nothing, 1 a barrier, 2
+ * discovery; the word a long wait polls), 11 the site, 12 the virtual and
+ * 13 the real id of the first group that gave up, 14 how many groups it
+ * saw arrive, 15 how many it waited for, 16 how long it waited (ms), 17
+ * how many groups were launched. Words 32 on are the barrier rule's
+ * (gsync_rule_words).
  */
 /* A device-wide fence for global memory, used by the barrier rules before
  * announcing an arrival (release) and after seeing the others (acquire).
@@ -65,6 +74,24 @@ void gsync_device_fence(void) {
   mem_fence(CLK_GLOBAL_MEM_FENCE);
 #if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
   asm volatile("membar.gl;" ::: "memory");
+#endif
+}
+
+/* Whether this work-item is its work-group's leader, the one that runs
+ * discovery and the barrier's flag traffic: local id 0 in every dimension.
+ * Every rule tests it with this function, never with get_local_id(0) == 0
+ * in place: PoCL 3.1's kernel compiler, given a kernel where several such
+ * tests of its own and of the user's sit around work-group barriers in
+ * inlined functions, runs one of the user's if-blocks for every work-item
+ * (docs/pocl.md has the reduced kernel). Read through a volatile variable,
+ * the test cannot be merged with the user's, and PoCL compiles both right.
+ * NVIDIA's compiler needs no such care, and gets the plain test. */
+int gsync_leader(void) {
+#if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
+  return (get_local_id(0) | get_local_id(1) | get_local_id(2)) == 0;
+#else
+  volatile size_t id = get_local_id(0) | get_local_id(1) | get_local_id(2);
+  return id == 0;
 #endif
 }
 
@@ -82,7 +109,7 @@ void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
   c->group = 0xffffffffu;
   c->groups = 0;
   c->left = shared + 2;
-  if (get_local_id(0) == 0)
+  if (gsync_leader())
     shared[2] = 0;
 }
 
@@ -90,49 +117,114 @@ void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
  * as soon as its spin gave up, for the others after the next work-group
  * barrier. Always false without a spin limit. */
 int gsync_aborted(private struct gsync_ctx *c) {
-  return gsync_spin_limit != 0 && *c->left != 0;
+  return gsync_spin_limit_ms != 0 && *c->left != 0;
 }
+
+/* The work-group's id and count in the launch, linear over its dimensions. */
+size_t gsync_linear_group_id(void) {
+  return get_group_id(0) +
+         get_num_groups(0) * (get_group_id(1) +
+                              get_num_groups(1) * get_group_id(2));
+}
+size_t gsync_linear_num_groups(void) {
+  return get_num_groups(0) * get_num_groups(1) * get_num_groups(2);
+}
+
+/* The first of the barrier rule's state words. */
+#define gsync_rule_words(c) ((c)->state + 32)
 
 #define gsync_in_discovery 0u
 /* Polls before a wait counts as long. A wait that ends sooner (on a GPU, a
  * healthy barrier's: a few polls) pays for the counter and nothing else. */
-#define gsync_spin_fast (gsync_spin_limit < 1024u ? gsync_spin_limit : 1024u)
+#define gsync_spin_fast 1024u
 
-/* Called on every poll of a long wait: returns 1 if the group must stop
- * waiting, because another group aborted the launch or because this one
- * has polled gsync_spin_limit times; then the first group to give up
- * records why (ARRIVED is arrived). The atomic read of the abort word also
- * puts a round trip to the coherence point into every poll of a long
- * wait, on a CPU as on a GPU, so that how long the limit lasts depends
- * less on how cheap a rule's own poll is (a volatile load that hits a
- * CPU's L1 costs a nanosecond). */
-int gsync_spin_stop(private struct gsync_ctx *c, uint site, uint polls,
-                    uint arrived) {
-  global uint *rec = c->state + 10;
-  if (atomic_or(rec, 0u) == 0u) {
-    if (polls < gsync_spin_limit)
-      return 0;
-    if (atomic_cmpxchg(rec, 0u, site != gsync_in_discovery ? 1u : 2u) == 0u) {
-      rec[1] = site;
-      rec[2] = c->group;
-      rec[3] = (uint)get_group_id(0);
-      rec[4] = arrived;
-      rec[5] = site != gsync_in_discovery ? c->groups
-                                          : (uint)get_num_groups(0);
-    }
+/* The clock of long waits: gsync_clock(polls) reads it, gsync_clock_per_ms
+ * is its rate. */
+#if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
+ulong gsync_clock(uint polls) {
+  ulong t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#define gsync_clock_per_ms 1000000ul
+#else
+#if defined(__has_builtin) && (defined(__x86_64__) || defined(__i386__))
+#if __has_builtin(__builtin_readcyclecounter)
+#define gsync_clock_tsc 1
+#endif
+#endif
+#ifdef gsync_clock_tsc
+/* A CPU device: the time-stamp counter, at gsync_clock_hz (libgsync passes
+ * the measured rate; without it, 4 GHz: the limit is then at most that many
+ * times too long on a slower counter, never too short on any counter up to
+ * 4 GHz). */
+#ifndef gsync_clock_hz
+#define gsync_clock_hz 4000000000ul
+#endif
+ulong gsync_clock(uint polls) { return __builtin_readcyclecounter(); }
+#define gsync_clock_per_ms ((ulong)(gsync_clock_hz) / 1000ul)
+#else
+/* No clock: the polls themselves, at an assumed rate (docs/barriers.md). */
+#ifndef gsync_polls_per_ms
+#define gsync_polls_per_ms 10000ul
+#endif
+ulong gsync_clock(uint polls) { return polls; }
+#define gsync_clock_per_ms ((ulong)(gsync_polls_per_ms))
+#endif
+#endif
+
+/* Called on every poll of a long wait: returns 0 to go on waiting, 1 if
+ * another group aborted the launch, 2 if this group has waited
+ * gsync_spin_limit_ms since *start (its first long poll, set here while
+ * *start is 0; no clock reads 0 after its first poll). The
+ * atomic read of the abort word also puts a round trip to the coherence
+ * point into every poll of a long wait. */
+int gsync_spin_check(private struct gsync_ctx *c, uint polls,
+                     private ulong *start) {
+  if (atomic_or(c->state + 10, 0u) != 0u) {
+    *c->left = 1;
+    return 1;
   }
-  *c->left = 1;
-  return 1;
+  ulong now = gsync_clock(polls);
+  if (*start == 0)
+    *start = now;
+  else if (now - *start >= (ulong)gsync_spin_limit_ms * gsync_clock_per_ms)
+    return 2;
+  return 0;
 }
 
-#if gsync_spin_limit
+/* Gives up a wait that began at start: the first group to give up records
+ * why (ARRIVED is arrived) in the state; this group leaves. */
+void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
+                        ulong start, uint polls) {
+  global uint *rec = c->state + 10;
+  if (atomic_cmpxchg(rec, 0u, site != gsync_in_discovery ? 1u : 2u) == 0u) {
+    ulong waited = (gsync_clock(polls) - start) / gsync_clock_per_ms;
+    rec[1] = site;
+    rec[2] = c->group;
+    rec[3] = (uint)gsync_linear_group_id();
+    rec[4] = arrived;
+    rec[5] = site != gsync_in_discovery ? c->groups
+                                        : (uint)gsync_linear_num_groups();
+    rec[6] = (uint)min(waited, (ulong)0xffffffffu);
+    rec[7] = (uint)gsync_linear_num_groups();
+  }
+  *c->left = 1;
+}
+
+#if gsync_spin_limit_ms
 #define gsync_spin_while(c, site, cond, arrived)                               \
   do {                                                                         \
-    for (uint gsync_polls = 1; (cond); gsync_polls++)                          \
-      if (gsync_polls >= gsync_spin_fast &&                                    \
-          gsync_spin_stop((c), (site), gsync_polls,                            \
-                          gsync_polls >= gsync_spin_limit ? (arrived) : 0u))   \
+    ulong gsync_start = 0;                                                     \
+    for (uint gsync_polls = 1; (cond); gsync_polls++) {                        \
+      int gsync_stop = gsync_polls >= gsync_spin_fast                          \
+                           ? gsync_spin_check((c), gsync_polls, &gsync_start)  \
+                           : 0;                                                \
+      if (gsync_stop == 2)                                                     \
+        gsync_spin_give_up((c), (site), (arrived), gsync_start, gsync_polls);  \
+      if (gsync_stop)                                                          \
         break;                                                                 \
+    }                                                                          \
   } while (0)
 #else
 #define gsync_spin_while(c, site, cond, arrived)                               \

@@ -7,6 +7,7 @@
  * is wrong rather than misread. Nothing here prints or exits: every failure
  * becomes a status and a one-line message in the caller's buffer.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include "libgsync.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__GNUC__)
 #define GSYNC_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -34,7 +36,8 @@ typedef struct kernel_info {
   int reset_by_kernel; /* the kernel zeroes the state for the next launch */
   size_t participants_offset; /* uint32 count of participating groups */
   int has_abort_record;       /* the state holds an abort record */
-  size_t abort_offset;        /* its six uint32 words (docs/constraints.md) */
+  size_t abort_offset;        /* its uint32 words (docs/constraints.md) */
+  size_t abort_bytes;         /* 32; 24 in files from before it was timed */
   size_t max_work_groups;     /* 0: no static bound */
   size_t min_local_size;
   int coresident_launch_required;
@@ -45,7 +48,7 @@ typedef struct kernel_info {
  * own copy, since it may outlive its program. */
 typedef struct abort_info {
   int discovery;
-  size_t spin_limit;  /* polls; 0: no limit */
+  size_t spin_limit_ms; /* 0: no limit, or not said (older files) */
   char **site_places; /* site_places[n - 1]: "file:line:col" of site n */
   size_t n_sites;
 } abort_info;
@@ -55,13 +58,16 @@ struct gsync_program {
   char *barrier; /* barrier implementation name, for messages */
   int discovery;
   abort_info abort;
+  int timed_record; /* "spin_limit_ms" given: the abort record is timed */
   int c_version; /* required OpenCL C version, major * 10 + minor */
   char **extensions;
   size_t n_extensions;
   cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_* bits required */
   kernel_info *kernels;
   size_t n_kernels;
-  char build_options[64]; /* what gsync_program_build_options returned */
+  char **build_args; /* "build.options": the rewrite's -D, -U, -I, ... */
+  size_t n_build_args;
+  char *build_options; /* what gsync_program_build_options returned */
 };
 
 struct gsync_kernel {
@@ -93,10 +99,13 @@ static const struct {
 #define N_ATOMIC_CAPS (sizeof atomic_cap_names / sizeof atomic_cap_names[0])
 
 /* The abort record a launch leaves in the state when a spin gave up
- * (rewrite-rules/prelude.cl): six uint32 words. */
+ * (rewrite-rules/prelude.cl): eight uint32 words. Files from before the
+ * limit was a time ("spin_limit" in polls, not "spin_limit_ms") describe
+ * a record of the first six. */
 enum { ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
-       ABORT_EXPECTED, ABORT_WORDS };
+       ABORT_EXPECTED, ABORT_WAITED_MS, ABORT_LAUNCHED, ABORT_WORDS };
 #define ABORT_RECORD_BYTES (ABORT_WORDS * 4)
+#define ABORT_RECORD_BYTES_UNTIMED (ABORT_WAITED_MS * 4)
 enum { ABORTED_IN_BARRIER = 1, ABORTED_IN_DISCOVERY = 2 };
 
 /* Writes a formatted message into err (when there is room for one) and
@@ -307,6 +316,50 @@ static int parse_version(const char *s) {
 
 /* Fills program->c_version, extensions and atomic_caps from the "requires"
  * object. Returns GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+/* Reads the array of strings obj.key (NULL and 0 if optional and absent)
+ * into a new array of copies. Returns GSYNC_OK, GSYNC_ERR_FORMAT naming the
+ * element that is not a string, or GSYNC_ERR_NOMEM. On failure the copies
+ * made so far are in *out, *n of them, for the caller to free. */
+static gsync_status get_strings(const where *w, json_object *obj,
+                                const char *key, int optional, char ***out,
+                                size_t *n) {
+  json_object *arr;
+  gsync_status st = get_field(w, obj, key, json_type_array, optional, &arr);
+  if (st != GSYNC_OK || arr == NULL)
+    return st;
+  size_t len = json_object_array_length(arr);
+  *out = calloc(len > 0 ? len : 1, sizeof **out);
+  if (*out == NULL)
+    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                w->file);
+  for (size_t i = 0; i < len; i++) {
+    json_object *e = json_object_array_get_idx(arr, i);
+    if (!json_object_is_type(e, json_type_string))
+      return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                  "%s: field \"%s%s%s[%zu]\" must be a string", w->file,
+                  w->path, w->path[0] != '\0' ? "." : "", key, i);
+    if (((*out)[i] = dup_string(json_object_get_string(e))) == NULL)
+      return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                  w->file);
+    *n = i + 1;
+  }
+  return GSYNC_OK;
+}
+
+/* Fills p->build_args from "build.options", optional (files from before
+ * it have none). */
+static gsync_status load_build(const where *top, json_object *root,
+                               gsync_program *p) {
+  json_object *build;
+  gsync_status st = get_field(top, root, "build", json_type_object, 1, &build);
+  if (st != GSYNC_OK || build == NULL)
+    return st;
+  where w = *top;
+  w.path = "build";
+  return get_strings(&w, build, "options", 0, &p->build_args,
+                     &p->n_build_args);
+}
+
 static gsync_status load_requires(const where *top, json_object *root,
                                   gsync_program *p) {
   json_object *req, *v, *arr;
@@ -324,29 +377,14 @@ static gsync_status load_requires(const where *top, json_object *root,
                 "like \"1.2\": \"%s\"",
                 w.file, json_object_get_string(v));
 
-  if ((st = get_field(&w, req, "extensions", json_type_array, 0, &arr)))
+  if ((st = get_strings(&w, req, "extensions", 0, &p->extensions,
+                        &p->n_extensions)))
     return st;
-  size_t n = json_object_array_length(arr);
-  p->extensions = calloc(n > 0 ? n : 1, sizeof *p->extensions);
-  if (p->extensions == NULL)
-    return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory", w.file);
-  for (size_t i = 0; i < n; i++) {
-    json_object *e = json_object_array_get_idx(arr, i);
-    if (!json_object_is_type(e, json_type_string))
-      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                  "%s: field \"requires.extensions[%zu]\" must be a string",
-                  w.file, i);
-    p->extensions[i] = dup_string(json_object_get_string(e));
-    if (p->extensions[i] == NULL)
-      return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                  w.file);
-    p->n_extensions = i + 1;
-  }
 
   if ((st =
            get_field(&w, req, "atomic_capabilities", json_type_array, 0, &arr)))
     return st;
-  n = json_object_array_length(arr);
+  size_t n = json_object_array_length(arr);
   for (size_t i = 0; i < n; i++) {
     json_object *e = json_object_array_get_idx(arr, i);
     if (!json_object_is_type(e, json_type_string))
@@ -383,10 +421,12 @@ static gsync_status enter_element(const where *top, const char *name,
   return GSYNC_OK;
 }
 
-/* Fills *k from kernels[index] of the constraints. Returns GSYNC_OK,
- * GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+/* Fills *k from kernels[index] of the constraints; its abort record, if
+ * any, is record_bytes long. Returns GSYNC_OK, GSYNC_ERR_FORMAT or
+ * GSYNC_ERR_NOMEM. */
 static gsync_status load_kernel(const where *top, json_object *obj,
-                                size_t index, kernel_info *k) {
+                                size_t index, size_t record_bytes,
+                                kernel_info *k) {
   char path[64], sub[96];
   json_object *v, *state, *bytes;
   gsync_status st;
@@ -451,26 +491,34 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                       &k->abort_offset)))
     return st;
   k->has_abort_record = k->abort_offset != SIZE_MAX;
+  k->abort_bytes = record_bytes;
   if (k->has_abort_record &&
-      (k->abort_offset % 4 != 0 || k->fixed_bytes < ABORT_RECORD_BYTES ||
-       k->abort_offset > k->fixed_bytes - ABORT_RECORD_BYTES))
+      (k->abort_offset % 4 != 0 || k->fixed_bytes < record_bytes ||
+       k->abort_offset > k->fixed_bytes - record_bytes))
     return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
                 "%s: field \"%s.state_arg.abort_offset\" (%zu) is not an "
-                "aligned record of %d bytes inside the %zu fixed bytes",
-                w.file, path, k->abort_offset, ABORT_RECORD_BYTES,
-                k->fixed_bytes);
+                "aligned record of %zu bytes inside the %zu fixed bytes",
+                w.file, path, k->abort_offset, record_bytes, k->fixed_bytes);
   return GSYNC_OK;
 }
 
-/* Fills p->abort from "spin_limit" and "barrier_sites", both optional.
- * Returns GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+/* Fills p->abort from "spin_limit_ms" and "barrier_sites", both optional
+ * (files from before the limit was a time have neither, or the older
+ * "spin_limit", which counted polls and is not read). Returns GSYNC_OK,
+ * GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
 static gsync_status load_sites(const where *top, json_object *root,
                                gsync_program *p) {
   json_object *arr, *v;
   gsync_status st;
   p->abort.discovery = p->discovery;
-  if ((st = get_count(top, root, "spin_limit", 1, UINT32_MAX,
-                      &p->abort.spin_limit)) ||
+  p->abort.spin_limit_ms = SIZE_MAX;
+  if ((st = get_count(top, root, "spin_limit_ms", 1, UINT32_MAX,
+                      &p->abort.spin_limit_ms)))
+    return st;
+  p->timed_record = p->abort.spin_limit_ms != SIZE_MAX;
+  if (!p->timed_record)
+    p->abort.spin_limit_ms = 0;
+  if ((st = get_field(top, root, "barrier_sites", json_type_array, 1, &arr)) ||
       (st = get_field(top, root, "barrier_sites", json_type_array, 1, &arr)) ||
       arr == NULL)
     return st;
@@ -535,6 +583,7 @@ static gsync_status load_document(const where *w, json_object *root,
                 w->file);
   if ((st = get_bool(w, root, "discovery", 0, &p->discovery)) ||
       (st = load_sites(w, root, p)) || (st = load_requires(w, root, p)) ||
+      (st = load_build(w, root, p)) ||
       (st = get_field(w, root, "kernels", json_type_array, 0, &arr)))
     return st;
   size_t n = json_object_array_length(arr);
@@ -544,7 +593,10 @@ static gsync_status load_document(const where *w, json_object *root,
                 w->file);
   for (size_t i = 0; i < n; i++) {
     p->n_kernels = i + 1;
-    st = load_kernel(w, json_object_array_get_idx(arr, i), i, &p->kernels[i]);
+    st = load_kernel(w, json_object_array_get_idx(arr, i), i,
+                     p->timed_record ? ABORT_RECORD_BYTES
+                                     : ABORT_RECORD_BYTES_UNTIMED,
+                     &p->kernels[i]);
     if (st != GSYNC_OK)
       return st;
   }
@@ -624,6 +676,10 @@ void gsync_program_release(gsync_program *program) {
   for (size_t i = 0; i < program->n_extensions; i++)
     free(program->extensions[i]);
   free(program->extensions);
+  for (size_t i = 0; i < program->n_build_args; i++)
+    free(program->build_args[i]);
+  free(program->build_args);
+  free(program->build_options);
   for (size_t i = 0; i < program->n_kernels; i++)
     free(program->kernels[i].name);
   free(program->kernels);
@@ -902,17 +958,87 @@ static unsigned nv_compute_capability(cl_device_id dev) {
   return cc;
 }
 
+/* The rate of the time-stamp counter that the kernels of a CPU device read
+ * as their clock (rewrite-rules/prelude.cl), in ticks a second, measured
+ * against CLOCK_MONOTONIC over 20 ms; 0 where it cannot be read (not x86).
+ * A CPU device runs on this host, so its counter is this one. */
+static unsigned long long tsc_hz(void) {
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+  struct timespec t0, t1, pause = {0, 20000000};
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  unsigned long long c0 = __builtin_ia32_rdtsc();
+  nanosleep(&pause, NULL);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  unsigned long long c1 = __builtin_ia32_rdtsc();
+  double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  return s > 0 && c1 > c0 ? (unsigned long long)((double)(c1 - c0) / s) : 0;
+#else
+  return 0;
+#endif
+}
+
+/* Appends to b (of *len bytes used, *cap allocated) a space and then arg,
+ * in double quotes with \ and " escaped if it holds a space or a quote, as
+ * clBuildProgram's option parsers split. Returns 0 when out of memory. */
+static int append_option(char **b, size_t *len, size_t *cap,
+                         const char *arg) {
+  size_t need = *len + 2 * strlen(arg) + 4;
+  if (need > *cap) {
+    size_t c = need * 2;
+    char *p = realloc(*b, c);
+    if (p == NULL)
+      return 0;
+    *b = p;
+    *cap = c;
+  }
+  int quote = strpbrk(arg, " \t\"'\\") != NULL;
+  char *o = *b + *len;
+  if (*len > 0)
+    *o++ = ' ';
+  if (quote)
+    *o++ = '"';
+  for (const char *s = arg; *s; s++) {
+    if (quote && (*s == '"' || *s == '\\'))
+      *o++ = '\\';
+    *o++ = *s;
+  }
+  if (quote)
+    *o++ = '"';
+  *o = '\0';
+  *len = (size_t)(o - *b);
+  return 1;
+}
+
 const char *gsync_program_build_options(const gsync_program *program,
                                         cl_device_id dev) {
   /* The options live in the program (a cache, not part of its value). */
-  char *out = ((gsync_program *)program)->build_options;
-  size_t size = sizeof program->build_options;
+  gsync_program *p = (gsync_program *)program;
+  char *b = NULL, num[64];
+  size_t len = 0, cap = 0;
+  int ok = append_option(&b, &len, &cap, c_std_option(program, dev));
+  for (size_t i = 0; ok && i < p->n_build_args; i++)
+    ok = append_option(&b, &len, &cap, p->build_args[i]);
   unsigned cc = nv_compute_capability(dev);
-  if (cc)
-    snprintf(out, size, "%s -DGSYNC_NV_SM=%u", c_std_option(program, dev), cc);
-  else
-    snprintf(out, size, "%s", c_std_option(program, dev));
-  return out;
+  if (ok && cc) {
+    snprintf(num, sizeof num, "-DGSYNC_NV_SM=%u", cc);
+    ok = append_option(&b, &len, &cap, num);
+  }
+  cl_device_type type = 0;
+  unsigned long long hz;
+  if (ok && p->abort.spin_limit_ms != 0 &&
+      clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) ==
+          CL_SUCCESS &&
+      (type & CL_DEVICE_TYPE_CPU) && (hz = tsc_hz()) != 0) {
+    snprintf(num, sizeof num, "-Dgsync_clock_hz=%lluul", hz);
+    ok = append_option(&b, &len, &cap, num);
+  }
+  if (!ok) {
+    free(b);
+    return NULL;
+  }
+  free(p->build_options);
+  p->build_options = b;
+  return b != NULL ? b : "";
 }
 
 /* ---- Kernels and launches ---- */
@@ -1140,11 +1266,14 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
 }
 
 /* Writes the message for the abort record rec of a launch of k into err;
- * returns GSYNC_ERR_TIMEOUT. */
+ * returns GSYNC_ERR_TIMEOUT. The message says what was seen, all from the
+ * record (a later launch of k may have been enqueued since), and lists the
+ * causes that can explain it: the device cannot tell them apart. */
 static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
                                   char *err, size_t errlen) {
   const abort_info *a = &k->abort;
-  char group[64] = "";
+  int timed = k->info.abort_bytes >= ABORT_RECORD_BYTES;
+  char group[64], waited[48], limit[64];
   if (rec[ABORT_GROUP] == rec[ABORT_REAL_GROUP])
     snprintf(group, sizeof group, "%u", (unsigned)rec[ABORT_GROUP]);
   else if (rec[ABORT_GROUP] == 0xffffffffu)
@@ -1152,35 +1281,46 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
   else
     snprintf(group, sizeof group, "%u (launched as %u)",
              (unsigned)rec[ABORT_GROUP], (unsigned)rec[ABORT_REAL_GROUP]);
+  if (timed)
+    snprintf(waited, sizeof waited, "%u ms", (unsigned)rec[ABORT_WAITED_MS]);
+  else
+    snprintf(waited, sizeof waited, "past the spin limit");
+  if (a->spin_limit_ms)
+    snprintf(limit, sizeof limit, "the spin limit of %zu ms",
+             a->spin_limit_ms);
+  else
+    snprintf(limit, sizeof limit, "the spin limit");
   if (rec[ABORT_KIND] == ABORTED_IN_DISCOVERY)
     return fail(err, errlen, GSYNC_ERR_TIMEOUT,
-                "kernel %s: occupancy discovery timed out in work-group %s "
-                "(%u of %u launched groups had joined): a work-group that "
-                "took part stopped making progress, or the spin limit of %zu "
-                "polls is too low for this device (--spin-limit)",
-                k->info.name, group, (unsigned)rec[ABORT_ARRIVED],
-                (unsigned)rec[ABORT_EXPECTED], a->spin_limit);
-  char place[96], cause[160];
+                "kernel %s: occupancy discovery aborted the launch: "
+                "work-group %s waited %s for the poll to close and saw %u of "
+                "%u launched work-groups join; possible causes: a work-group "
+                "that joined stopped before closing the poll, or the device "
+                "starts work-groups more slowly than %s allows "
+                "(--spin-limit)",
+                k->info.name, group, waited, (unsigned)rec[ABORT_ARRIVED],
+                (unsigned)rec[ABORT_EXPECTED], limit);
+  char place[96], launched[64];
   cl_uint site = rec[ABORT_SITE];
   if (site >= 1 && site <= a->n_sites)
     snprintf(place, sizeof place, "at %.80s", a->site_places[site - 1]);
   else
     snprintf(place, sizeof place, "site %u", (unsigned)site);
-  if (!a->discovery)
-    snprintf(cause, sizeof cause,
-             "more work-groups were launched (%zu) than are co-resident "
-             "(--no-discovery), or the barrier is not reached by every group",
-             k->last_groups);
-  else
-    snprintf(cause, sizeof cause,
-             "the barrier is not reached by every group, or the work between "
-             "two barriers outlasts the spin limit of %zu polls (--spin-limit)",
-             a->spin_limit);
+  snprintf(launched, sizeof launched, "%zu",
+           timed ? (size_t)rec[ABORT_LAUNCHED] : k->last_groups);
   return fail(err, errlen, GSYNC_ERR_TIMEOUT,
-              "kernel %s: global barrier %s timed out in work-group %s (%u of "
-              "%u groups arrived): %s",
-              k->info.name, place, group, (unsigned)rec[ABORT_ARRIVED],
-              (unsigned)rec[ABORT_EXPECTED], cause);
+              "kernel %s: global barrier %s aborted the launch: work-group %s "
+              "waited %s and saw %u of %u work-groups arrive (%s launched); "
+              "possible causes: %sa global_barrier() that some work-group "
+              "does not reach, or work between two barriers that takes "
+              "longer than %s (--spin-limit)",
+              k->info.name, place, group, waited,
+              (unsigned)rec[ABORT_ARRIVED], (unsigned)rec[ABORT_EXPECTED],
+              launched,
+              a->discovery ? ""
+                           : "more work-groups launched than the device runs "
+                             "at once (this output has no discovery), ",
+              limit);
 }
 
 /* Waits for k's latest launch; reads the participant count and the abort
@@ -1203,8 +1343,8 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
   }
   const kernel_info *i = &k->info;
   size_t end = i->participants_offset + 4;
-  if (i->has_abort_record && i->abort_offset + ABORT_RECORD_BYTES > end)
-    end = i->abort_offset + ABORT_RECORD_BYTES;
+  if (i->has_abort_record && i->abort_offset + i->abort_bytes > end)
+    end = i->abort_offset + i->abort_bytes;
   cl_uint words[64];
   if (end > sizeof words)
     return fail(err, errlen, GSYNC_ERR_FORMAT,

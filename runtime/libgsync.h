@@ -54,13 +54,20 @@ gsync_status gsync_program_check_device(const gsync_program *program,
                                         cl_device_id dev, char *err,
                                         size_t errlen);
 
-/* The options to pass to clBuildProgram for this program on dev. First
- * -cl-std=: the required version itself, except that a program needing
- * OpenCL C 2.0 gets -cl-std=CL3.0 on a device that offers 3.0 with the
- * required atomic capabilities (PoCL builds 2.0 atomics only that way).
- * Then, on NVIDIA devices, -DGSYNC_NV_SM=<compute capability, e.g. 90>, so
- * rules use PTX that only newer GPUs have (sm_70+) only where it exists.
- * Valid until the next call with the same program. */
+/* The options to pass to clBuildProgram for this program on dev; add your
+ * own after them. First -cl-std=: the version the output needs (the
+ * higher of the input's -cl-std and the barrier's), except that a program
+ * needing OpenCL C 2.0 gets -cl-std=CL3.0 on a device that offers 3.0 with
+ * the required atomic capabilities (PoCL builds 2.0 atomics only that
+ * way). Then the preprocessor options the source was rewritten with
+ * (constraints "build.options": -D, -U, -I and -include, paths absolute,
+ * -I for the input's own directory first), an argument with a space or a
+ * quote in double quotes. Then, on NVIDIA devices,
+ * -DGSYNC_NV_SM=<compute capability, e.g. 90>, so rules use PTX that only
+ * newer GPUs have (sm_70+) only where it exists; on a CPU device with a
+ * spin limit, -Dgsync_clock_hz=<its time-stamp counter's rate>, the clock
+ * that bounds waits there (measured once a call, in 20 ms). Valid until
+ * the next call with the same program; NULL if out of memory. */
 const char *gsync_program_build_options(const gsync_program *program,
                                         cl_device_id dev);
 

@@ -36,8 +36,8 @@ static const char usage_text[] =
     "                        write the output to FILE ('-': standard output,\n"
     "                        the default)\n"
     "  --constraints FILE    write the launch constraints as JSON to FILE\n"
-    "  --barrier=NAME        barrier implementation (default: flip)\n"
-    "  --discovery=NAME      occupancy discovery protocol (default: lockfree)\n"
+    "  --barrier=NAME        barrier implementation (default: %s)\n"
+    "  --discovery=NAME      occupancy discovery protocol (default: %s)\n"
     "  --list-barriers       list barriers and discovery protocols, and exit\n"
     "  --no-discovery        every launched work-group takes part; the host\n"
     "                        must not launch more than are co-resident\n"
@@ -56,10 +56,10 @@ static const char usage_text[] =
     "                        (repeatable; default: the -o file)\n"
     "  -MQ TARGET            the same, quoted for Make\n"
     "  -MP                   add an empty rule for each included file\n"
-    "  --spin-limit=N        a work-group that waits N polls at a barrier or in\n"
-    "                        discovery aborts the launch, which then ends with\n"
-    "                        an error naming the barrier (default: %lu;\n"
-    "                        0: wait forever)\n"
+    "  --spin-limit=TIME     a work-group that waits TIME at a barrier or in\n"
+    "                        discovery (e.g. 500ms, 10s) aborts the launch,\n"
+    "                        which then ends with an error naming the barrier\n"
+    "                        (default: %lums; 0: wait forever)\n"
     "  -D NAME[=VALUE], -U NAME, -I DIR, -include FILE, -cl-std=CLx.y\n"
     "                        preprocessor options, as for clBuildProgram\n"
     "  -h, --help            show this help and exit\n"
@@ -176,20 +176,32 @@ static int finish_dep_options(cli *c) {
   return -1;
 }
 
-/* Parses the value of --spin-limit: decimal digits, at most
- * GSR_SPIN_LIMIT_MAX; 0 asks for no limit. Returns 0 if v is not one. */
+/* Parses the value of --spin-limit into milliseconds: "0" (no limit), or
+ * decimal digits followed by "ms" or "s", from 1 ms to GSR_SPIN_LIMIT_MAX.
+ * A bare number is refused, so that no one's count of polls (what the
+ * option once took) is silently read as a time. Returns 0 if v is not
+ * one. */
 static int parse_spin_limit(const char *v, unsigned long *out) {
   unsigned long n = 0;
-  if (!*v)
-    return 0;
-  for (const char *p = v; *p; p++) {
-    if (*p < '0' || *p > '9' || n > GSR_SPIN_LIMIT_MAX)
+  const char *p = v;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (n > GSR_SPIN_LIMIT_MAX)
       return 0;
     n = n * 10 + (unsigned long)(*p - '0');
   }
-  if (n > GSR_SPIN_LIMIT_MAX)
+  if (p == v)
     return 0;
-  *out = n == 0 ? GSR_SPIN_UNBOUNDED : n;
+  if (strcmp(v, "0") == 0) {
+    *out = GSR_SPIN_UNBOUNDED;
+    return 1;
+  }
+  if (strcmp(p, "s") == 0 && n <= GSR_SPIN_LIMIT_MAX / 1000)
+    n *= 1000;
+  else if (strcmp(p, "ms") != 0)
+    return 0;
+  if (n == 0 || n > GSR_SPIN_LIMIT_MAX)
+    return 0;
+  *out = n;
   return 1;
 }
 
@@ -203,7 +215,8 @@ static int parse_args(int argc, char **argv, cli *c) {
     const char *a = argv[i], *v = NULL;
     int r;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      printf(usage_text, gsr_default_spin_limit());
+      printf(usage_text, gsr_default_barrier(), gsr_default_discovery(),
+             gsr_default_spin_limit());
       return EXIT_OK;
     }
     if (strcmp(a, "--version") == 0) {
@@ -234,8 +247,8 @@ static int parse_args(int argc, char **argv, cli *c) {
       if (r < 0)
         return usage_error("option '%s' needs a value", a);
       if (!parse_spin_limit(v, &c->spin_limit))
-        return usage_error("--spin-limit takes a number of polls from 0 (no "
-                           "limit) to 4000000000, not '%s'",
+        return usage_error("--spin-limit takes a time from 1ms to 3600s, "
+                           "such as 500ms or 10s, or 0 for no limit, not '%s'",
                            v);
     } else if ((r = opt_value(argc, argv, &i, "--rules-dir", &v)) != 0) {
       if (r < 0)

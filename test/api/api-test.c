@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
   /* spin_limit: zero (as from an older header) is the default limit,
    * GSR_SPIN_UNBOUNDED none, and a limit above the largest is refused. */
   char want[64];
-  snprintf(want, sizeof want, "#define gsync_spin_limit %luu\n",
+  snprintf(want, sizeof want, "#define gsync_spin_limit_ms %luu\n",
            gsr_default_spin_limit());
   o.inline_includes = 0;
   r = NULL;
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
   o.spin_limit = GSR_SPIN_UNBOUNDED;
   check(gsr_rewrite(&o, &r) == GSR_OK && r &&
             strstr(gsr_result_output(r, &out_len),
-                   "#define gsync_spin_limit 0u\n"),
+                   "#define gsync_spin_limit_ms 0u\n"),
         "GSR_SPIN_UNBOUNDED: no limit");
   gsr_result_dispose(r);
   r = NULL;

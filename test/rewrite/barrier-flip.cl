@@ -18,5 +18,5 @@
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "flip",
 // JSON: "discovery": true,
-// JSON: "fixed": 192,
+// JSON: "fixed": 256,
 // JSON-NEXT: "per_group": 0

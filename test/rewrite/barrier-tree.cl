@@ -21,7 +21,7 @@
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "tree",
 // JSON: "discovery": true,
-// JSON: "fixed": 320,
+// JSON: "fixed": 384,
 // JSON-NEXT: "per_group": 2
 // PTX-DAG: red.release.gpu.global.add.u32
 // PTX-DAG: atom.acq_rel.gpu.global.add.u32

@@ -19,13 +19,18 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:   "input": "constraints.cl",
 // CHECK-NEXT:   "barrier": "tree",
 // CHECK-NEXT:   "discovery": true,
-// CHECK-NEXT:   "spin_limit": 10000000,
+// CHECK-NEXT:   "spin_limit_ms": 5000,
 // CHECK-NEXT:   "requires": {
-// CHECK-NEXT:     "opencl_c_version": "1.1",
+// CHECK-NEXT:     "opencl_c_version": "1.2",
 // CHECK-NEXT:     "extensions": [
 // CHECK-NEXT:       "cl_khr_global_int32_base_atomics"
 // CHECK-NEXT:     ],
 // CHECK-NEXT:     "atomic_capabilities": [
+// CHECK-NEXT:     ]
+// CHECK-NEXT:   },
+// CHECK-NEXT:   "build": {
+// CHECK-NEXT:     "options": [
+// CHECK-NEXT:       "-I{{/.*}}/test/rewrite"
 // CHECK-NEXT:     ]
 // CHECK-NEXT:   },
 // CHECK-NEXT:   "kernels": [
@@ -37,7 +42,7 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:         "index": 4,
 // CHECK-NEXT:         "type": "global uint *",
 // CHECK-NEXT:         "bytes": {
-// CHECK-NEXT:           "fixed": 320,
+// CHECK-NEXT:           "fixed": 384,
 // CHECK-NEXT:           "per_group": 2
 // CHECK-NEXT:         },
 // CHECK-NEXT:         "init": "zero",

@@ -1,15 +1,17 @@
-// --spin-limit=N sets how many polls a spinning work-group makes before it
-// aborts the launch: the value reaches the output as gsync_spin_limit, the
-// summary comment and the constraints' "spin_limit". The default is what
-// --help names; --spin-limit=0 means no limit: plain spins as before, no
-// checks at the call sites, and only the prelude's unused helpers remain.
+// --spin-limit=TIME sets how long a spinning work-group waits before it
+// aborts the launch: the value, in milliseconds, reaches the output as
+// gsync_spin_limit_ms, the summary comment and the constraints'
+// "spin_limit_ms". "5s" and "5000ms" are the same time. The default is
+// what --help names; --spin-limit=0 means no limit: plain spins as before,
+// no checks at the call sites, and only the prelude's unused helpers
+// remain.
 // RUN: %gsync %s -o %t.default.cl --constraints %t.default.json
 // RUN: %gsync --help | FileCheck --check-prefix=HELP %s
-// RUN: %gsync --spin-limit=10000000 %s -o %t.same.cl
+// RUN: %gsync --spin-limit=5s %s -o %t.same.cl
 // RUN: cmp %t.default.cl %t.same.cl
 // RUN: FileCheck --match-full-lines --check-prefix=DEFAULT %s < %t.default.cl
 // RUN: FileCheck --check-prefix=DEFAULT-JSON %s < %t.default.json
-// RUN: %gsync --spin-limit 5000 %s -o %t.5000.cl --constraints %t.5000.json
+// RUN: %gsync --spin-limit 250ms %s -o %t.5000.cl --constraints %t.5000.json
 // RUN: FileCheck --match-full-lines --check-prefix=N %s < %t.5000.cl
 // RUN: FileCheck --check-prefix=N-JSON %s < %t.5000.json
 // RUN: %gsync --spin-limit=0 %s -o %t.0.cl --constraints %t.0.json
@@ -28,26 +30,27 @@ kernel void k(global uint *a) {
   global_barrier();
 }
 
-// HELP: --spin-limit=N {{.*}}
-// HELP: (default: 10000000;
+// HELP: --spin-limit=TIME {{.*}}
+// HELP: (default: 5000ms;
 
-// DEFAULT:  * Spin limit: 10000000 polls; a wait that outlasts it aborts the launch, every work-group
-// DEFAULT: #define gsync_spin_limit 10000000u
+// DEFAULT:  * Spin limit: 5000 ms; a wait that outlasts it aborts the launch, every work-group
+// DEFAULT: #define gsync_spin_limit_ms 5000u
 // DEFAULT: #define gsync_spin_while(c, site, cond, arrived) {{.*}}
 // DEFAULT-NEXT:   do { {{.*}}
-// DEFAULT-NEXT:     for (uint gsync_polls = 1; (cond); gsync_polls++) {{.*}}
+// DEFAULT-NEXT:     ulong gsync_start = 0; {{.*}}
+// DEFAULT-NEXT:     for (uint gsync_polls = 1; (cond); gsync_polls++) { {{.*}}
 // DEFAULT: void phase(global uint *a, private struct gsync_ctx *gsync_ctx) { a[gsync_get_global_id(gsync_ctx, 0)] += 1; gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return; }
 // DEFAULT:   phase(a, gsync_ctx); if (gsync_aborted(gsync_ctx)) return;
 // DEFAULT-NEXT:   gsync_barrier(gsync_ctx, 2); if (gsync_aborted(gsync_ctx)) return;
-// DEFAULT-JSON: "spin_limit": 10000000,
+// DEFAULT-JSON: "spin_limit_ms": 5000,
 
-// N: #define gsync_spin_limit 5000u
-// N-JSON: "spin_limit": 5000,
+// N: #define gsync_spin_limit_ms 250u
+// N-JSON: "spin_limit_ms": 250,
 
 // ZERO:  * Spin limit: none (--spin-limit=0): a barrier that cannot complete hangs.
-// ZERO: #define gsync_spin_limit 0u
+// ZERO: #define gsync_spin_limit_ms 0u
 // ZERO: void phase(global uint *a, private struct gsync_ctx *gsync_ctx) { a[gsync_get_global_id(gsync_ctx, 0)] += 1; gsync_barrier(gsync_ctx, 1); }
 // ZERO:   phase(a, gsync_ctx);
 // ZERO-NEXT:   gsync_barrier(gsync_ctx, 2);
 // ZERO-NEXT: }
-// ZERO-JSON: "spin_limit": 0,
+// ZERO-JSON: "spin_limit_ms": 0,

@@ -12,7 +12,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     atomic_inc(&s[6]);
     gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[7], 0u) == 0,
                      atomic_or(&s[6], 0u));

@@ -46,6 +46,8 @@ static const char usage_text[] =
     "  uneven   uneven.cl: stencil's work, but only even work-groups call\n"
     "           global_barrier(): correct with one participant, a launch\n"
     "           that times out with more\n"
+    "  slow     slow.cl: stencil's work, with a serial phase of SLOW_MS ms\n"
+    "           (a -D of the rewrite) in work-group 0 at the first barrier\n"
     "\n"
     "options:\n"
     "  --min-participants N  fail if fewer than N work-groups took part in\n"
@@ -472,6 +474,7 @@ static const shape *find_shape(const char *name) {
       {"xpx", {{"xpx", NULL}, 256, 20, 1}},
       {"helper", {{"shift_left", "shift_right"}, 3000, 100, 1}},
       {"uneven", {{"uneven", NULL}, 3000, 200, 1}},
+      {"slow", {{"slow", NULL}, 3000, 20, 1}},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(table[i].name, name) == 0)

@@ -1,0 +1,2 @@
+// Included through -I by build-options.cl.
+#define SCALE(x) ((x) * FACTOR)

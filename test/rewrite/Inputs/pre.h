@@ -1,0 +1,2 @@
+// Included through -include by build-options.cl.
+#define OFFSET 3
