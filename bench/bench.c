@@ -13,6 +13,20 @@
  *   gsync-bench baseline --configs ...   the same for (a) relaunching a
  *     one-phase kernel per phase ("relaunch") and (b) the loop without any
  *     barrier ("none"), plain OpenCL.
+ *   gsync-bench disc --cl F.cl --constraints F.json --configs GxL,...
+ *               [--reps R]
+ *     the cost of occupancy discovery: for each config, R rounds of one
+ *     launch of loop.cl rewritten with discovery and ITERS = 0, then one
+ *     launch of the same G x L groups of a plain kernel that returns at
+ *     once (loop_nobar, ITERS = 0); prints
+ *       DLAUNCH label G L disc_us plain_us ratio admitted_min admitted_max
+ *     with the medians of the wall times (enqueue to clFinish) and the
+ *     fewest and most groups discovery admitted over the rounds. With
+ *     --nd F.cl --nd-constraints F.json (the same kernel rewritten with
+ *     --no-discovery) each round also launches that, through libgsync and
+ *     raw (clEnqueueNDRangeKernel alone), and raw with an event the next
+ *     such launch waits for (as libgsync chains launches); the line ends
+ *     nodisc=US raw=US rawev=US.
  *   gsync-bench stress --cl F.cl --constraints F.json --configs GxL,...
  *               [--episodes E]
  *     runs mp.cl rewritten; prints STRESS label G L episodes stale=N
@@ -75,21 +89,32 @@ static double time_loop(gk *x, cl_uint iters, size_t g, size_t l, int reps) {
   return median(t, reps);
 }
 
+/* A zeroed buffer of n uints. */
+static cl_mem zeroed(cl_uint n) {
+  cl_int rc;
+  cl_uint zero = 0;
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4u, NULL, &rc);
+  if (rc)
+    die("clCreateBuffer", rc);
+  clEnqueueFillBuffer(queue, m, &zero, 4, 0, n * 4u, 0, NULL, NULL);
+  return m;
+}
+
+/* Sets the arguments of loop.cl's kernel (or loop_nobar): data, n, iters. */
+static void loop_args(cl_kernel k, cl_mem data, cl_uint n, cl_uint iters) {
+  clSetKernelArg(k, 0, sizeof data, &data);
+  clSetKernelArg(k, 1, sizeof n, &n);
+  clSetKernelArg(k, 2, sizeof iters, &iters);
+}
+
 static int cmd_time(const char *cl, const char *json, cfg *c, int nc,
                     cl_uint shrt, cl_uint lng, int reps) {
   gk x;
   load(&x, cl, json, "loop", maxg(c, nc));
   for (int i = 0; i < nc; i++) {
-    cl_uint n = (cl_uint)(c[i].g * c[i].l), parts = 0, zero = 0;
-    cl_int rc;
-    cl_mem data = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4u, NULL, &rc);
-    if (rc)
-      die("clCreateBuffer", rc);
-    clEnqueueFillBuffer(queue, data, &zero, 4, 0, n * 4u, 0, NULL, NULL);
-    clSetKernelArg(x.k, 0, sizeof data, &data);
-    clSetKernelArg(x.k, 1, sizeof n, &n);
-    cl_uint one = 1;
-    clSetKernelArg(x.k, 2, sizeof one, &one);
+    cl_uint n = (cl_uint)(c[i].g * c[i].l), parts = 0;
+    cl_mem data = zeroed(n);
+    loop_args(x.k, data, n, 1);
     enqueue(&x, c[i].g, c[i].l, &parts); /* warm-up; participants */
     clFinish(queue);
     double t0 = time_loop(&x, 0, c[i].g, c[i].l, reps);
@@ -149,9 +174,8 @@ static int cmd_baseline(cfg *c, int nc, cl_uint shrt, cl_uint lng, int reps) {
   if (rc)
     die("clCreateKernel loop_nobar", rc);
   for (int i = 0; i < nc; i++) {
-    cl_uint n = (cl_uint)(c[i].g * c[i].l), zero = 0;
-    cl_mem data = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4u, NULL, &rc);
-    clEnqueueFillBuffer(queue, data, &zero, 4, 0, n * 4u, 0, NULL, NULL);
+    cl_uint n = (cl_uint)(c[i].g * c[i].l);
+    cl_mem data = zeroed(n);
     clSetKernelArg(step, 0, sizeof data, &data);
     clSetKernelArg(step, 1, sizeof n, &n);
     clSetKernelArg(nobar, 0, sizeof data, &data);
@@ -170,6 +194,98 @@ static int cmd_baseline(cfg *c, int nc, cl_uint shrt, cl_uint lng, int reps) {
     fflush(stdout);
     clReleaseMemObject(data);
   }
+  return 0;
+}
+
+/* Median wall time of discovery launches against plain launches of the
+ * same shape, interleaved so that both see the same device state. */
+static int cmd_disc(const char *cl, const char *json, const char *nd,
+                    const char *ndjson, cfg *c, int nc, int reps) {
+  gk x, y;
+  load(&x, cl, json, "loop", maxg(c, nc));
+  if (nd)
+    load(&y, nd, ndjson, "loop", maxg(c, nc));
+  cl_program pr = build(baseline_src, "");
+  cl_kernel plain = kernel_of(pr, "loop_nobar");
+  for (int i = 0; i < nc; i++) {
+    cl_uint n = (cl_uint)(c[i].g * c[i].l), lo = 0xffffffffu, hi = 0;
+    cl_int rc;
+    cl_mem data = zeroed(n);
+    loop_args(x.k, data, n, 0);
+    loop_args(plain, data, n, 0);
+    if (nd)
+      loop_args(y.k, data, n, 0);
+    double td[64], tp[64], tn[64], tr[64], te[64];
+    cl_event prev = NULL;
+    size_t global = c[i].g * c[i].l;
+    for (int r = -2; r < reps; r++) { /* two warm-up rounds */
+      cl_uint parts = 0;
+      double t0 = now();
+      enqueue(&x, c[i].g, c[i].l, NULL);
+      clFinish(queue);
+      double t1 = now();
+      char err[ERRLEN];
+      if (gsync_finish(x.gk, queue, &parts, err, sizeof err))
+        die(err, 0);
+      double t2 = now();
+      rc = clEnqueueNDRangeKernel(queue, plain, 1, NULL, &global, &c[i].l, 0,
+                                  NULL, NULL);
+      if (rc)
+        die("clEnqueueNDRangeKernel", rc);
+      clFinish(queue);
+      double t3 = now(), t4 = t3, t5 = t3, t6 = t3, t7 = t3;
+      if (nd) { /* the kernel without discovery: through libgsync, raw */
+        enqueue(&y, c[i].g, c[i].l, NULL);
+        clFinish(queue);
+        t4 = now();
+        finish(&y);
+        t5 = now();
+        rc = clEnqueueNDRangeKernel(queue, y.k, 1, NULL, &global, &c[i].l, 0,
+                                    NULL, NULL);
+        if (rc)
+          die("clEnqueueNDRangeKernel", rc);
+        clFinish(queue);
+        t6 = now();
+        /* raw again, but with an event that the next launch waits for,
+         * as libgsync chains a kernel's launches */
+        cl_event ev = NULL;
+        rc = clEnqueueNDRangeKernel(queue, y.k, 1, NULL, &global, &c[i].l,
+                                    prev ? 1 : 0, prev ? &prev : NULL, &ev);
+        if (rc)
+          die("clEnqueueNDRangeKernel", rc);
+        clFinish(queue);
+        t7 = now();
+        if (prev)
+          clReleaseEvent(prev);
+        prev = ev;
+      }
+      if (r < 0)
+        continue;
+      td[r] = t1 - t0;
+      tp[r] = t3 - t2;
+      tn[r] = t4 - t3;
+      tr[r] = t6 - t5;
+      te[r] = t7 - t6;
+      lo = parts < lo ? parts : lo;
+      hi = parts > hi ? parts : hi;
+    }
+    double d = median(td, reps), p = median(tp, reps);
+    printf("DLAUNCH %s %zu %zu %.1f %.1f %.2f %u %u", label_of(cl), c[i].g,
+           c[i].l, d * 1e6, p * 1e6, d / p, lo, hi);
+    if (nd)
+      printf(" nodisc=%.1f raw=%.1f rawev=%.1f", median(tn, reps) * 1e6,
+             median(tr, reps) * 1e6, median(te, reps) * 1e6);
+    if (prev)
+      clReleaseEvent(prev);
+    printf("\n");
+    fflush(stdout);
+    clReleaseMemObject(data);
+  }
+  clReleaseKernel(plain);
+  clReleaseProgram(pr);
+  unload(&x);
+  if (nd)
+    unload(&y);
   return 0;
 }
 
@@ -255,10 +371,12 @@ static int cmd_probe(void) {
   return 0;
 }
 
-/* Writes the device binary (PTX on NVIDIA) of a rewritten file to path. */
-static int cmd_binary(const char *cl, const char *json, const char *path) {
+/* Writes the device binary (PTX on NVIDIA) of a rewritten file, built for
+ * its kernel (--kernel, default loop), to path. */
+static int cmd_binary(const char *cl, const char *json, const char *path,
+                      const char *kernel) {
   gk x;
-  load(&x, cl, json, "loop", 1);
+  load(&x, cl, json, kernel, 1);
   size_t sz = 0;
   clGetProgramInfo(x.pr, CL_PROGRAM_BINARY_SIZES, sizeof sz, &sz, NULL);
   unsigned char *bin = malloc(sz + 1);
@@ -274,10 +392,11 @@ static int cmd_binary(const char *cl, const char *json, const char *path) {
 
 int main(int argc, char **argv) {
   const char *cl = NULL, *json = NULL, *configs = NULL, *outp = NULL;
+  const char *nd = NULL, *ndjson = NULL, *kname = "loop";
   cl_uint shrt = 100, lng = 2100, episodes = 100000;
   int reps = 7;
   if (argc < 2) {
-    fprintf(stderr, "usage: gsync-bench time|baseline|stress [options] "
+    fprintf(stderr, "usage: gsync-bench time|baseline|disc|stress [options] "
                     "(see bench/bench.c)\n");
     return 2;
   }
@@ -291,6 +410,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--reps")) reps = atoi(v);
     else if (!strcmp(a, "--episodes")) episodes = (cl_uint)atoi(v);
     else if (!strcmp(a, "--out")) outp = v;
+    else if (!strcmp(a, "--nd")) nd = v;
+    else if (!strcmp(a, "--kernel")) kname = v;
+    else if (!strcmp(a, "--nd-constraints")) ndjson = v;
     else {
       fprintf(stderr, "gsync-bench: unknown option %s\n", a);
       return 2;
@@ -301,7 +423,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "probe"))
       return cmd_probe();
     if (cl && json && outp)
-      return cmd_binary(cl, json, outp);
+      return cmd_binary(cl, json, outp, kname);
     return 2;
   }
   if (reps < 1 || reps > 64 || lng <= shrt || !configs) {
@@ -317,6 +439,8 @@ int main(int argc, char **argv) {
     return cmd_baseline(c, nc, shrt, lng, reps);
   if (!strcmp(argv[1], "stress") && cl && json)
     return cmd_stress(cl, json, c, nc, episodes);
+  if (!strcmp(argv[1], "disc") && cl && json)
+    return cmd_disc(cl, json, nd && ndjson ? nd : NULL, ndjson, c, nc, reps);
   fprintf(stderr, "gsync-bench: bad command or missing --cl/--constraints\n");
   return 2;
 }

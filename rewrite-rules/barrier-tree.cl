@@ -1,50 +1,64 @@
-/* barrier-tree: a flip word (grid.sync's algorithm) for up to 512 groups,
- * a two-level combining tree above; PTX release/acquire on NVIDIA.
+/* barrier-tree: on NVIDIA (sm_70+) one word polled with acquire loads once
+ * the arrival has come back; elsewhere a flip word for up to 512 groups
+ * and a two-level combining tree above.
  *
- * @summary flip word up to 512 groups, 64-group leaves above; PTX acquire/release on NVIDIA: any device
+ * @summary NVIDIA: one word, acq_rel arrival, paced acquire polls; elsewhere flip word + 64-group leaves: any device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 256
  * @state-per-group 2
  *
- * Algorithm: the top word works as in barrier-flip: the adds of one
- * barrier sum to 0x80000000, so its top bit flips once all are in and its
- * low bits come back to where they were (no reset). Each waiter reads the
- * top bit BEFORE it arrives (it cannot flip before this arrival) and spins
- * until it differs. With up to 512 participants every group adds to the
- * top word itself. Above that, groups arrive at a leaf counter of 64
- * groups; the last to arrive at its leaf (the add returns size - 1) resets
- * the leaf and adds for the whole leaf to the top word, so the top word
- * sees one add per 64 groups instead of one per group. Leaves sit in
- * separate 128-byte lines (rule words 32 + 32 k); the top word is rule word 0.
- * GSYNC_TREE_FLAT_MAX (512) and GSYNC_TREE_LEAF (64) may be defined
- * smaller to run the tree with few groups in tests; the state holds
- * ceil(groups / GSYNC_TREE_LEAF) leaves only while the leaf is 64 or more,
- * or the groups are at most 4.
+ * Both paths use the algorithm of CUDA's grid.sync() on a flip word: the
+ * adds of one barrier sum to 0x80000000 (participant 0 adds
+ * 0x80000000 - (n - 1), every other adder 1), so the top bit flips once
+ * all are in and the low bits come back to where they were (no reset).
  *
- * Why: measured on an H100 (docs/gpu.md, bench/results/), one word costs
- * the least up to about 400 groups; at 1056 groups the contention of 1056
- * adds and pollers on one line costs 3.4 us a barrier, the tree 2.4 us.
+ * NVIDIA's OpenCL, sm_70 or newer (its compiler's macros; GSYNC_NV_SM,
+ * which libgsync passes, absent or >= 70): every group adds to one word
+ * (rule word 0, a 128-byte line of its own) with PTX atom.acq_rel.gpu. The
+ * group whose add completes the sum has acquired every other group's
+ * release with it and waits for nothing. Every other group polls with
+ * ld.acquire.gpu until the top bit differs from what its add returned;
+ * its first poll goes through an address computed from that value, so no
+ * poll leaves before the add has come back (grid.sync() gets the same
+ * effect from its warp-aggregated atomic; polls issued right behind the
+ * adds queue among the arrivals at the word), and when 128 or more
+ * arrivals are still due it naps (due / 2) ns, at most 512, before that
+ * poll, which keeps polls off the word while the arrivals drain. Measured
+ * on an H100 (bench/results/h100.md): 0.79-0.93x grid.sync()'s time at
+ * 132-1056 groups of 256 items; the same word polled at once 0.96x at
+ * 1056 groups, and the two-level form this path replaced (red.release
+ * arrivals, relaxed polls, 64-group leaves) 0.95-1.19x.
  *
- * Per device: on NVIDIA's OpenCL (its compiler's macros; sm_70 or newer,
- * which libgsync states as GSYNC_NV_SM) the arrivals are PTX
- * red/atom.release.gpu and the spin ld.relaxed.gpu with nanosleep, then one
- * ld.acquire.gpu: no full fences (barrier-flip, which fences with membar.gl
- * twice, costs 1.53 us a barrier at 132 groups, this 1.17 us).
- * Elsewhere every access is an OpenCL 1.1 atomic (right with non-coherent
- * L1 caches, AMD GCN) with gsync_device_fence() for release and acquire.
+ * Everywhere else (AMD, Intel, PoCL, NVIDIA before sm_70): with up to
+ * GSYNC_TREE_FLAT_MAX (512) participants every group adds to the top word
+ * (rule word 0) itself; above, groups arrive at a leaf counter of
+ * GSYNC_TREE_LEAF (64) groups, whose last arriver (the add returns
+ * size - 1) resets the leaf and adds for the whole leaf to the top word.
+ * Leaves sit in separate 128-byte lines (rule words 32 + 32 k). Each waiter
+ * reads the top bit before it arrives (it cannot flip before this
+ * arrival) and spins until it differs. Every access is an OpenCL 1.1
+ * atomic (right with non-coherent L1 caches, AMD GCN) and
+ * gsync_device_fence() gives release and acquire. GSYNC_TREE_FLAT_MAX and
+ * GSYNC_TREE_LEAF may be defined smaller to run the tree with few groups
+ * in tests; the state holds ceil(groups / GSYNC_TREE_LEAF) leaves only
+ * while the leaf is 64 or more, or the groups are at most 4.
  *
  * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
- * Memory model: the opening work-group barrier makes the group's writes
- * visible to local id 0; its release add (a leaf add is acq_rel, so the
- * leaf's last arriver also acquires the others' writes before releasing
- * them all to the top word) publishes them; the waiter's acquire after the
- * spin reads the flipped top word, the end of every arrival's release
- * sequence, so it sees every group's writes; the closing work-group
- * barrier passes that to the whole group. A leaf's reset happens before
- * the top add, so the next barrier's arrivals (after the flip) see it.
+ * Memory model. NVIDIA: the opening work-group barrier makes the group's
+ * writes visible to local id 0, whose release add (one fence per group
+ * and barrier) publishes them; the adds of one barrier form one chain of
+ * read-modify-writes on the word, so an acquire that reads the flipped
+ * value (the completing add itself, or a poll) synchronizes with every
+ * group's release; the closing work-group barrier passes that to the
+ * whole group. Elsewhere: the device fence before each add is the release;
+ * a leaf's last arriver fences again after its leaf add, so the leaf's
+ * writes are released with its add to the top word; the fence after the
+ * spin, which saw the flipped top word, is the acquire. A leaf's reset
+ * happens before the top add, so the next barrier's arrivals (after the
+ * flip) see it.
  *
  * Bounded spin (prelude.cl): a group that gives up has arrived and tells
  * no one anything more; the words are left mid-barrier, and the host
@@ -56,29 +70,66 @@
 #ifndef GSYNC_TREE_LEAF
 #define GSYNC_TREE_LEAF 64u
 #endif
+/* How many of n adders have added to a flip word w mid-barrier: its low 31
+ * bits start every barrier at 0; below n they count the adds of all but
+ * the first adder, whose add of 2^31 - (n - 1) puts them near 2^31. */
+uint gsync_tree_adds(uint w, uint n) {
+  uint low = w & 0x7fffffffu;
+  return low < n ? low : n - (0x80000000u - low);
+}
+
 #if (defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)) && \
     (!defined(GSYNC_NV_SM) || GSYNC_NV_SM >= 70)
-uint gsync_tree_load(global uint *p) {
-  uint v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
-               : "=r"(v) : "l"((ulong)p) : "memory");
-  return v;
-}
-void gsync_tree_acquire(global uint *p) {
+uint gsync_tree_acquire(global uint *p) {
   uint v;
   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
                : "=r"(v) : "l"((ulong)p) : "memory");
-}
-void gsync_tree_pause(void) { asm volatile("nanosleep.u32 32;" ::: "memory"); }
-void gsync_tree_arrive(global uint *p, uint x) {
-  asm volatile("red.release.gpu.global.add.u32 [%0], %1;"
-               :: "l"((ulong)p), "r"(x) : "memory");
-}
-uint gsync_tree_leaf_add(global uint *p) {
-  uint v;
-  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
-               : "=r"(v) : "l"((ulong)p) : "memory");
   return v;
+}
+uint gsync_tree_add(global uint *p, uint x) {
+  uint v;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;"
+               : "=r"(v) : "l"((ulong)p), "r"(x) : "memory");
+  return v;
+}
+void gsync_tree_nap(uint ns) {
+  asm volatile("nanosleep.u32 %0;" :: "r"(ns) : "memory");
+}
+
+/* p, through an address the hardware knows only once v has come back, so
+ * that a load through it is issued after the add that returned v. The
+ * word's low bits never hold 2^30 while fewer than 2^30 groups add. Only
+ * the first poll goes through it: the later ones follow it in program
+ * order, and a second pointer live in the spin cost registers (35 instead
+ * of 32 in test/run/kernels/xpx.cl on an H100, 6 groups per SM instead
+ * of 8). */
+global uint *gsync_tree_after(global uint *p, uint v) {
+  return (v & 0x7fffffffu) == 0x40000000u ? p + 1 : p;
+}
+
+/* Whether the word p still shows top bit t, read with acquire. */
+int gsync_tree_waiting(global uint *p, uint t) {
+  return (gsync_tree_acquire(p) & 0x80000000u) == t;
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
+  global uint *w = gsync_rule_words(c);
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (gsync_leader()) {
+    uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
+    uint old = gsync_tree_add(w, add);
+    if (((old + add) & 0x7fffffffu) != 0u) {
+      uint t = old & 0x80000000u;
+      uint due = c->groups - 1u - gsync_tree_adds(old, c->groups);
+      global uint *first = gsync_tree_after(w, old);
+      if (due >= 128u)
+        gsync_tree_nap(min(due / 2u, 512u));
+      if (gsync_tree_waiting(first, t))
+        gsync_spin_while(c, site, gsync_tree_waiting(w, t),
+                         gsync_tree_adds(atomic_or(w, 0u), c->groups));
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 #else
 uint gsync_tree_load(global uint *p) { return atomic_or(p, 0u); }
@@ -94,7 +145,6 @@ uint gsync_tree_leaf_add(global uint *p) {
   gsync_device_fence();
   return v;
 }
-#endif
 
 /* Whether the top word's top bit still reads before; if so, pauses as
  * the spin does between polls. */
@@ -103,14 +153,6 @@ int gsync_tree_waiting(global uint *top, uint before) {
     return 0;
   gsync_tree_pause();
   return 1;
-}
-
-/* How many of n adders have added to a flip word w mid-barrier: its low 31
- * bits start every barrier at 0; below n they count the adds of all but
- * the first adder, whose add of 2^31 - (n - 1) puts them near 2^31. */
-uint gsync_tree_adds(uint w, uint n) {
-  uint low = w & 0x7fffffffu;
-  return low < n ? low : n - (0x80000000u - low);
 }
 
 /* How many groups have arrived, as far as the words tell: above
@@ -150,3 +192,4 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
+#endif

@@ -20,6 +20,9 @@
 #                                most that discovery admitted, if fewer
 #   POCL_CORES=16                co-resident groups on PoCL (its threads)
 #   BUDGET=240                   seconds; later runs are skipped, not hung
+#   DISC_EXTRA="..."             more discovery rules (prepare.sh made
+#                                NAME.BARRIER.d-RULE for them): rows for
+#                                each of LF_BARRIERS
 set -u
 root=$(pwd)
 K=$root/build/gpu-kernels
@@ -149,6 +152,11 @@ for plat in $PLATFORMS; do
     [ -f "$K/stencil.$b.d-ticket.cl" ] || continue
     disc_rows "$b" ticket "$b.d-ticket"
   done
+  for d in ${DISC_EXTRA:-}; do
+    for b in $LF_BARRIERS; do
+      [ -f "$K/stencil.$b.d-$d.cl" ] && disc_rows "$b" "$d" "$b.d-$d"
+    done
+  done
   if echo " $ALL " | grep -q " noop "; then
     g=$(echo $ndlist | awk '{print $NF}')
     row=$(printf "%-13s %-6s %6s |" "noop(teeth)" nodisc "$g")
@@ -161,7 +169,7 @@ done
 say ""
 say "cells: ok:P = checked against the CPU, P groups took part; MISMATCH/TIMEOUT (hung)/ABORTED (spin limit)/ERRn = failed; skip = over BUDGET"
 # The cells were made in subshells: count them from the table.
-cells=$(grep -E ' (disc|nodisc|lockfr) ' "$TAB" | cut -d'|' -f2- | tr ' ' '\n' | grep -v '^$')
+cells=$(grep -E '^[^ ]+ +[^ ]+ +[0-9]+ \|' "$TAB" | cut -d'|' -f2- | tr ' ' '\n' | grep -v '^$')
 pass=$(echo "$cells" | grep -cE '^ok:|sees-it$')
 fail=$(echo "$cells" | grep -cE '^(MISMATCH|TIMEOUT|ABORTED|ERR)|BLIND$')
 skip=$(echo "$cells" | grep -c '^skip$')

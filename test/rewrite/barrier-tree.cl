@@ -1,7 +1,9 @@
-// The default barrier is tree: a flip word up to 512 groups and 64-group
-// leaves above, with PTX release/acquire on NVIDIA (sm_70 or newer, unless
-// libgsync says GSYNC_NV_SM is older) and OpenCL 1.1 atomics with device
-// fences everywhere else; the default discovery is lock-free.
+// The default barrier is tree: on NVIDIA (sm_70 or newer, unless libgsync
+// says GSYNC_NV_SM is older) one word on its own 128-byte line, with an
+// atom.acq_rel arrival and ld.acquire polls that start once the arrival has
+// come back; everywhere else a flip word up to 512 groups and 64-group
+// leaves above, with OpenCL 1.1 atomics and device fences. The default
+// discovery is lock-free.
 // RUN: %gsync %S/Inputs/common.cl -o %t.default.cl
 // RUN: %gsync --barrier=tree --discovery=lockfree %S/Inputs/common.cl -o %t.cl --constraints %t.json
 // RUN: cmp %t.cl %t.default.cl
@@ -11,23 +13,44 @@
 // RUN: %gsync-run --build-only %t.cl
 //
 // The NVIDIA path is OpenCL C that clang compiles for nvptx64 into the PTX
-// it names; the pre-Volta fallback has none of it.
+// it names; the pre-Volta fallback has none of it. The barrier alone
+// (--no-discovery: the lock-free discovery has relaxed loads of its own)
+// arrives with one release add that returns its value, and polls with
+// acquire loads only: no red.release (its polls could not wait for the
+// arrival), no relaxed polls. (The prelude's gsync_device_fence, with its
+// membar.gl, is compiled too, though nothing calls it here.)
 // RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.cl -o - | FileCheck --check-prefix=PTX %s
 // RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -DGSYNC_NV_SM=61 -Dasm=__asm__ -O2 -S %t.cl -o - | FileCheck --check-prefix=OLD %s
-// CHECK: /* barrier-tree: a flip word (grid.sync's algorithm) for up to 512 groups,
+// RUN: %gsync --barrier=tree --no-discovery %S/Inputs/common.cl -o %t.nd.cl
+// RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.nd.cl -o - | FileCheck --check-prefix=BAR %s
+// CHECK: /* barrier-tree: on NVIDIA (sm_70+) one word polled with acquire loads once
 // CHECK: #define GSYNC_TREE_FLAT_MAX 512u
 // CHECK: #define GSYNC_TREE_LEAF 64u
+// CHECK:   global uint *w = c->state + 32;
+// CHECK:     uint old = gsync_tree_add(w, add);
+// CHECK-NEXT:     if (((old + add) & 0x7fffffffu) != 0u) {
+// CHECK:       global uint *first = gsync_tree_after(w, old);
+// CHECK-NEXT:       if (due >= 128u)
+// CHECK-NEXT:         gsync_tree_nap(min(due / 2u, 512u));
+// CHECK-NEXT:       if (gsync_tree_waiting(first, t))
+// CHECK-NEXT:         gsync_spin_while(c, site, gsync_tree_waiting(w, t),
+// CHECK: #else
 // CHECK:     if (c->groups <= GSYNC_TREE_FLAT_MAX) {
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "tree",
 // JSON: "discovery": true,
 // JSON: "fixed": 384,
 // JSON-NEXT: "per_group": 2
-// PTX-DAG: red.release.gpu.global.add.u32
 // PTX-DAG: atom.acq_rel.gpu.global.add.u32
-// PTX-DAG: ld.relaxed.gpu.global.u32
 // PTX-DAG: ld.acquire.gpu.global.u32
+// PTX-DAG: ld.relaxed.gpu.global.u32
+// PTX-DAG: red.relaxed.gpu.global.add.u32
 // PTX-DAG: nanosleep.u32
 // OLD-NOT: .gpu.global
 // OLD: membar.gl
 // OLD-NOT: .gpu.global
+// BAR-NOT: red.release
+// BAR-NOT: ld.relaxed
+// BAR-DAG: atom.acq_rel.gpu.global.add.u32
+// BAR-DAG: ld.acquire.gpu.global.u32
+// BAR-DAG: nanosleep.u32
