@@ -51,7 +51,7 @@ uint gsync_xf_arrived(global atomic_uint *flag, private struct gsync_ctx *c) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global atomic_uint *flag = (global atomic_uint *)(c->state + 16);
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     if (c->group == 0) {
       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
         gsync_spin_while(c, site,

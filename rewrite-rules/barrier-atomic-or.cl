@@ -44,7 +44,7 @@ uint gsync_xf_arrived(global uint *flag, private struct gsync_ctx *c) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *flag = c->state + 16;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     if (c->group == 0) {
       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
         gsync_spin_while(c, site, atomic_or(&flag[2 * g], 0u) == 0,

@@ -13,7 +13,7 @@
  * the one its own add returned. No reset, no last-arriver round trip, and
  * the state needs no reset between barriers or launches. Word 16.
  *
- * Shape: all of it in ONE if (get_local_id(0) == 0) block between two
+ * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening barrier(CLK_GLOBAL_MEM_FENCE) makes the
@@ -42,7 +42,7 @@ uint gsync_flip_arrived(uint w, uint groups) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *word = c->state + 16;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
     gsync_device_fence();
     uint old = atomic_add(word, add);

@@ -19,7 +19,7 @@
  * Cost per barrier: one atomic per group plus one round trip for the last
  * arriver, instead of Xiao-Feng's serial scan of every group's flag.
  *
- * Shape: all of it in ONE if (get_local_id(0) == 0) block between two
+ * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening barrier(CLK_GLOBAL_MEM_FENCE) makes the group's
@@ -40,7 +40,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *count = c->state + 16;
   global uint *gen = c->state + 48;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint g = atomic_or(gen, 0u);
     gsync_device_fence();
     if (atomic_inc(count) == c->groups - 1) {

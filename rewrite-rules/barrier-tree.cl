@@ -34,7 +34,7 @@
  * Elsewhere every access is an OpenCL 1.1 atomic (right with non-coherent
  * L1 caches, AMD GCN) with gsync_device_fence() for release and acquire.
  *
- * Shape: all of it in ONE if (get_local_id(0) == 0) block between two
+ * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening work-group barrier makes the group's writes
@@ -129,7 +129,7 @@ uint gsync_tree_arrived(private struct gsync_ctx *c) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *top = c->state + 16;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint before = gsync_tree_load(top) & 0x80000000u;
     if (c->groups <= GSYNC_TREE_FLAT_MAX) {
       gsync_tree_arrive(top, c->group == 0 ? 0x80000000u - (c->groups - 1u)

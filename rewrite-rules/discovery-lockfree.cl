@@ -23,7 +23,7 @@
  * The last of all launched groups to finish resets the words for the next
  * launch, after recording the participant count for the host.
  *
- * State words: 6 join (+ CLOSED bit), 7 count + 1, 8 groups done,
+ * State words: 0 join (+ CLOSED bit), 1 count + 1, 2 groups done,
  * 5 participants of the last launch (read by libgsync).
  *
  * Memory model: every access to a shared word is an atomic on one word
@@ -37,26 +37,26 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
-    uint launched = (uint)get_num_groups(0);
+  if (gsync_leader()) {
+    uint launched = gsync_launch_groups();
     uint id = 0xffffffffu, count = 0;
-    uint old = atomic_inc(&s[6]);
+    uint old = atomic_inc(&s[0]);
     if ((old & 0x80000000u) == 0) {
       id = old;
       if (id == 0) {
-        uint last = atomic_or(&s[6], 0u), still = 0;
+        uint last = atomic_or(&s[0], 0u), still = 0;
         while (last < launched && still < 64) {
-          uint now = atomic_or(&s[6], 0u);
+          uint now = atomic_or(&s[0], 0u);
           still = now == last ? still + 1 : 0;
           last = now;
         }
-        count = atomic_or(&s[6], 0x80000000u) & 0x7fffffffu;
-        atomic_xchg(&s[7], count + 1u);
+        count = atomic_or(&s[0], 0x80000000u) & 0x7fffffffu;
+        atomic_xchg(&s[1], count + 1u);
       } else {
         uint v;
         c->group = id;
-        gsync_spin_while(c, gsync_in_discovery, (v = atomic_or(&s[7], 0u)) == 0,
-                         atomic_or(&s[6], 0u) & 0x7fffffffu);
+        gsync_spin_while(c, gsync_in_discovery, (v = atomic_or(&s[1], 0u)) == 0,
+                         atomic_or(&s[0], 0u) & 0x7fffffffu);
         count = v - 1u;
         if (gsync_aborted(c))
           id = 0xffffffffu;
@@ -64,12 +64,12 @@ int gsync_join(global uint *s, local uint *shared,
     }
     shared[0] = id;
     shared[1] = count;
-    if (atomic_inc(&s[8]) == launched - 1) {
+    if (atomic_inc(&s[2]) == launched - 1) {
       /* Every launched group is past discovery: reset for the next launch. */
-      atomic_xchg(&s[5], atomic_or(&s[7], 0u) - 1u);
-      atomic_xchg(&s[6], 0u);
-      atomic_xchg(&s[7], 0u);
-      atomic_xchg(&s[8], 0u);
+      atomic_xchg(&s[5], atomic_or(&s[1], 0u) - 1u);
+      atomic_xchg(&s[0], 0u);
+      atomic_xchg(&s[1], 0u);
+      atomic_xchg(&s[2], 0u);
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);

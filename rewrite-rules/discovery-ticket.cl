@@ -46,7 +46,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (gsync_leader()) {
     uint id = 0xffffffffu, count = 0;
     gsync_lock(s, c);
     if (atomic_or(&s[2], 0u) == 0)
@@ -62,7 +62,7 @@ int gsync_join(global uint *s, local uint *shared,
       id = 0xffffffffu;
     shared[0] = id;
     shared[1] = count;
-    if (atomic_inc(&s[4]) == get_num_groups(0) - 1) {
+    if (atomic_inc(&s[4]) == gsync_launch_groups() - 1) {
       /* Every launched group is past discovery: reset for the next launch. */
       atomic_xchg(&s[5], atomic_or(&s[3], 0u));
       atomic_xchg(&s[0], 0u);
