@@ -71,6 +71,8 @@ static const char usage_text[] =
     "                        handles with 1 work-group and must pass (it\n"
     "                        prints both lines)\n"
     "  --offset O            the launch's global work offset\n"
+    "  --extent WxH[xD]      the grid jacobi2d or stencil3d sweeps (each\n"
+    "                        at most 4096)\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
     "                        exit 1 if the build fails\n"
     "  --options OPTS        build options for --build-only; with a\n"
@@ -88,7 +90,8 @@ typedef struct options {
   const char *build_only;
   const char *build_options;
   size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
-  cl_uint dims, local_dims, offset_dims; /* dimensions each gives */
+  size_t extent[3];                       /* --extent, 0: the scenario's */
+  cl_uint dims, local_dims, offset_dims, extent_dims;
   int has_offset;
   size_t min_participants;
   size_t launches; /* 0: the scenario's default */
@@ -194,7 +197,7 @@ static int parse_args(int argc, char **argv, options *o) {
     static const char *const valued[] = {
         "--scenario",   "--cl",       "--constraints",      "--groups",
         "--local",      "--launches", "--min-participants", "--rounds",
-        "--build-only", "--options",  "--offset"};
+        "--build-only", "--options",  "--offset",           "--extent"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -242,6 +245,11 @@ static int parse_args(int argc, char **argv, options *o) {
     case 9:
       o->build_options = value;
       break;
+    case 11:
+      ok = parse_shape(value, o->extent, &o->extent_dims);
+      for (cl_uint d = 0; d < 3; d++)
+        ok = ok && o->extent[d] <= 4096;
+      break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
       for (cl_uint d = o->offset_dims; d < 3; d++)
@@ -250,7 +258,7 @@ static int parse_args(int argc, char **argv, options *o) {
       break;
     }
     if (!ok)
-      return usage_error(k == 3 || k == 4 || k == 10
+      return usage_error(k == 3 || k == 4 || k == 10 || k == 11
                              ? "not a count or a shape like 8x8"
                              : "not a number",
                          value);
@@ -934,6 +942,20 @@ int main(int argc, char **argv) {
   const shape *sh = NULL;
   if (o.build_only == NULL && (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
+  shape sized; /* an N-D scenario's grid as --extent sets it */
+  if (o.extent_dims != 0) {
+    if (sh == NULL || (cl_uint)sh->dims != o.extent_dims)
+      return usage_error("--extent goes with jacobi2d (WxH) or stencil3d "
+                         "(WxHxD)",
+                         NULL);
+    sized = *sh;
+    sized.n = 1;
+    for (int d = 0; d < 3; d++) {
+      sized.ext[d] = (cl_uint)o.extent[d];
+      sized.n *= o.extent[d];
+    }
+    sh = &sized;
+  }
 
   run r;
   memset(&r, 0, sizeof r);
