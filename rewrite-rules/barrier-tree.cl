@@ -38,7 +38,7 @@
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening work-group barrier makes the group's writes
- * visible to local id 0; its release add (a leaf add is acq_rel, so the
+ * visible to linear local id 0; its release add (a leaf add is acq_rel, so the
  * leaf's last arriver also acquires the others' writes before releasing
  * them all to the top word) publishes them; the waiter's acquire after the
  * spin reads the flipped top word, the end of every arrival's release

@@ -6,7 +6,7 @@
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  *
- * Local id 0 of each work-group runs it; the verdict reaches the rest of
+ * Linear local id 0 of each work-group runs it; the verdict reaches the rest of
  * the group through local memory, so a group takes part or returns whole.
  *   join:   old = atomic_inc(&join). If old's top bit (CLOSED) is clear,
  *           the group takes part with id old; else it does not.

@@ -6,7 +6,7 @@
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  *
- * Local id 0 of each work-group runs it; the verdict reaches the rest of
+ * Linear local id 0 of each work-group runs it; the verdict reaches the rest of
  * the group through local memory, so a group takes part or returns as a
  * whole.
  *   polling phase: under the lock, if the poll is open, take id count++;

@@ -3,11 +3,12 @@
  * @summary the context passed to rewritten functions, virtual ids, bounded spinning
  * @extension cl_khr_global_int32_base_atomics
  *
- * A kernel that reaches global_barrier() builds a gsync_ctx at entry (see
- * the discovery rules) and passes a pointer to it, as a hidden last
- * argument, to every function on the way to a barrier or a remapped id.
- * The context is private to the work-item, so after inlining it costs
- * nothing but the registers it holds.
+ * A kernel that reaches global_barrier() builds a gsync_ctx at entry (the
+ * discovery rule's gsync_join(), then gsync_ctx_grid() below, which shapes
+ * the admitted groups into the virtual grid) and passes a pointer to it,
+ * as a hidden last argument, to every function on the way to a barrier or
+ * a remapped id. The context is private to the work-item, so after
+ * inlining it costs nothing but the registers it holds.
  *
  * Virtual ids: in code that takes part, get_group_id, get_num_groups,
  * get_global_id and get_global_size (every dimension) and, from OpenCL C
