@@ -68,7 +68,7 @@ def rule(name, summary, fixed, body, per_group=None):
 
 def barrier(fence, inner, setup='global uint *word = c->state + 16;'):
     return (f'void gsync_barrier(private struct gsync_ctx *c, uint site) {{\n  {setup}\n'
-            f'  barrier({fence});\n  if (get_local_id(0) == 0) {{\n'
+            f'  barrier({fence});\n  if (gsync_leader()) {{\n'
             f'    uint add = c->group == 0 ? {TOP} - (c->groups - 1u) : 1u;\n'
             f'{inner}  }}\n  barrier({fence});\n}}\n')
 
@@ -104,14 +104,14 @@ def tree(k, arrive_top, sleep, final):
              f'    }}\n' + spin('top', sleep, final))
     return (f'void gsync_barrier(private struct gsync_ctx *c, uint site) {{\n'
             f'  global uint *top = c->state + 16;\n  barrier({L});\n'
-            f'  if (get_local_id(0) == 0) {{\n{inner}  }}\n  barrier({L});\n}}\n')
+            f'  if (gsync_leader()) {{\n{inner}  }}\n  barrier({L});\n}}\n')
 
 
 GEN = f'''void gsync_barrier(private struct gsync_ctx *c, uint site) {{
   global uint *count = c->state + 16;
   global uint *gen = c->state + 48;
   barrier({L});
-  if (get_local_id(0) == 0) {{
+  if (gsync_leader()) {{
     uint g = gsync_ld_relaxed(gen);
     if (gsync_add_acqrel(count, 1u) == c->groups - 1u) {{
       gsync_st_relaxed(count, 0u);
