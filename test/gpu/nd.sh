@@ -17,9 +17,9 @@
 #
 # On your machine first:   sh test/gpu/prepare.sh   (after a build)
 # Device call (carry .gpu and build):
-#   . .gpu/on-gpu.sh; OUT=$OUT timeout 290 bash test/gpu/nd.sh
-# Environment: TEST_BUDGET (s, default 120), STEPS="tests leftout bench";
-# for a dry run elsewhere: ND_PLATFORM (default NVIDIA), SHAPES (step 2,
+#   . .gpu/on-gpu.sh; OUT=$OUT timeout 330 bash test/gpu/nd.sh
+# Environment: TEST_BUDGET (s, default 140; later cells are skipped),
+# STEPS="tests leftout bench"; for a dry run elsewhere: ND_PLATFORM (default NVIDIA), SHAPES (step 2,
 # GROUPS:LOCAL ...), ONE_D / TWO_D and their --no-discovery forms ONE_DN /
 # TWO_DN (step 3, gsync-bench configs).
 set -u
@@ -31,13 +31,13 @@ RUN=$root/build/test/run/gsync-run
 B=$root/build/bench/gsync-bench
 [ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 STEPS=${STEPS:-tests leftout bench}
-TB=${TEST_BUDGET:-120}
+TB=${TEST_BUDGET:-140}
 status=0
 start=$(date +%s)
 
 if echo "$STEPS" | grep -q tests; then
   for p in NVIDIA Portable; do
-    (PLATFORMS=$p SCENARIOS="jacobi2d stencil3d" BUDGET=$TB \
+    (PLATFORMS=$p SCENARIOS="jacobi2d stencil3d" LF_BARRIERS=tree BUDGET=$TB \
        timeout -k 5 $((TB + 40)) bash test/gpu/run.sh >/dev/null 2>&1) &
   done
   wait
