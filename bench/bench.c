@@ -27,6 +27,15 @@
  *     raw (clEnqueueNDRangeKernel alone), and raw with an event the next
  *     such launch waits for (as libgsync chains launches); the line ends
  *     nodisc=US raw=US rawev=US.
+ *   gsync-bench time-nd --cl F.cl --constraints F.json
+ *               --configs GXxGY:LXxLY[,...] [--short N] [--long N] [--reps R]
+ *     the same for loop2d.cl rewritten (a 2-D grid-stride increment of a
+ *     GX*LX x GY*LY array per phase), launched 2-D (3-D shapes work too, on
+ *     a GX*LX x GY*LY*GZ*LZ array); prints
+ *       RESULT_ND label GXxGY LXxLY us_per_iter launch0_us participants
+ *                 grid left_out
+ *     against `time` on loop.cl with GX*GY groups of LX*LY items, the cost
+ *     of the virtual 2-D ids.
  *   gsync-bench stress --cl F.cl --constraints F.json --configs GxL,...
  *               [--episodes E]
  *     runs mp.cl rewritten; prints STRESS label G L episodes stale=N
@@ -122,6 +131,99 @@ static int cmd_time(const char *cl, const char *json, cfg *c, int nc,
     double tl = time_loop(&x, lng, c[i].g, c[i].l, reps);
     printf("RESULT %s %zu %zu %.3f %.1f %u\n", label_of(cl), c[i].g, c[i].l,
            (tl - ts) / (lng - shrt) * 1e6, t0 * 1e6, parts);
+    fflush(stdout);
+    clReleaseMemObject(data);
+  }
+  unload(&x);
+  return 0;
+}
+
+/* One N-D launch shape: g groups of l items per dimension. */
+typedef struct ndcfg {
+  cl_uint dims;
+  size_t g[3], l[3];
+} ndcfg;
+
+/* Parses "8x8" into v[0..2] (1 past the dimensions given) and returns the
+ * dimensions, stopping at *end (',' ':' or the end). */
+static cl_uint parse_dims(const char *s, size_t *v, const char **end) {
+  cl_uint n = 0;
+  char *e = (char *)s;
+  v[0] = v[1] = v[2] = 1;
+  for (;;) {
+    if (n == 3)
+      die("bad --configs (want GXxGY:LXxLY,...)", 0);
+    v[n] = strtoul(e, &e, 10);
+    n++;
+    if (*e != 'x')
+      break;
+    e++;
+  }
+  *end = e;
+  return n;
+}
+
+/* Parses "GXxGY:LXxLY,..." into c; returns how many. */
+static int parse_nd_configs(const char *s, ndcfg *c) {
+  int n = 0;
+  while (*s && n < MAXCFG) {
+    const char *e;
+    c[n].dims = parse_dims(s, c[n].g, &e);
+    if (*e != ':' || parse_dims(e + 1, c[n].l, &e) != c[n].dims)
+      die("bad --configs (want GXxGY:LXxLY,...)", 0);
+    n++;
+    s = *e == ',' ? e + 1 : e;
+  }
+  return n;
+}
+
+/* Median wall time of reps N-D launches of x with iters phases. */
+static double time_loop_nd(gk *x, cl_uint iters, const ndcfg *c, int reps) {
+  double t[64];
+  clSetKernelArg(x->k, 3, sizeof iters, &iters);
+  for (int r = 0; r < reps; r++) {
+    double t0 = now();
+    enqueue_nd(x, c->dims, c->g, c->l, NULL);
+    clFinish(queue);
+    t[r] = now() - t0;
+  }
+  finish(x);
+  return median(t, reps);
+}
+
+static int cmd_time_nd(const char *cl, const char *json, const ndcfg *c,
+                       int nc, cl_uint shrt, cl_uint lng, int reps) {
+  gk x;
+  size_t most = 1;
+  for (int i = 0; i < nc; i++)
+    if (c[i].g[0] * c[i].g[1] * c[i].g[2] > most)
+      most = c[i].g[0] * c[i].g[1] * c[i].g[2];
+  load(&x, cl, json, "loop2d", most);
+  for (int i = 0; i < nc; i++) {
+    cl_uint w = (cl_uint)(c[i].g[0] * c[i].l[0]);
+    cl_uint h = (cl_uint)(c[i].g[1] * c[i].l[1] * c[i].g[2] * c[i].l[2]);
+    cl_uint zero = 0, one = 1;
+    cl_int rc;
+    cl_mem data =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)w * h * 4u, NULL, &rc);
+    if (rc)
+      die("clCreateBuffer", rc);
+    clEnqueueFillBuffer(queue, data, &zero, 4, 0, (size_t)w * h * 4u, 0, NULL,
+                        NULL);
+    clSetKernelArg(x.k, 0, sizeof data, &data);
+    clSetKernelArg(x.k, 1, sizeof w, &w);
+    clSetKernelArg(x.k, 2, sizeof h, &h);
+    clSetKernelArg(x.k, 3, sizeof one, &one);
+    gsync_launch_info info;
+    enqueue_nd(&x, c[i].dims, c[i].g, c[i].l, &info); /* warm-up; grid */
+    double t0 = time_loop_nd(&x, 0, &c[i], reps);
+    double ts = time_loop_nd(&x, shrt, &c[i], reps);
+    double tl = time_loop_nd(&x, lng, &c[i], reps);
+    printf("RESULT_ND %s %zux%zux%zu %zux%zux%zu %.3f %.1f %u %zux%zux%zu %u\n",
+           label_of(cl), c[i].g[0], c[i].g[1], c[i].g[2], c[i].l[0],
+           c[i].l[1], c[i].l[2], (tl - ts) / (lng - shrt) * 1e6, t0 * 1e6,
+           info.participants, info.groups[0], info.groups[1], info.groups[2],
+           info.left_out);
     fflush(stdout);
     clReleaseMemObject(data);
   }
@@ -396,7 +498,7 @@ int main(int argc, char **argv) {
   cl_uint shrt = 100, lng = 2100, episodes = 100000;
   int reps = 7;
   if (argc < 2) {
-    fprintf(stderr, "usage: gsync-bench time|baseline|disc|stress [options] "
+    fprintf(stderr, "usage: gsync-bench time|time-nd|baseline|disc|stress [options] "
                     "(see bench/bench.c)\n");
     return 2;
   }
@@ -429,6 +531,12 @@ int main(int argc, char **argv) {
   if (reps < 1 || reps > 64 || lng <= shrt || !configs) {
     fprintf(stderr, "gsync-bench: need --configs, 1..64 reps, long > short\n");
     return 2;
+  }
+  if (!strcmp(argv[1], "time-nd") && cl && json) {
+    ndcfg nd[MAXCFG];
+    int n = parse_nd_configs(configs, nd);
+    open_device();
+    return cmd_time_nd(cl, json, nd, n, shrt, lng, reps);
   }
   cfg c[MAXCFG];
   int nc = parse_configs(configs, c);

@@ -144,6 +144,17 @@ void enqueue(gk *x, size_t g, size_t l, cl_uint *parts) {
   check(gsync_enqueue(x->gk, queue, g, l, parts, err, sizeof err), err);
 }
 
+void enqueue_nd(gk *x, cl_uint dims, const size_t *g, const size_t *l,
+                gsync_launch_info *info) {
+  char err[ERRLEN];
+  check(gsync_enqueue_nd(x->gk, queue, dims, NULL, g, l, err, sizeof err),
+        err);
+  if (info != NULL) {
+    info->size = sizeof *info;
+    check(gsync_finish_nd(x->gk, queue, info, err, sizeof err), err);
+  }
+}
+
 void finish(gk *x) {
   char err[ERRLEN];
   check(gsync_finish(x->gk, queue, NULL, err, sizeof err), err);

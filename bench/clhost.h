@@ -39,6 +39,10 @@ void unload(gk *x);
 /* Launches g groups of l items through libgsync; *parts (may be NULL)
  * receives the number of groups that took part. */
 void enqueue(gk *x, size_t g, size_t l, cl_uint *parts);
+/* Launches dims dimensions of g[d] groups of l[d] items; with info not
+ * NULL, waits and fills it (gsync_finish_nd). */
+void enqueue_nd(gk *x, cl_uint dims, const size_t *g, const size_t *l,
+                gsync_launch_info *info);
 /* Exits if a launch of x since the last check was aborted by the spin
  * limit: the abort record stays in the state until gsync_finish sees it,
  * so one call after launches timed without waiting covers them all. */

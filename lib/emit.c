@@ -31,14 +31,57 @@ static void add_unique(json_object *array, char **arr, size_t n) {
   }
 }
 
-/* The JSON object describing one kernel. */
+/* The dimensions that the work-item calls of kernel fn ask about, its own
+ * and those of every function it calls at any depth (gsr_func.dims bits);
+ * (unsigned)-1 when out of memory. */
+static unsigned kernel_dims(gsr_ctx *ctx, const gsr_func *fn) {
+  unsigned char *seen = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
+  size_t *work = malloc((ctx->n_funcs ? ctx->n_funcs : 1) * sizeof *work);
+  size_t n = 0;
+  unsigned dims = (unsigned)-1;
+  if (!seen || !work)
+    goto free_work;
+  dims = 0;
+  work[n++] = (size_t)(fn - ctx->funcs);
+  seen[work[0]] = 1;
+  while (n) {
+    const gsr_func *f = &ctx->funcs[work[--n]];
+    dims |= f->dims;
+    for (size_t s = 0; s < f->n_sites; s++) {
+      size_t c = (size_t)f->sites[s].callee;
+      if (f->sites[s].kind == GSR_SITE_CALL && !seen[c]) {
+        seen[c] = 1;
+        work[n++] = c;
+      }
+    }
+  }
+free_work:
+  free(seen);
+  free(work);
+  return dims;
+}
+
+/* The JSON object describing one kernel; NULL when out of memory. */
 static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   json_object *k = json_object_new_object();
   add(k, "name", json_object_new_string(fn->name));
   add(k, "global_barrier", json_object_new_boolean(fn->reaches_barrier));
   if (!fn->reaches_barrier)
     return k;
-  add(k, "work_dim", json_object_new_int(1));
+  unsigned dims = kernel_dims(ctx, fn);
+  if (dims == (unsigned)-1) {
+    json_object_put(k);
+    return NULL;
+  }
+  int work_dim = dims & 4u ? 3 : dims & 2u ? 2 : 1;
+  add(k, "work_dim", json_object_new_int(work_dim));
+  json_object *used = json_object_new_array();
+  for (int d = 0; d < 3; d++)
+    if (dims & (1u << d))
+      json_object_array_add(used, json_object_new_int(d));
+  add(k, "dimensions", used);
+  add(k, "run_time_dimension",
+      json_object_new_boolean((dims & GSR_DIM_RUN_TIME) != 0));
   json_object *arg = json_object_new_object();
   add(arg, "index", json_object_new_int((int)fn->num_params));
   add(arg, "type", json_object_new_string("global uint *"));
@@ -55,6 +98,7 @@ static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   add(arg, "reset_by_kernel", json_object_new_boolean(1));
   add(arg, "participants_offset",
       json_object_new_int(GSR_STATE_PARTICIPANTS_WORD * 4));
+  add(arg, "grid_offset", json_object_new_int(GSR_STATE_GRID_WORD * 4));
   add(arg, "abort_offset", json_object_new_int(GSR_STATE_ABORT_WORD * 4));
   add(k, "state_arg", arg);
   add(k, "max_work_groups", json_object_new_int(0));
@@ -210,9 +254,16 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add(root, "build", build);
 
   json_object *kernels = json_object_new_array();
-  for (size_t i = 0; i < ctx->n_funcs; i++)
-    if (ctx->funcs[i].is_kernel && ctx->funcs[i].has_def)
-      json_object_array_add(kernels, kernel_object(ctx, &ctx->funcs[i]));
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    if (!ctx->funcs[i].is_kernel || !ctx->funcs[i].has_def)
+      continue;
+    json_object *k = kernel_object(ctx, &ctx->funcs[i]);
+    if (!k) {
+      json_object_put(root);
+      return GSR_ERR_NOMEM;
+    }
+    json_object_array_add(kernels, k);
+  }
   add(root, "kernels", kernels);
   add(root, "barrier_sites", sites_array(ctx));
 

@@ -1,8 +1,9 @@
 /* Stage 2, find: walks the translation unit once and records every
  * function (all its declarations together, keyed by USR), the calls inside
- * function bodies that matter to the rewrite (global_barrier(), the four
- * remapped work-item functions, calls of user functions), and identifiers
- * that use the reserved prefix.
+ * function bodies that matter to the rewrite (global_barrier(), the
+ * remapped work-item functions, calls of user functions), the dimensions
+ * the work-item functions ask about, and identifiers that use the reserved
+ * prefix.
  */
 #include "internal.h"
 
@@ -11,10 +12,21 @@
 
 #define NO_OFF ((size_t)-1)
 
-/* The work-item functions whose dimension-0 results are remapped to the
- * participating set. */
+/* The work-item functions remapped to the virtual grid of the
+ * participating work-groups (the last exists from OpenCL C 2.0 on and
+ * takes no dimension; OpenCL C has no get_group_linear_id). */
 static const char *const remapped_ids[] = {"get_group_id", "get_num_groups",
-                                           "get_global_id", "get_global_size"};
+                                           "get_global_id", "get_global_size",
+                                           "get_global_linear_id"};
+#define N_REMAPPED (sizeof remapped_ids / sizeof remapped_ids[0])
+
+/* The work-item functions that take a dimension: what a kernel asks of
+ * them says which dimensions its launch needs (the constraints'
+ * "dimensions"). */
+static const char *const dimension_fns[] = {
+    "get_global_id",     "get_local_id",      "get_group_id",
+    "get_num_groups",    "get_global_size",   "get_local_size",
+    "get_global_offset", "get_enqueued_local_size"};
 
 typedef struct walk {
   gsr_ctx *ctx;
@@ -239,8 +251,26 @@ static gsr_site *add_site(gsr_func *fn) {
   memset(s, 0, sizeof *s);
   s->lparen_off = s->rparen_off = NO_OFF;
   s->callee = -1;
-  s->dim = -1;
   return s;
+}
+
+/* The dimension a work-item function's call asks about, as a bit of
+ * gsr_func.dims: 1 << d for a constant d of 0-2 (a constant above 2 asks
+ * about no dimension of a launch), GSR_DIM_RUN_TIME when the argument is
+ * not a constant. */
+static unsigned call_dimension(CXCursor call) {
+  if (clang_Cursor_getNumArguments(call) != 1)
+    return 0;
+  CXEvalResult ev = clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 0));
+  unsigned bit = GSR_DIM_RUN_TIME;
+  if (ev) {
+    if (clang_EvalResult_getKind(ev) == CXEval_Int) {
+      long long d = clang_EvalResult_getAsLongLong(ev);
+      bit = d >= 0 && d <= 2 ? 1u << d : 0;
+    }
+    clang_EvalResult_dispose(ev);
+  }
+  return bit;
 }
 
 /* Records a call inside the body of function w->cur, whose node is the
@@ -262,9 +292,13 @@ static void record_call(walk *w, CXCursor call) {
     /* The builtins are declared implicitly, at their first use, so their
      * location says nothing; having no definition tells them apart. */
     int user_fn = !clang_Cursor_isNull(clang_getCursorDefinition(callee));
-    for (size_t i = 0; !user_fn && i < 4; i++)
+    for (size_t i = 0; !user_fn && i < N_REMAPPED; i++)
       if (strcmp(name, remapped_ids[i]) == 0)
         kind = GSR_SITE_ID;
+    for (size_t i = 0; !user_fn && i < sizeof dimension_fns / sizeof
+                                            dimension_fns[0]; i++)
+      if (strcmp(name, dimension_fns[i]) == 0)
+        ctx->funcs[w->cur].dims |= call_dimension(call);
   }
   if (kind == GSR_SITE_CALL) {
     /* Only calls of functions defined in this translation unit matter. */
@@ -301,15 +335,6 @@ static void record_call(walk *w, CXCursor call) {
   s->node = (unsigned)ctx->n_nodes - 1;
   if (kind == GSR_SITE_BARRIER)
     ctx->n_barrier_sites++;
-  if (kind == GSR_SITE_ID && s->num_args == 1) {
-    CXCursor arg = clang_Cursor_getArgument(call, 0);
-    CXEvalResult ev = clang_Cursor_Evaluate(arg);
-    if (ev) {
-      if (clang_EvalResult_getKind(ev) == CXEval_Int)
-        s->dim = clang_EvalResult_getAsLongLong(ev);
-      clang_EvalResult_dispose(ev);
-    }
-  }
   clang_disposeString(cs);
 }
 
@@ -478,7 +503,7 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
       kind = GSR_SITE_BARRIER;
       known = 1;
     }
-    for (size_t k = 0; !known && k < 4; k++)
+    for (size_t k = 0; !known && k < N_REMAPPED; k++)
       if (strcmp(t, remapped_ids[k]) == 0)
         kind = GSR_SITE_ID, known = 1;
     if (!known)

@@ -128,7 +128,7 @@ typedef struct gsr_node {
 /* A call of interest inside a function body. */
 typedef enum gsr_site_kind {
   GSR_SITE_BARRIER, /* global_barrier() */
-  GSR_SITE_ID,      /* get_group_id / get_num_groups / get_global_id / size */
+  GSR_SITE_ID,      /* a work-item function remapped to the virtual grid */
   GSR_SITE_CALL     /* a call of a user function */
 } gsr_site_kind;
 
@@ -139,7 +139,6 @@ typedef struct gsr_site {
   size_t lparen_off; /* offset of '(' (spelling), or (size_t)-1 */
   size_t rparen_off; /* offset of ')' (spelling), or (size_t)-1 */
   unsigned num_args;
-  long dim;          /* GSR_SITE_ID: constant dimension, -1 if not constant */
   int in_main;       /* the spelling lies in the input file */
   int in_macro;      /* spelled in the body of a macro of the input */
   int callee;        /* GSR_SITE_CALL: index into the function table */
@@ -149,6 +148,8 @@ typedef struct gsr_site {
   CXFile spelled_in; /* the file that spells the call */
   unsigned node;     /* the call's node */
 } gsr_site;
+
+#define GSR_DIM_RUN_TIME 8u
 
 /* One function of the translation unit (all its declarations together). */
 typedef struct gsr_func {
@@ -179,6 +180,9 @@ typedef struct gsr_func {
   char **param_types;           /* for messages and JSON: not needed yet */
   gsr_site *sites;
   size_t n_sites, cap_sites;
+  unsigned dims; /* dimensions its work-item calls ask about: bit d for
+                    dimension d, GSR_DIM_RUN_TIME for one computed at run
+                    time (find.c) */
   /* plan results */
   int reaches_barrier; /* transitively calls global_barrier() */
   int reaches_ids;     /* transitively uses a remapped id */
@@ -376,9 +380,11 @@ size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen);
 
 /* Layout of the state buffer's fixed part shared by every rule, in 32-bit
  * words (docs/constraints.md): discovery's words from 0 (the participant
- * count at 5), the prelude's at 10-31 (the abort record at 10-17), the
- * barrier's own area from GSR_STATE_BARRIER_WORD. */
+ * count at 5), the virtual grid of the last launch at 6-8 (prelude.cl),
+ * the prelude's words at 10-31 (the abort record at 10-17), the barrier's
+ * own area from GSR_STATE_BARRIER_WORD. */
 #define GSR_STATE_PARTICIPANTS_WORD 5
+#define GSR_STATE_GRID_WORD 6
 #define GSR_STATE_ABORT_WORD 10
 #define GSR_STATE_BARRIER_WORD 32
 

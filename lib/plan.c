@@ -138,14 +138,15 @@ static void number_barriers(gsr_ctx *ctx) {
   ctx->n_bsites = n;
 }
 
-/* get_global_id(0) -> gsync_get_global_id(gsync_ctx, 0), and so on. */
+/* get_global_id(1) -> gsync_get_global_id(gsync_ctx, 1), and
+ * get_group_linear_id() -> gsync_get_group_linear_id(gsync_ctx). */
 static void edit_id(gsr_ctx *ctx, size_t name_off, const char *name,
-                    size_t lparen_off) {
+                    size_t lparen_off, int has_args) {
   gsr_buf b = {0};
   gsr_buf_printf(&b, GSR_PREFIX "%s", name);
   gsr_add_edit(ctx, name_off, strlen(name), b.data);
   gsr_buf_free(&b);
-  gsr_add_edit(ctx, lparen_off + 1, 0, "gsync_ctx, ");
+  gsr_add_edit(ctx, lparen_off + 1, 0, has_args ? "gsync_ctx, " : "gsync_ctx");
 }
 
 /* f(a) -> f(a, ARG); f() -> f(ARG): for arguments and parameters alike. */
@@ -250,15 +251,18 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
   int included = s->spelled_in && !clang_File_isEqual(s->spelled_in,
                                                      ctx->main_file);
   /* Calls spelled in a macro body of the input are edited there, once, by
-   * gsr_plan_macros(); here only their dimension is checked. One spelled
-   * in a macro of an included file cannot be edited at all. */
+   * gsr_plan_macros(). One spelled in a macro of an included file cannot
+   * be edited at all. Without discovery the ids are the real ones: they
+   * stay as written. */
+  if (s->kind == GSR_SITE_ID && ctx->no_discovery)
+    return;
   int needs_edit =
       s->kind == GSR_SITE_BARRIER ? !s->num_args
       : s->kind == GSR_SITE_ID    ? in_ctx
                                   : ctx->funcs[s->callee].takes_ctx;
   if (s->in_macro && needs_edit && !spelled_in_input_macro(ctx, s))
     included = 1;
-  else if (s->in_macro && !(s->kind == GSR_SITE_ID && in_ctx && s->dim != 0))
+  else if (s->in_macro)
     return;
   switch (s->kind) {
   case GSR_SITE_BARRIER:
@@ -278,20 +282,6 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
         gsr_add_edit(ctx, s->name_off, s->name_len, NULL);
       return;
     }
-    if (s->dim != 0) {
-      if (s->dim == 1 || s->dim == 2)
-        gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col,
-                   "'%s(%ld)' in code that takes part in a global barrier: "
-                   "discovery needs a 1-D launch, so only dimension 0 is "
-                   "supported",
-                   s->callee_name, s->dim);
-      else
-        gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col,
-                   "the dimension of '%s' must be the constant 0 in code "
-                   "that takes part in a global barrier",
-                   s->callee_name);
-      return;
-    }
     if (!editable) {
       gsr_buf what = {0};
       gsr_buf_printf(&what, "remap this '%s'", s->callee_name);
@@ -299,7 +289,7 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
       gsr_buf_free(&what);
       return;
     }
-    edit_id(ctx, s->name_off, s->callee_name, s->lparen_off);
+    edit_id(ctx, s->name_off, s->callee_name, s->lparen_off, s->num_args > 0);
     return;
   }
   case GSR_SITE_CALL: {
@@ -333,10 +323,10 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
     return;
   }
   gsr_add_edit(ctx, fn->body_lbrace, 0,
-               " local uint gsync_shared[3]; struct gsync_ctx gsync_ctx_v;"
+               " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"
                " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
-               " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx))"
-               " return;");
+               " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
+               " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
 }
 
 /* The functions with a body in the input, by where the body opens, so that
@@ -435,7 +425,7 @@ void gsr_plan_macros(gsr_ctx *ctx) {
       gsr_macro_use *use = &m->uses[u];
       gsr_func *callee =
           use->kind == GSR_SITE_CALL ? gsr_func_named(ctx, use->name) : NULL;
-      int needs_ctx = use->kind == GSR_SITE_ID ||
+      int needs_ctx = (use->kind == GSR_SITE_ID && !ctx->no_discovery) ||
                       (callee && callee->takes_ctx);
       if (use->kind == GSR_SITE_BARRIER) {
         if (m->in_ctx && !use->num_args)
@@ -444,7 +434,7 @@ void gsr_plan_macros(gsr_ctx *ctx) {
       }
       if (!needs_ctx || !m->in_ctx)
         continue;
-      if (m->in_plain && (use->kind == GSR_SITE_ID || callee)) {
+      if (m->in_plain) {
         unsigned line, col;
         gsr_line_col(ctx, use->name_off, &line, &col);
         gsr_report(ctx, GSR_ERROR, line, col,
@@ -455,7 +445,8 @@ void gsr_plan_macros(gsr_ctx *ctx) {
         continue;
       }
       if (use->kind == GSR_SITE_ID)
-        edit_id(ctx, use->name_off, use->name, use->lparen_off);
+        edit_id(ctx, use->name_off, use->name, use->lparen_off,
+                use->num_args > 0);
       else
         append_in_parens(ctx, use->rparen_off, use->num_args > 0, "gsync_ctx");
     }
@@ -471,7 +462,8 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
     gsr_func *fn = &ctx->funcs[i];
     for (size_t s = 0; s < fn->n_sites; s++) {
       fn->reaches_barrier |= fn->sites[s].kind == GSR_SITE_BARRIER;
-      fn->reaches_ids |= fn->sites[s].kind == GSR_SITE_ID;
+      fn->reaches_ids |=
+          fn->sites[s].kind == GSR_SITE_ID && !ctx->no_discovery;
     }
   }
   propagate(ctx, get_barrier, set_barrier);

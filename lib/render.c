@@ -45,9 +45,10 @@ static void render_summary(gsr_ctx *ctx, gsr_buf *out) {
   }
   gsr_buf_printf(out, "%s.\n", any ? "" : " none");
   gsr_buf_printf(out,
-                 " * Launch: 1-D; state buffer of %u + %u x work-groups bytes,"
-                 " zeroed once; the kernel\n * resets it for the next launch."
-                 " Needs OpenCL C %s. libgsync does all this.\n",
+                 " * Launch: 1-, 2- or 3-D (each kernel's work_dim is in the"
+                 " constraints); state buffer\n * of %u + %u x work-groups"
+                 " bytes, zeroed once; the kernel resets it for the next\n"
+                 " * launch. Needs OpenCL C %s. libgsync does all this.\n",
                  fixed, per_group, gsr_output_c_version(ctx));
   if (ctx->spin_limit)
     gsr_buf_printf(out,

@@ -10,20 +10,20 @@
  * Algorithm and shape as barrier-atomic-or: participant g > 0 raises
  * arrive[g] and waits for release[g]; participant 0 waits for every arrival,
  * clears them and raises every release. Flags at rule words 2g and 2g + 1,
- * back at zero after each barrier. Local id 0 does all flag traffic, inside
- * one if-block between two work-group barriers.
+ * back at zero after each barrier. Linear local id 0 does all flag
+ * traffic, inside one if-block between two work-group barriers.
  *
  * Memory model (OpenCL 2.0 / 3.0): the first work_group_barrier with
- * CLK_GLOBAL_MEM_FENCE makes every item's writes happen-before local id 0's
- * release store of its arrival flag; the master's acquire load that reads
- * it synchronizes-with that store at memory_scope_device; the master's
- * release stores of the release flags, read by acquire loads in each group,
- * carry it on; the closing work-group barrier extends it to every item.
- * Happens-before is transitive, so every write before the barrier in any
- * group happens-before every read after it in any other group. Spinning is
- * done with relaxed loads and one acquire fence after the loop.
- * Needs OpenCL C 2.0, or 3.0 with __opencl_c_atomic_order_acq_rel and
- * __opencl_c_atomic_scope_device. NVIDIA's OpenCL (C 1.2) cannot build it.
+ * CLK_GLOBAL_MEM_FENCE makes every item's writes happen-before linear local id
+ * 0's release store of its arrival flag; the master's acquire load that reads
+ * it synchronizes-with that store at memory_scope_device; the master's release
+ * stores of the release flags, read by acquire loads in each group, carry it
+ * on; the closing work-group barrier extends it to every item. Happens-before
+ * is transitive, so every write before the barrier in any group happens-before
+ * every read after it in any other group. Spinning is done with relaxed loads
+ * and one acquire fence after the loop. Needs OpenCL C 2.0, or 3.0 with
+ * __opencl_c_atomic_order_acq_rel and __opencl_c_atomic_scope_device. NVIDIA's
+ * OpenCL (C 1.2) cannot build it.
  *
  * Bounded spin (prelude.cl): a master that gives up releases no one, so
  * no group leaves the barrier as if it were complete. The host zeroes the

@@ -12,13 +12,13 @@
  * Flags sit at rule words 2g (arrive) and 2g + 1 (release);
  * each is back at zero after the barrier, so the state needs no reset.
  *
- * Shape: one work-item per group (local id 0) does all flag traffic, inside
- * one if-block between two work-group barriers. That is the shape CUDA's
- * grid.sync() uses, and the only one PoCL's CPU kernel compiler runs
+ * Shape: one work-item per group (linear local id 0) does all flag traffic,
+ * inside one if-block between two work-group barriers. That is the shape
+ * CUDA's grid.sync() uses, and the only one PoCL's CPU kernel compiler runs
  * correctly (see docs/pocl.md).
  *
  * Memory model: the first barrier(CLK_GLOBAL_MEM_FENCE) makes the group's
- * writes visible to local id 0; its gsync_device_fence() before
+ * writes visible to linear local id 0; its gsync_device_fence() before
  * raising a flag orders them before the flag (release); the fence after
  * seeing the flag orders later reads after it (acquire); the closing
  * work-group barrier passes that on to the whole group. Reads are

@@ -6,18 +6,18 @@
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 128
  *
- * Algorithm: local id 0 of participant 0 adds 0x80000000 - (groups - 1) to
- * the word, every other participant adds 1; the adds sum to 0x80000000, so
- * once all have arrived the top bit has flipped and the low 31 bits are
- * back where they were. Each waits until the word's top bit differs from
- * the one its own add returned. No reset, no last-arriver round trip, and
- * the state needs no reset between barriers or launches. Word 16.
+ * Algorithm: linear local id 0 of participant 0 adds 0x80000000 - (groups - 1)
+ * to the word, every other participant adds 1; the adds sum to 0x80000000, so
+ * once all have arrived the top bit has flipped and the low 31 bits are back
+ * where they were. Each waits until the word's top bit differs from the one
+ * its own add returned. No reset, no last-arriver round trip, and the state
+ * needs no reset between barriers or launches. Word 16.
  *
  * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening barrier(CLK_GLOBAL_MEM_FENCE) makes the
- * group's writes visible to local id 0; gsync_device_fence()
+ * group's writes visible to linear local id 0; gsync_device_fence()
  * before the add orders them before the arrival (release); the fence after
  * the spin orders later reads after the flip was seen (acquire); the
  * closing work-group barrier passes it to the whole group. The spin reads

@@ -6,7 +6,7 @@
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 256
  *
- * Algorithm: local id 0 of each participating group reads the generation
+ * Algorithm: linear local id 0 of each participating group reads the generation
  * word, then atomic_inc's the arrival counter. The last to arrive (the
  * increment returns groups - 1) resets the counter to zero and bumps the
  * generation; the others spin until the generation differs from the value
@@ -23,7 +23,7 @@
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model: the opening barrier(CLK_GLOBAL_MEM_FENCE) makes the group's
- * writes visible to local id 0; its gsync_device_fence() before
+ * writes visible to linear local id 0; its gsync_device_fence() before
  * the arrival orders them before the increment (release); the fence after
  * the read of the generation keeps that read before the arrival; the last
  * arriver's fence orders the counter reset before the bump; the fence after

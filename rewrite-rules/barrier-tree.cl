@@ -48,7 +48,7 @@
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
  *
  * Memory model. NVIDIA: the opening work-group barrier makes the group's
- * writes visible to local id 0, whose release add (one fence per group
+ * writes visible to its leader, whose release add (one fence per group
  * and barrier) publishes them; the adds of one barrier form one chain of
  * read-modify-writes on the word, so an acquire that reads the flipped
  * value (the completing add itself, or a poll) synchronizes with every

@@ -8,8 +8,8 @@
  * Algorithm and shape as barrier-atomic-or: participant g > 0 raises
  * arrive[g] and waits for release[g]; participant 0 waits for every arrival,
  * clears them and raises every release. Flags at rule words 2g and 2g + 1,
- * back at zero after each barrier. Local id 0 does all flag traffic, inside
- * one if-block between two work-group barriers.
+ * back at zero after each barrier. Linear local id 0 does all flag
+ * traffic, inside one if-block between two work-group barriers.
  *
  * Memory model: volatile alone orders nothing; the ordering comes from the
  * gsync_device_fence() before raising a flag (release) and after

@@ -6,13 +6,13 @@
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  *
- * Local id 0 of each work-group runs it; the verdict reaches the rest of
+ * Linear local id 0 of each work-group runs it; the verdict reaches the rest of
  * the group through local memory, so a group takes part or returns whole.
- * Word 6, the poll: bit 31 the launch's generation, bit 30 CLOSED, bits
- * 0-29 how many launched groups have yet to come (DUE). Word 7: the count
+ * Word 0, the poll: bit 31 the launch's generation, bit 30 CLOSED, bits
+ * 0-29 how many launched groups have yet to come (DUE). Word 1: the count
  * participant 0 publishes, with bit 31 the generation and bit 30 set.
  * Word 5: the participants of the last launch (read by libgsync).
- * Every group first reads word 6:
+ * Every group first reads word 0:
  *   DUE 0 (the last launch is over; the host zeroed state reads so too):
  *     it opens the poll for this launch with atomic_cmpxchg (generation
  *     flipped, DUE launched - 1) and is participant 0; if another group
@@ -44,7 +44,7 @@
  * Memory model: every access to a shared word is an atomic on one word
  * each, or a load at device scope; the verdict needs no other data, so no
  * fences are needed for it. Launches of a kernel are ordered (libgsync), so
- * a launch's groups find word 6 as the last launch's left it.
+ * a launch's groups find word 0 as the last launch's left it.
  *
  * Bounded spin (prelude.cl): a participant that gives up waiting for the
  * count does not take part; the poll word tells how many had joined.
@@ -80,13 +80,13 @@ void gsync_lf_leave(global uint *p) { atomic_dec(p); }
  * if not, *count holds it. */
 int gsync_lf_pending(global uint *s, uint gen, uint launched,
                      private uint *count) {
-  uint w = gsync_lf_load(&s[6]);
+  uint w = gsync_lf_load(&s[0]);
   if ((w & (GSYNC_LF_CLOSED | GSYNC_LF_DUE)) == 0u) {
     *count = launched;
     return 0;
   }
   if (w & GSYNC_LF_CLOSED) {
-    uint p = gsync_lf_load(&s[7]);
+    uint p = gsync_lf_load(&s[1]);
     if ((p & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == (gen | GSYNC_LF_CLOSED)) {
       *count = p & GSYNC_LF_DUE;
       return 0;
@@ -101,9 +101,9 @@ int gsync_join(global uint *s, local uint *shared,
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (gsync_leader()) {
-    uint launched = (uint)get_num_groups(0);
+    uint launched = gsync_launch_groups();
     uint id = 0xffffffffu, count = 0, gen = 0;
-    global uint *poll = &s[6];
+    global uint *poll = &s[0];
     uint v = gsync_lf_load(poll);
     for (;;) {
       if ((v & GSYNC_LF_DUE) == 0u) {
@@ -138,7 +138,7 @@ int gsync_join(global uint *s, local uint *shared,
         due = atomic_or(poll, GSYNC_LF_CLOSED) & GSYNC_LF_DUE;
       count = launched - due;
       atomic_xchg(&s[5], count);
-      atomic_xchg(&s[7], gen | GSYNC_LF_CLOSED | count);
+      atomic_xchg(&s[1], gen | GSYNC_LF_CLOSED | count);
     } else if (id != 0xffffffffu) {
       c->group = id;
       gsync_spin_while(c, gsync_in_discovery,

@@ -6,7 +6,7 @@
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  *
- * Local id 0 of each work-group runs it; the verdict reaches the rest of
+ * Linear local id 0 of each work-group runs it; the verdict reaches the rest of
  * the group through local memory, so a group takes part or returns as a
  * whole.
  *   polling phase: under the lock, if the poll is open, take id count++;
@@ -62,7 +62,7 @@ int gsync_join(global uint *s, local uint *shared,
       id = 0xffffffffu;
     shared[0] = id;
     shared[1] = count;
-    if (atomic_inc(&s[4]) == get_num_groups(0) - 1) {
+    if (atomic_inc(&s[4]) == gsync_launch_groups() - 1) {
       /* Every launched group is past discovery: reset for the next launch. */
       atomic_xchg(&s[5], atomic_or(&s[3], 0u));
       atomic_xchg(&s[0], 0u);

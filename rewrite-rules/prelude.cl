@@ -3,17 +3,24 @@
  * @summary the context passed to rewritten functions, virtual ids, bounded spinning
  * @extension cl_khr_global_int32_base_atomics
  *
- * A kernel that reaches global_barrier() builds a gsync_ctx at entry (see
- * the discovery rules) and passes a pointer to it, as a hidden last
- * argument, to every function on the way to a barrier or a remapped id.
- * The context is private to the work-item, so after inlining it costs
- * nothing but the registers it holds.
+ * A kernel that reaches global_barrier() builds a gsync_ctx at entry (the
+ * discovery rule's gsync_join(), then gsync_ctx_grid() below, which shapes
+ * the admitted groups into the virtual grid) and passes a pointer to it,
+ * as a hidden last argument, to every function on the way to a barrier or
+ * a remapped id. The context is private to the work-item, so after
+ * inlining it costs nothing but the registers it holds.
  *
- * Virtual ids: in code that takes part, dimension 0 of get_group_id,
- * get_num_groups, get_global_id and get_global_size describe the
- * participating work-groups, numbered 0..groups-1. A helper shared with a
- * kernel that does not take part receives a null context there and answers
- * with the real ids.
+ * Virtual ids: in code that takes part, get_group_id, get_num_groups,
+ * get_global_id and get_global_size (every dimension) and, from OpenCL C
+ * 2.0 on, get_global_linear_id describe a virtual grid of the
+ * participating work-groups (gsync_ctx_grid() below says how it is
+ * shaped). A helper shared with a kernel that does not take part receives
+ * a null context there and answers with the real ids.
+ *
+ * Every rule picks the work-group's representative with gsync_leader()
+ * (linear local id 0: get_local_id(0) == 0 alone holds for a whole column
+ * of a 2-D group) and names work-groups of the launch by their linear id,
+ * gsync_launch_group() of gsync_launch_groups().
  *
  * Bounded spinning (--spin-limit). No wait may hang the device: every
  * loop in which a rule waits for another work-group is written
@@ -78,9 +85,10 @@ void gsync_device_fence(void) {
 }
 
 /* Whether this work-item is its work-group's leader, the one that runs
- * discovery and the barrier's flag traffic: local id 0 in every dimension.
- * Every rule tests it with this function, never with get_local_id(0) == 0
- * in place: PoCL 3.1's kernel compiler, given a kernel where several such
+ * discovery and the barrier's flag traffic: linear local id 0 (local id 0
+ * in dimension 0 alone holds for a whole column of a 2-D group). Every
+ * rule tests it with this function, never with get_local_id(0) == 0 in
+ * place: PoCL 3.1's kernel compiler, given a kernel where several such
  * tests of its own and of the user's sit around work-group barriers in
  * inlined functions, runs one of the user's if-blocks for every work-item
  * (docs/pocl.md has the reduced kernel). Read through a volatile variable,
@@ -95,11 +103,25 @@ int gsync_leader(void) {
 #endif
 }
 
+/* This work-group's linear id in the launch (dimension 0 fastest, as
+ * get_group_linear_id counts), and how many work-groups were launched. */
+uint gsync_launch_group(void) {
+  return (uint)((get_group_id(2) * get_num_groups(1) + get_group_id(1)) *
+                    get_num_groups(0) +
+                get_group_id(0));
+}
+
+uint gsync_launch_groups(void) {
+  return (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
+}
+
 struct gsync_ctx {
   global uint *state; /* the hidden state buffer */
   uint group;         /* this work-group's id among the participants */
   uint groups;        /* how many work-groups take part */
   local uint *left;   /* nonzero: the launch aborted, this group leaves */
+  uint id[3];         /* its id in the virtual grid, per dimension */
+  uint n[3];          /* the virtual grid: work-groups per dimension */
 };
 
 /* Starts a context: discovery calls it first, from every work-item. */
@@ -118,16 +140,6 @@ void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
  * barrier. Always false without a spin limit. */
 int gsync_aborted(private struct gsync_ctx *c) {
   return gsync_spin_limit_ms != 0 && *c->left != 0;
-}
-
-/* The work-group's id and count in the launch, linear over its dimensions. */
-size_t gsync_linear_group_id(void) {
-  return get_group_id(0) +
-         get_num_groups(0) * (get_group_id(1) +
-                              get_num_groups(1) * get_group_id(2));
-}
-size_t gsync_linear_num_groups(void) {
-  return get_num_groups(0) * get_num_groups(1) * get_num_groups(2);
 }
 
 /* The first of the barrier rule's state words. */
@@ -202,12 +214,12 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
     ulong waited = (gsync_clock(polls) - start) / gsync_clock_per_ms;
     rec[1] = site;
     rec[2] = c->group;
-    rec[3] = (uint)gsync_linear_group_id();
+    rec[3] = gsync_launch_group();
     rec[4] = arrived;
     rec[5] = site != gsync_in_discovery ? c->groups
-                                        : (uint)gsync_linear_num_groups();
+                                        : gsync_launch_groups();
     rec[6] = (uint)min(waited, (ulong)0xffffffffu);
-    rec[7] = (uint)gsync_linear_num_groups();
+    rec[7] = gsync_launch_groups();
   }
   *c->left = 1;
 }
@@ -234,21 +246,159 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
   } while (0)
 #endif
 
+/* Largest r with r^k <= p (k = 2 or 3): the float root, corrected. */
+uint gsync_root(uint p, uint k) {
+  uint r = (uint)(k == 2u ? sqrt((float)p) : cbrt((float)p));
+  while (r > 0u && (k == 2u ? (ulong)r * r : (ulong)r * r * r) > p)
+    r--;
+  while ((k == 2u ? (ulong)(r + 1u) * (r + 1u)
+                  : (ulong)(r + 1u) * (r + 1u) * (r + 1u)) <= p)
+    r++;
+  return r;
+}
+
+/* The virtual grid (docs/nd.md). Discovery admitted c->groups work-groups,
+ * numbered 0..c->groups-1, of a launch of n0 x n1 x n2 work-groups; they
+ * take part as a virtual grid v0 x v1 x v2 with every v_d <= n_d, chosen by
+ *   1. the largest v0 v1 v2 <= P: the fewest admitted groups left out;
+ *   2. then the fewest rounds ceil(n0/v0) ceil(n1/v1) ceil(n2/v2): the
+ *      work of the busiest group of a grid-stride kernel whose domain the
+ *      launch covers;
+ *   3. then the widest in dimension 0, then in dimension 1.
+ * Participant p gets the virtual id (p % v0, p / v0 % v1, p / (v0 v1));
+ * one with p >= v0 v1 v2 is left out: this returns 0 and it leaves, like a
+ * group that was not admitted. When every launched group takes part (or
+ * the launch is 1-D) the grid is the launch's shape and needs no search.
+ * Participant 0 records the grid in state words 6-8 for the host.
+ *
+ * The search: the smallest extent m of a grid is at most cbrt(P), and the
+ * other two are a best pair for the budget P / m, whose smaller one is at
+ * most sqrt(P / m). So the candidates (dimension d, m <= cbrt(P), s <=
+ * sqrt(P / m), which other dimension gets s), each completed with the
+ * largest extent that fits, hold every optimal grid: 6 cbrt(P) sqrt(P) of
+ * them (1920 at P = 1056). The group's work-items share them; four local
+ * atomics then pick the best, rule by rule. It runs once per launch, with
+ * the same inputs in every participating group, so all agree. */
+int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
+  uint p = c->groups;
+  uint n0 = (uint)get_num_groups(0), n1 = (uint)get_num_groups(1),
+       n2 = (uint)get_num_groups(2);
+  uint v0 = n0, v1 = n1, v2 = n2;
+  if ((ulong)n0 * n1 * n2 > p && n1 * n2 == 1u) {
+    v0 = p;
+  } else if ((ulong)n0 * n1 * n2 > p) {
+    uint m_max = gsync_root(p, 3u), s_max = gsync_root(p, 2u);
+    uint items = (uint)(get_local_size(0) * get_local_size(1) *
+                        get_local_size(2));
+    uint me = (uint)((get_local_id(2) * get_local_size(1) + get_local_id(1)) *
+                         get_local_size(0) +
+                     get_local_id(0));
+    uint bp = 0u, br = 0xffffffffu, b0 = 0u, b1 = 0u;
+    for (uint k = me; k < 6u * m_max * s_max; k += items) {
+      uint s = k / 2u % s_max + 1u, m = k / 2u / s_max % m_max + 1u;
+      uint d = k / 2u / s_max / m_max, q = p / m;
+      uint nd = d == 0u ? n0 : d == 1u ? n1 : n2;
+      uint ne = d == 0u ? n1 : n0, nf = d == 2u ? n1 : n2;
+      if (m > nd || s > q / s || s > (k % 2u ? nf : ne))
+        continue;
+      uint ve = k % 2u ? min(ne, q / s) : s, vf = k % 2u ? s : min(nf, q / s);
+      uint x0 = d == 0u ? m : ve, x1 = d == 1u ? m : d == 0u ? ve : vf;
+      uint x2 = d == 2u ? m : vf, prod = x0 * x1 * x2;
+      ulong r = (ulong)((n0 + x0 - 1u) / x0) * ((n1 + x1 - 1u) / x1) *
+                ((n2 + x2 - 1u) / x2);
+      uint rounds = r < 0xffffffffu ? (uint)r : 0xffffffffu;
+      if (prod > bp ||
+          (prod == bp && (rounds < br || (rounds == br && (x0 > b0 ||
+                                          (x0 == b0 && x1 > b1)))))) {
+        bp = prod;
+        br = rounds;
+        b0 = x0;
+        b1 = x1;
+      }
+    }
+    if (gsync_leader()) {
+      shared[3] = 0u;
+      shared[4] = 0xffffffffu;
+      shared[5] = 0u;
+      shared[6] = 0u;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_max(&shared[3], bp);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int best = bp == shared[3];
+    if (best)
+      atomic_min(&shared[4], br);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    best = best && br == shared[4];
+    if (best)
+      atomic_max(&shared[5], b0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    best = best && b0 == shared[5];
+    if (best)
+      atomic_max(&shared[6], b1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v0 = shared[5];
+    v1 = shared[6];
+    v2 = shared[3] / (v0 * v1);
+  }
+  uint me = c->group;
+  if (me >= v0 * v1 * v2)
+    return 0;
+  c->groups = v0 * v1 * v2;
+  c->n[0] = v0;
+  c->n[1] = v1;
+  c->n[2] = v2;
+  c->id[0] = me % v0;
+  c->id[1] = me / v0 % v1;
+  c->id[2] = me / (v0 * v1);
+  if (me == 0u && gsync_leader()) {
+    c->state[6] = v0;
+    c->state[7] = v1;
+    c->state[8] = v2;
+  }
+  return 1;
+}
+
+/* The virtual ids. Past dimension 2 they answer as the OpenCL C
+ * specification says the built-ins do (ids 0, counts and sizes 1; PoCL 3.1
+ * answers sizes 0 there); a null context means code that does not take
+ * part, and the real ids. */
 size_t gsync_get_group_id(private struct gsync_ctx *c, uint d) {
-  return c && d == 0 ? (size_t)c->group : get_group_id(d);
+  return !c        ? get_group_id(d)
+         : d == 0u ? (size_t)c->id[0]
+         : d == 1u ? (size_t)c->id[1]
+         : d == 2u ? (size_t)c->id[2]
+                   : 0;
 }
 
 size_t gsync_get_num_groups(private struct gsync_ctx *c, uint d) {
-  return c && d == 0 ? (size_t)c->groups : get_num_groups(d);
+  return !c        ? get_num_groups(d)
+         : d == 0u ? (size_t)c->n[0]
+         : d == 1u ? (size_t)c->n[1]
+         : d == 2u ? (size_t)c->n[2]
+                   : 1;
 }
 
 size_t gsync_get_global_id(private struct gsync_ctx *c, uint d) {
-  return c && d == 0 ? (size_t)c->group * get_local_size(0) +
-                           get_local_id(0) + get_global_offset(0)
-                     : get_global_id(d);
+  return !c     ? get_global_id(d)
+         : d < 3u ? gsync_get_group_id(c, d) * get_local_size(d) +
+                        get_local_id(d) + get_global_offset(d)
+                  : 0;
 }
 
 size_t gsync_get_global_size(private struct gsync_ctx *c, uint d) {
-  return c && d == 0 ? (size_t)c->groups * get_local_size(0)
-                     : get_global_size(d);
+  return !c     ? get_global_size(d)
+         : d < 3u ? gsync_get_num_groups(c, d) * get_local_size(d)
+                  : 1;
+}
+
+/* get_global_linear_id() (OpenCL C 2.0), in the virtual grid: computed
+ * from the ids of every dimension as the built-in is defined, so that it
+ * needs no built-in in any version. */
+size_t gsync_get_global_linear_id(private struct gsync_ctx *c) {
+  size_t x = gsync_get_global_id(c, 0) - get_global_offset(0);
+  size_t y = gsync_get_global_id(c, 1) - get_global_offset(1);
+  size_t z = gsync_get_global_id(c, 2) - get_global_offset(2);
+  return (z * gsync_get_global_size(c, 1) + y) * gsync_get_global_size(c, 0) +
+         x;
 }

@@ -29,12 +29,14 @@
 typedef struct kernel_info {
   char *name;
   int global_barrier; /* reaches global_barrier(): has a state argument */
-  cl_uint work_dim;
+  cl_uint work_dim;    /* the dimensions its ids ask about */
   cl_uint state_index; /* the hidden argument, the kernel's last */
   size_t fixed_bytes;  /* state bytes = fixed + per_group * groups */
   size_t per_group_bytes;
   int reset_by_kernel; /* the kernel zeroes the state for the next launch */
   size_t participants_offset; /* uint32 count of participating groups */
+  int has_grid;               /* the state records the virtual grid */
+  size_t grid_offset;         /* its three uint32 extents */
   int has_abort_record;       /* the state holds an abort record */
   size_t abort_offset;        /* its uint32 words (docs/constraints.md) */
   size_t abort_bytes;         /* 32; 24 in files from before it was timed */
@@ -79,6 +81,8 @@ struct gsync_kernel {
   cl_event last; /* the latest command on state, or NULL */
   int launched;  /* a launch was enqueued: the state may not be zero */
   size_t last_groups; /* work-groups of the latest launch */
+  cl_uint last_dim;   /* its dimensions, and work-groups in each */
+  size_t last_shape[3];
   abort_info abort;   /* a copy of the program's */
 };
 
@@ -445,6 +449,9 @@ static gsync_status load_kernel(const where *top, json_object *obj,
   size_t dim = 1;
   if ((st = get_count(&w, obj, "work_dim", 0, 3, &dim)))
     return st;
+  if (dim == 0)
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.work_dim\" is out of range", w.file, path);
   k->work_dim = (cl_uint)dim;
   if ((st = get_count(&w, obj, "max_work_groups", 0, INT64_MAX,
                       &k->max_work_groups)) ||
@@ -484,9 +491,21 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                 "%s: field \"%s.state_arg.participants_offset\" (%zu) is not "
                 "an aligned uint32 inside the %zu fixed bytes",
                 w.file, path, k->participants_offset, k->fixed_bytes);
+  /* Optional: constraints from before N-D launches have no grid. */
+  k->grid_offset = SIZE_MAX;
+  snprintf(sub, sizeof sub, "%s.state_arg", path);
+  if ((st = get_count(&w, state, "grid_offset", 1, INT64_MAX,
+                      &k->grid_offset)))
+    return st;
+  k->has_grid = k->grid_offset != SIZE_MAX;
+  if (k->has_grid && (k->grid_offset % 4 != 0 || k->fixed_bytes < 12 ||
+                      k->grid_offset > k->fixed_bytes - 12))
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.state_arg.grid_offset\" (%zu) is not three "
+                "aligned uint32 inside the %zu fixed bytes",
+                w.file, path, k->grid_offset, k->fixed_bytes);
   /* Optional: constraints from before the spin limit have no record. */
   k->abort_offset = SIZE_MAX;
-  snprintf(sub, sizeof sub, "%s.state_arg", path);
   if ((st = get_count(&w, state, "abort_offset", 1, INT64_MAX,
                       &k->abort_offset)))
     return st;
@@ -1123,12 +1142,6 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
                 (unsigned)info->state_index);
       goto free_name;
     }
-    if (info->work_dim != 1) {
-      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s needs a %u-D launch; libgsync launches 1-D only",
-                name, (unsigned)info->work_dim);
-      goto free_name;
-    }
   }
 
   k = calloc(1, sizeof *k);
@@ -1226,15 +1239,36 @@ static gsync_status check_launch(const gsync_kernel *k, size_t groups,
   return GSYNC_OK;
 }
 
-/* Checks the launch shape, sets the state argument, enqueues the launch
- * after the handle's previous command, and optionally reads the
- * participant count. Returns GSYNC_OK or why the launch was refused. */
-gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
-                           size_t groups, size_t local_size,
-                           cl_uint *participants, char *err, size_t errlen) {
-  gsync_status st = check_launch(k, groups, local_size, err, errlen);
-  if (st != GSYNC_OK)
-    return st;
+/* Checks an N-D launch shape: the products of the work-groups and of the
+ * local sizes over the dimensions fit a size_t and pass check_launch. Sets
+ * *total to the work-groups launched. Returns GSYNC_OK or
+ * GSYNC_ERR_LAUNCH. */
+static gsync_status check_shape(const gsync_kernel *k, cl_uint work_dim,
+                                const size_t *groups, const size_t *local,
+                                size_t *total, char *err, size_t errlen) {
+  size_t g = 1, l = 1;
+  for (cl_uint d = 0; d < work_dim; d++) {
+    if ((groups[d] != 0 && g > SIZE_MAX / groups[d]) ||
+        (local[d] != 0 && l > SIZE_MAX / local[d]))
+      return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                  "kernel %s: the launch's size overflows", k->info.name);
+    g *= groups[d];
+    l *= local[d];
+  }
+  gsync_status st = check_launch(k, g, l, err, errlen);
+  if (st == GSYNC_OK)
+    *total = g;
+  return st;
+}
+
+/* Sets the state argument and enqueues a launch that check_shape passed,
+ * after the handle's previous command. Returns GSYNC_OK or
+ * GSYNC_ERR_OPENCL. */
+static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
+                                    cl_uint work_dim, const size_t *offset,
+                                    const size_t *groups, const size_t *local,
+                                    size_t total, char *err, size_t errlen) {
+  gsync_status st;
   cl_int rc;
   cl_event ev = NULL;
   if (k->state != NULL) {
@@ -1248,10 +1282,12 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
     if (rc != CL_SUCCESS)
       return cl_fail(err, errlen, "clSetKernelArg (state)", rc);
   }
-  size_t global = groups * local_size;
+  size_t global[3];
+  for (cl_uint d = 0; d < work_dim; d++)
+    global[d] = groups[d] * local[d];
   /* Launches of one kernel share its state, so each waits for the last. */
-  rc = clEnqueueNDRangeKernel(queue, k->kernel, 1, NULL, &global, &local_size,
-                              k->last != NULL ? 1 : 0,
+  rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, offset, global,
+                              local, k->last != NULL ? 1 : 0,
                               k->last != NULL ? &k->last : NULL, &ev);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
@@ -1259,10 +1295,61 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
     clReleaseEvent(k->last);
   k->last = ev;
   k->launched = 1;
-  k->last_groups = groups;
-  if (participants == NULL)
-    return GSYNC_OK;
+  k->last_groups = total;
+  k->last_dim = work_dim;
+  for (cl_uint d = 0; d < 3; d++)
+    k->last_shape[d] = d < work_dim ? groups[d] : 1;
+  return GSYNC_OK;
+}
+
+/* Checks the launch shape, sets the state argument, enqueues the launch
+ * after the handle's previous command, and optionally reads the
+ * participant count. Returns GSYNC_OK or why the launch was refused. */
+gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
+                           size_t groups, size_t local_size,
+                           cl_uint *participants, char *err, size_t errlen) {
+  size_t total;
+  gsync_status st =
+      check_shape(k, 1, &groups, &local_size, &total, err, errlen);
+  if (st == GSYNC_OK)
+    st = enqueue_checked(k, queue, 1, NULL, &groups, &local_size, total, err,
+                         errlen);
+  if (st != GSYNC_OK || participants == NULL)
+    return st;
   return gsync_finish(k, queue, participants, err, errlen);
+}
+
+/* The N-D form of gsync_enqueue, with a global offset. */
+gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
+                              cl_uint work_dim, const size_t *global_offset,
+                              const size_t *groups, const size_t *local_size,
+                              char *err, size_t errlen) {
+  size_t total;
+  if (work_dim < 1 || work_dim > 3 || groups == NULL || local_size == NULL)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: a launch needs 1 to 3 dimensions, with work-groups "
+                "and a local size for each",
+                k->info.name);
+  gsync_status st =
+      check_shape(k, work_dim, groups, local_size, &total, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  return enqueue_checked(k, queue, work_dim, global_offset, groups,
+                         local_size, total, err, errlen);
+}
+
+/* Writes into out (size bytes) the work-group of the latest launch of k
+ * whose linear id is id: "7" for a 1-D launch, "(3, 1)" for a 2-D one. */
+static void group_name(const gsync_kernel *k, cl_uint id, char *out,
+                       size_t size) {
+  size_t x = id % k->last_shape[0], y = id / k->last_shape[0];
+  if (k->last_dim <= 1)
+    snprintf(out, size, "%u", (unsigned)id);
+  else if (k->last_dim == 2)
+    snprintf(out, size, "(%zu, %zu)", x, y);
+  else
+    snprintf(out, size, "(%zu, %zu, %zu)", x, y % k->last_shape[1],
+             y / k->last_shape[1]);
 }
 
 /* Writes the message for the abort record rec of a launch of k into err;
@@ -1273,14 +1360,14 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
                                   char *err, size_t errlen) {
   const abort_info *a = &k->abort;
   int timed = k->info.abort_bytes >= ABORT_RECORD_BYTES;
-  char group[64], waited[48], limit[64];
-  if (rec[ABORT_GROUP] == rec[ABORT_REAL_GROUP])
-    snprintf(group, sizeof group, "%u", (unsigned)rec[ABORT_GROUP]);
-  else if (rec[ABORT_GROUP] == 0xffffffffu)
-    snprintf(group, sizeof group, "%u", (unsigned)rec[ABORT_REAL_GROUP]);
+  char group[96] = "", real[64], waited[48], limit[64];
+  group_name(k, rec[ABORT_REAL_GROUP], real, sizeof real);
+  if (rec[ABORT_GROUP] == rec[ABORT_REAL_GROUP] ||
+      rec[ABORT_GROUP] == 0xffffffffu)
+    snprintf(group, sizeof group, "%s", real);
   else
-    snprintf(group, sizeof group, "%u (launched as %u)",
-             (unsigned)rec[ABORT_GROUP], (unsigned)rec[ABORT_REAL_GROUP]);
+    snprintf(group, sizeof group, "%u (launched as %s)",
+             (unsigned)rec[ABORT_GROUP], real);
   if (timed)
     snprintf(waited, sizeof waited, "%u ms", (unsigned)rec[ABORT_WAITED_MS]);
   else
@@ -1323,28 +1410,35 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
               limit);
 }
 
-/* Waits for k's latest launch; reads the participant count and the abort
- * record in one read of the state's fixed words. A launch that aborted
- * leaves the state mid-barrier, so it is zeroed again (ordered before the
- * next launch) and the record reported. */
-gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
-                          cl_uint *participants, char *err, size_t errlen) {
+/* Waits for k's latest launch; reads the participant count, the virtual
+ * grid and the abort record in one read of the state's fixed words, into
+ * *info (every field). A launch that aborted leaves the state mid-barrier,
+ * so it is zeroed again (ordered before the next launch) and the record
+ * reported. */
+static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
+                                  gsync_launch_info *info, char *err,
+                                  size_t errlen) {
   cl_int rc;
   if (!k->launched)
     return fail(err, errlen, GSYNC_ERR_LAUNCH, "kernel %s: nothing launched",
                 k->info.name);
+  info->work_dim = k->last_dim;
+  for (int d = 0; d < 3; d++)
+    info->groups[d] = k->last_shape[d];
+  info->admitted = info->participants = (cl_uint)k->last_groups;
+  info->left_out = 0;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
     if ((rc = clWaitForEvents(1, &k->last)) != CL_SUCCESS)
       return cl_fail(err, errlen, "clWaitForEvents", rc);
-    if (participants != NULL)
-      *participants = (cl_uint)k->last_groups;
     return GSYNC_OK;
   }
   const kernel_info *i = &k->info;
   size_t end = i->participants_offset + 4;
   if (i->has_abort_record && i->abort_offset + i->abort_bytes > end)
     end = i->abort_offset + i->abort_bytes;
+  if (i->has_grid && i->grid_offset + 12 > end)
+    end = i->grid_offset + 12;
   cl_uint words[64];
   if (end > sizeof words)
     return fail(err, errlen, GSYNC_ERR_FORMAT,
@@ -1359,9 +1453,45 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
     gsync_status st = zero_state(k, queue, err, errlen);
     return st != GSYNC_OK ? st : timeout_error(k, rec, err, errlen);
   }
-  if (participants != NULL)
-    *participants = words[i->participants_offset / 4];
+  info->admitted = info->participants = words[i->participants_offset / 4];
+  const cl_uint *grid = i->has_grid ? words + i->grid_offset / 4 : NULL;
+  if (grid != NULL && grid[0] != 0 && grid[1] != 0 && grid[2] != 0) {
+    info->participants = grid[0] * grid[1] * grid[2];
+    for (int d = 0; d < 3; d++)
+      info->groups[d] = grid[d];
+  } else {
+    /* Constraints from before the grid: discovery numbered dimension 0. */
+    info->groups[0] = info->admitted;
+    info->groups[1] = info->groups[2] = 1;
+  }
+  if (info->admitted > info->participants)
+    info->left_out = info->admitted - info->participants;
   return GSYNC_OK;
+}
+
+/* Waits for k's latest launch and reports how many groups took part. */
+gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
+                          cl_uint *participants, char *err, size_t errlen) {
+  gsync_launch_info info;
+  gsync_status st = finish_launch(k, queue, &info, err, errlen);
+  if (st == GSYNC_OK && participants != NULL)
+    *participants = info.participants;
+  return st;
+}
+
+/* Waits for k's latest launch and reports the grid it ran on, as far as
+ * the caller's struct reaches. */
+gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
+                             gsync_launch_info *info, char *err,
+                             size_t errlen) {
+  gsync_launch_info all;
+  gsync_status st = finish_launch(k, queue, &all, err, errlen);
+  if (st == GSYNC_OK && info != NULL && info->size > sizeof info->size) {
+    size_t n = info->size < sizeof all ? info->size : sizeof all;
+    all.size = info->size;
+    memcpy(info, &all, n);
+  }
+  return st;
 }
 
 /* Returns the enumerator's name as a static string. */

@@ -84,7 +84,8 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
 void gsync_kernel_release(gsync_kernel *k);
 
 /* Sets the hidden argument and enqueues a 1-D launch of groups x local_size
- * work-items; the caller sets the kernel's other arguments. GSYNC_ERR_LAUNCH
+ * work-items (gsync_enqueue_nd launches 2-D and 3-D, and with a global
+ * offset); the caller sets the kernel's other arguments. GSYNC_ERR_LAUNCH
  * refuses groups == 0, more groups than given at create time or than the
  * constraints' max_work_groups, and a local size below min_local_size.
  * Launches of one handle are ordered (they share the state) even on an
@@ -96,6 +97,44 @@ void gsync_kernel_release(gsync_kernel *k);
 gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
                            size_t groups, size_t local_size,
                            cl_uint *participants, char *err, size_t errlen);
+
+/* An N-D launch: work_dim dimensions (1 to 3), groups[d] work-groups of
+ * local_size[d] work-items in dimension d, and global_offset (NULL: none)
+ * as clEnqueueNDRangeKernel takes it. Otherwise as gsync_enqueue, which is
+ * this with work_dim 1: the work-group count and the local size that the
+ * limits above speak of are the products over the dimensions. With
+ * discovery the admitted work-groups take part as a virtual grid of the
+ * same number of dimensions (docs/nd.md); gsync_finish_nd says which.
+ * Returns at once: call gsync_finish or gsync_finish_nd before trusting
+ * the results. */
+gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
+                              cl_uint work_dim, const size_t *global_offset,
+                              const size_t *groups, const size_t *local_size,
+                              char *err, size_t errlen);
+
+/* What a finished launch ran on (gsync_finish_nd). The caller sets size to
+ * sizeof(gsync_launch_info); fields past it are neither read nor written,
+ * so that the struct can grow. */
+typedef struct gsync_launch_info {
+  size_t size;
+  cl_uint work_dim;     /* of the launch */
+  cl_uint admitted;     /* work-groups discovery admitted (without
+                           discovery: all launched) */
+  cl_uint participants; /* work-groups that took part in the global
+                           barrier: groups[0] * groups[1] * groups[2] */
+  cl_uint left_out;     /* admitted but left out of the virtual grid (they
+                           returned at once): admitted - participants */
+  size_t groups[3];     /* the virtual grid: what get_num_groups(d) returned
+                           in the kernel; 1 past work_dim */
+} gsync_launch_info;
+
+/* gsync_finish, reporting the virtual grid of the launch in *info (may be
+ * NULL). For a kernel without a global barrier, or constraints written
+ * before the grid was recorded, the grid is the launch's own (with
+ * discovery on such old constraints: the admitted count in dimension 0). */
+gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
+                             gsync_launch_info *info, char *err,
+                             size_t errlen);
 
 /* Waits for k's latest launch and says how it ended. GSYNC_OK: if
  * participants is not NULL, it receives how many work-groups took part in

@@ -69,9 +69,9 @@ def rule(name, summary, fixed, body, per_group=None):
     return name, head + ' */\n' + PRIMITIVES + body
 
 
-def barrier(fence, inner, setup='global uint *word = c->state + 16;'):
+def barrier(fence, inner, setup='global uint *word = gsync_rule_words(c);'):
     return (f'void gsync_barrier(private struct gsync_ctx *c, uint site) {{\n  {setup}\n'
-            f'  barrier({fence});\n  if (get_local_id(0) == 0) {{\n'
+            f'  barrier({fence});\n  if (gsync_leader()) {{\n'
             f'    uint add = c->group == 0 ? {TOP} - (c->groups - 1u) : 1u;\n'
             f'{inner}  }}\n  barrier({fence});\n}}\n')
 
@@ -99,22 +99,22 @@ def flip_red(sleep, final):
 def tree(k, arrive_top, sleep, final):
     inner = (f'    uint leaf = c->group / {k}u, leaves = (c->groups + {k - 1}u) / {k}u;\n'
              f'    uint size = min({k}u, c->groups - leaf * {k}u);\n'
-             f'    global uint *cnt = c->state + 48 + 32u * leaf;\n'
+             f'    global uint *cnt = gsync_rule_words(c) + 32 + 32u * leaf;\n'
              f'    uint before = gsync_ld_relaxed(top) & {TOP};\n'
              f'    if (gsync_add_acqrel(cnt, 1u) == size - 1u) {{\n'
              f'      gsync_st_relaxed(cnt, 0u);\n'
              f'      {arrive_top}(top, leaf == 0 ? {TOP} - (leaves - 1u) : 1u);\n'
              f'    }}\n' + spin('top', sleep, final))
     return (f'void gsync_barrier(private struct gsync_ctx *c, uint site) {{\n'
-            f'  global uint *top = c->state + 16;\n  barrier({L});\n'
-            f'  if (get_local_id(0) == 0) {{\n{inner}  }}\n  barrier({L});\n}}\n')
+            f'  global uint *top = gsync_rule_words(c);\n  barrier({L});\n'
+            f'  if (gsync_leader()) {{\n{inner}  }}\n  barrier({L});\n}}\n')
 
 
 GEN = f'''void gsync_barrier(private struct gsync_ctx *c, uint site) {{
-  global uint *count = c->state + 16;
-  global uint *gen = c->state + 48;
+  global uint *count = gsync_rule_words(c);
+  global uint *gen = gsync_rule_words(c) + 32;
   barrier({L});
-  if (get_local_id(0) == 0) {{
+  if (gsync_leader()) {{
     uint g = gsync_ld_relaxed(gen);
     if (gsync_add_acqrel(count, 1u) == c->groups - 1u) {{
       gsync_st_relaxed(count, 0u);
@@ -245,12 +245,12 @@ int gsync_x_waiting_exp(global uint *p, uint t, private uint *ns) {
   return 1;
 }
 uint gsync_x_flat_arrived(private struct gsync_ctx *c) {
-  return gsync_x_adds(atomic_or(c->state + 32, 0u), c->groups);
+  return gsync_x_adds(atomic_or(gsync_rule_words(c) + 16, 0u), c->groups);
 }
 uint gsync_x_tree_arrived(private struct gsync_ctx *c, uint k) {
   uint n = 0, leaves = (c->groups + k - 1u) / k;
   for (uint l = 0; l < leaves; l++)
-    n += gsync_x_adds(atomic_or(c->state + 96 + 32u * l, 0u), min(k, c->groups - l * k));
+    n += gsync_x_adds(atomic_or(gsync_rule_words(c) + 80 + 32u * l, 0u), min(k, c->groups - l * k));
   return n;
 }
 """
@@ -267,7 +267,7 @@ def rule3(name, summary, fixed, body, per_group=None):
     return name, head + ' */\n' + PRIM3 + body
 
 
-def one_thread(inner, setup='global uint *w = c->state + 32;'):
+def one_thread(inner, setup='global uint *w = gsync_rule_words(c) + 16;'):
     """The shipped shape: local id 0 alone, between two work-group barriers."""
     return (f'  {setup}\n  barrier({G3});\n  if (get_local_id(0) == 0) {{\n'
             f'{inner}  }}\n  barrier({G3});\n')
@@ -297,7 +297,7 @@ PRE_AUTO = ('    uint d = gsync_x_density(c->groups);\n'
 # group arrives (it cannot flip before that), local id 0 adds, and after a
 # second work-group barrier (which waits for the add to come back) every
 # warp polls the word itself and acquires; no closing work-group barrier.
-PW = ('  global uint *w = c->state + 32;\n'
+PW = ('  global uint *w = gsync_rule_words(c) + 16;\n'
       '  uint t = gsync_x_ld(w) & GSYNC_X_TOP;\n'
       f'  barrier({G3});\n'
       '  if (get_local_id(0) == 0) {\n'
@@ -337,7 +337,7 @@ def f_inner(formal, pre=''):
             '    }\n' + tail)
 
 
-F_SETUP = 'global uint *cnt = c->state + 32, *flag = c->state + 64;'
+F_SETUP = 'global uint *cnt = gsync_rule_words(c) + 16, *flag = gsync_rule_words(c) + 48;'
 
 
 # S: leaves of K groups (words 96 + 32 k), leaf add with release (the
@@ -346,7 +346,7 @@ F_SETUP = 'global uint *cnt = c->state + 32, *flag = c->state + 64;'
 def s_inner(k, pre=''):
     return (f'    uint leaf = c->group / {k}u, leaves = (c->groups + {k - 1}u) / {k}u;\n'
             f'    uint size = min({k}u, c->groups - leaf * {k}u);\n'
-            '    global uint *lc = c->state + 96 + 32u * leaf;\n'
+            '    global uint *lc = gsync_rule_words(c) + 80 + 32u * leaf;\n'
             '    uint t = gsync_x_ld(flag) & GSYNC_X_TOP;\n'
             f'    uint add = gsync_x_flip_add(c->group % {k}u, size);\n'
             '    uint old = gsync_x_add_rel(lc, add);\n'
@@ -366,7 +366,7 @@ def s_inner(k, pre=''):
             '    gsync_x_acq(flag);\n')
 
 
-S_SETUP = 'global uint *root = c->state + 32, *flag = c->state + 64;'
+S_SETUP = 'global uint *root = gsync_rule_words(c) + 16, *flag = gsync_rule_words(c) + 48;'
 
 RED_ACQ = ('    uint t = gsync_x_ld(w) & GSYNC_X_TOP;\n'
            '    gsync_x_red_rel(w, gsync_x_flip_add(c->group, c->groups));\n'

@@ -137,8 +137,6 @@ def kernels_in(json_path):
 # What the tool refuses by design (docs/design.md), with a label for the
 # summary: a kernel refused for these alone is counted, not failed.
 LIMITS = [
-    ("multi-dimensional ids", re.compile(r"discovery needs a 1-D launch|"
-                                         r"must be the constant 0 in code")),
     ("written by a macro", re.compile(r"written by a macro")),
     ("macro shared with code that takes no part",
      re.compile(r"expands both in code that takes part")),

@@ -9,7 +9,7 @@
 #   RULES_DIR=DIR   extra rule files (default: rewrite-rules, so rules added
 #                   since the last build are used too)
 #   BARRIERS="..."  barriers to rewrite for (default: all that --list-barriers
-#                   shows, plus the test-only noop)
+#                   shows, plus the test-only noop and local, for the teeth)
 set -e
 root=$(pwd)
 tool=$root/build/tool/gsync-rewrite
@@ -18,7 +18,7 @@ rules=${RULES_DIR:-$root/rewrite-rules}
 [ -x "$tool" ] || { echo "prepare.sh: build first: $tool missing" >&2; exit 1; }
 # noop comes from test/rules; the others from rewrite-rules (+ built-ins).
 all=$("$tool" --rules-dir="$rules" --list-barriers | awk '/^discovery/{exit} NR>1{print $1}')
-barriers=${BARRIERS:-$all noop}
+barriers=${BARRIERS:-$all noop local}
 rm -rf "$out" && mkdir -p "$out" "$root/build/gpu-lib"
 # A rules dir that holds both the project's rules and the test-only noop.
 tmp_rules=$root/build/gpu-rules
@@ -49,8 +49,7 @@ for d in "$rules"/discovery-*.cl; do
   name=$(basename "$d" .cl | sed 's/^discovery-//')
   [ "$name" = none ] && continue
   for b in $barriers; do
-    [ "$b" = noop ] && continue
-    [ "$b" = acq-rel ] && continue
+    case $b in noop|local|acq-rel) continue ;; esac
     for k in $inputs; do
       base=$(basename "$k" .cl)
       "$tool" --rules-dir="$tmp_rules" --barrier="$b" --discovery="$name" "$k" \
@@ -63,7 +62,7 @@ done
 # default barrier ("default") and each named one.
 mkdir -p "$out/app"
 for b in default $barriers; do
-  [ "$b" = noop ] && continue
+  case $b in noop|local) continue ;; esac
   opt=--barrier=$b
   [ "$b" = default ] && opt=
   case $b in acq-rel) opt="$opt -cl-std=CL3.0" ;; esac

@@ -1,5 +1,6 @@
 #!/bin/bash
-# test/gpu/run.sh: the run tests (stencil, mirror, xpx, helper, reuse) on the
+# test/gpu/run.sh: the run tests (stencil, mirror, xpx, helper, reuse; and
+# the N-D ones, jacobi2d and stencil3d, when SCENARIOS names them) on the
 # GPU machine, for every barrier, on NVIDIA's OpenCL and on PoCL, with
 # launches of 1x, 2x, 4x and 16x the co-resident group count (discovery) and
 # with exactly 132, 264, 528 and the full co-resident count taking part
@@ -14,7 +15,10 @@
 #   PLATFORMS="NVIDIA Portable"  platforms to test (GSYNC_PLATFORM values)
 #   BARRIERS="..."               default: those prepare.sh rewrote (noop is
 #                                used only for the teeth check)
-#   SCENARIOS="stencil mirror xpx helper reuse"
+#   SCENARIOS="stencil mirror xpx helper reuse"   (jacobi2d and stencil3d
+#                                launch G groups as a 2-D or 3-D shape of
+#                                16x16 or 8x8x4 items, 8x8 or 4x4x4 on PoCL,
+#                                over the grid ND_EXTENT2 / ND_EXTENT3)
 #   NV_CORES=1056                co-resident groups of 256 items on the H100
 #                                (132 SMs x 8); refined at run time to the
 #                                most that discovery admitted, if fewer
@@ -33,7 +37,7 @@ mkdir -p "$OUT"
 PLATFORMS=${PLATFORMS:-NVIDIA Portable}
 SCENARIOS=${SCENARIOS:-stencil mirror xpx helper reuse}
 ALL=$(cat "$K/BARRIERS")
-BARRIERS=${BARRIERS:-$(echo $ALL | tr ' ' '\n' | grep -vx noop | tr '\n' ' ')}
+BARRIERS=${BARRIERS:-$(echo $ALL | tr ' ' '\n' | grep -vxE 'noop|local' | tr '\n' ' ')}
 NV_CORES=${NV_CORES:-1056}
 POCL_CORES=${POCL_CORES:-16}
 BUDGET=${BUDGET:-240}
@@ -47,6 +51,31 @@ say() { echo "$*" | tee -a "$TAB"; }
 
 kernel_of() { case $1 in reuse) echo stencil ;; *) echo "$1" ;; esac; }
 
+# shape2 G / shape3 G: G work-groups as a 2-D (3-D) shape, as square as
+# G's factors allow: 1056 -> 33x32, 12x11x8.
+shape2() {
+  local g=$1 d
+  d=$(awk -v g="$g" 'BEGIN { print int(sqrt(g)) }')
+  while [ $((g % d)) -ne 0 ]; do d=$((d - 1)); done
+  echo "$((g / d))x$d"
+}
+shape3() {
+  local g=$1 c
+  c=$(awk -v g="$g" 'BEGIN { c = int(exp(log(g) / 3) + 0.5); while (c * c * c > g) c--; print c }')
+  while [ $((g % c)) -ne 0 ]; do c=$((c - 1)); done
+  echo "$(shape2 $((g / c)))x$c"
+}
+
+# launch_args SCENARIO G: the launch of G work-groups of L items: 1-D for
+# the 1-D scenarios, a 2-D or 3-D shape for jacobi2d and stencil3d.
+launch_args() {
+  case $1 in
+    jacobi2d) echo "--groups $(shape2 "$2") --local $L2 --extent $ND_EXTENT2" ;;
+    stencil3d) echo "--groups $(shape3 "$2") --local $L3 --extent $ND_EXTENT3" ;;
+    *) echo "--groups $2 --local $L" ;;
+  esac
+}
+
 # one SCENARIO FILEBASE GROUPS LOCAL MINPART [env...]: prints a cell.
 one() {
   local sc=$1 fb=$2 g=$3 l=$4 minp=$5; shift 5
@@ -56,7 +85,7 @@ one() {
   local t=$TMO
   local line rc
   line=$(env "$@" timeout -k 3 "$t" "$RUN" --scenario "$sc" --cl "$fb.cl" \
-         --constraints "$fb.json" --groups "$g" --local "$l" \
+         --constraints "$fb.json" $(L=$l launch_args "$sc" "$g") \
          --min-participants "$minp" 2>>"$LOG")
   rc=$?
   echo "[$GSYNC_PLATFORM $(basename "$fb") $sc g=$g l=$l min=$minp] rc=$rc $line" >>"$LOG"
@@ -78,7 +107,7 @@ teeth() {
   local fb=$1 sc=$2 g=$3 l=$4; shift 4
   local line rc
   line=$(env "$@" timeout -k 3 "$TMO" "$RUN" --scenario "$sc" --cl "$fb.cl" \
-         --constraints "$fb.json" --groups "$g" --local "$l" \
+         --constraints "$fb.json" $(L=$l launch_args "$sc" "$g") \
          --min-participants "$g" --expect-fail 2>>"$LOG")
   rc=$?
   echo "[$GSYNC_PLATFORM teeth $(basename "$fb") $sc g=$g] rc=$rc $line" >>"$LOG"
@@ -105,8 +134,12 @@ for plat in $PLATFORMS; do
   export GSYNC_PLATFORM=$plat
   case $plat in
     NVIDIA) C=$NV_CORES; L=256; TMO=30; penv="X=1"
+            L2=16x16; L3=8x8x4
+            ND_EXTENT2=${ND_EXTENT2:-1024x1024}; ND_EXTENT3=${ND_EXTENT3:-128x128x128}
             ndlist="132 264 528" ;;
     *)      C=$POCL_CORES; L=64; TMO=90; penv="POCL_MAX_PTHREAD_COUNT=$C"
+            L2=8x8; L3=4x4x4
+            ND_EXTENT2=${ND_EXTENT2:-256x256}; ND_EXTENT3=${ND_EXTENT3:-64x64x32}
             ndlist="2 4" ;;
   esac
   say ""
@@ -125,6 +158,22 @@ for plat in $PLATFORMS; do
   full=$C
   [ "$plat" = NVIDIA ] && [ "$maxp" -gt 0 ] && [ "$maxp" -lt "$C" ] && full=$maxp
   say "full co-resident count used for --no-discovery: $full"
+  # An N-D kernel may hold fewer groups at once than the 1-D stencil (more
+  # registers per item): its "full" count is what discovery admits for it.
+  declare -A fullof
+  for sc in $SCENARIOS; do
+    fullof[$sc]=$full
+    case $sc in jacobi2d|stencil3d) ;; *) continue ;; esac
+    [ "$plat" = NVIDIA ] && [ -f "$K/$sc.tree.cl" ] || continue
+    line=$(timeout -k 3 "$TMO" "$RUN" --scenario $sc --cl "$K/$sc.tree.cl" \
+      --constraints "$K/$sc.tree.json" $(launch_args $sc $((4 * C))) \
+      --rounds 2 2>>"$LOG")
+    read -r pp lo <<EOF2
+$(echo "$line" | sed -n 's/.*participants=\([0-9]*\).*left_out=\([0-9]*\).*/\1 \2/p')
+EOF2
+    [ -n "$pp" ] && [ $((pp + lo)) -lt "$full" ] && fullof[$sc]=$((pp + lo))
+    say "$sc: discovery admitted ${pp:-?} + ${lo:-?} left out of $((4 * C)) launched; full count ${fullof[$sc]}"
+  done
   hdr=$(printf "%-13s %-6s %6s |" barrier mode groups)
   for sc in $SCENARIOS; do hdr="$hdr $(printf '%-9s' "$sc")"; done
   say "$hdr"
@@ -136,12 +185,14 @@ for plat in $PLATFORMS; do
       continue
     fi
     disc_rows "$b" disc "$b"
-    for g in $ndlist $full; do
+    for g in $ndlist full; do
       row=$(printf "%-13s %-6s %6s |" "$b" nodisc "$g")
       for sc in $SCENARIOS; do
+        gg=$g
+        [ "$g" = full ] && gg=${fullof[$sc]}
         e=$penv
-        [ "$plat" != NVIDIA ] && [ "$g" -gt "$C" ] && e="POCL_MAX_PTHREAD_COUNT=$g"
-        row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$b.nd" "$g" "$L" "$g" $e)")"
+        [ "$plat" != NVIDIA ] && [ "$gg" -gt "$C" ] && e="POCL_MAX_PTHREAD_COUNT=$gg"
+        row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$b.nd" "$gg" "$L" "$gg" $e)")"
       done
       say "$row"
     done
@@ -157,14 +208,24 @@ for plat in $PLATFORMS; do
       [ -f "$K/stencil.$b.d-$d.cl" ] && disc_rows "$b" "$d" "$b.d-$d"
     done
   done
-  if echo " $ALL " | grep -q " noop "; then
-    g=$(echo $ndlist | awk '{print $NF}')
-    row=$(printf "%-13s %-6s %6s |" "noop(teeth)" nodisc "$g")
-    for sc in stencil mirror xpx; do
-      row="$row $sc:$(teeth "$K/$sc.noop.nd" "$sc" "$g" "$L" $penv)"
+  # Teeth: the test-only barriers that do not synchronise work-groups must
+  # be seen: noop (nothing at all) by stencil, mirror and xpx, and by the
+  # N-D scenarios when asked for, local (the work-group only) by those.
+  g=$(echo $ndlist | awk '{print $NF}')
+  for tb in noop local; do
+    echo " $ALL " | grep -q " $tb " || continue
+    row=$(printf "%-13s %-6s %6s |" "$tb(teeth)" nodisc "$g")
+    for sc in stencil mirror xpx jacobi2d stencil3d; do
+      case $tb.$sc in
+        noop.stencil|noop.mirror|noop.xpx) ;;
+        local.stencil|local.mirror|local.xpx) continue ;;
+        *) echo " $SCENARIOS " | grep -q " $sc " || continue ;;
+      esac
+      [ -f "$K/$sc.$tb.nd.cl" ] || continue
+      row="$row $sc:$(teeth "$K/$sc.$tb.nd" "$sc" "$g" "$L" $penv)"
     done
-    say "$row"
-  fi
+    echo "$row" | grep -q : && say "$row"
+  done
 done
 say ""
 say "cells: ok:P = checked against the CPU, P groups took part; MISMATCH/TIMEOUT (hung)/ABORTED (spin limit)/ERRn = failed; skip = over BUDGET"

@@ -7,8 +7,8 @@
 kernel void k(global uint *a) {
   a[get_global_id(0)] = 1;
   global_barrier();
-  a[get_group_id(1)] = 2;
-  // CHECK-DAG: crlf-diag.cl.tmp.cl:[[@LINE-1]]:5: error: 'get_group_id(1)' in code that takes part in a global barrier: discovery needs a 1-D launch, so only dimension 0 is supported
+  if (get_group_id(1) == 2) global_barrier();
+  // CHECK-DAG: crlf-diag.cl.tmp.cl:[[@LINE-1]]:29: error: global_barrier() under a condition that depends on the work-item or group id{{.*}}
   if (get_local_id(0) == 0)
     global_barrier();
   // CHECK-DAG: crlf-diag.cl.tmp.cl:[[@LINE-1]]:5: error: global_barrier() under a condition that depends on the work-item or group id{{.*}}

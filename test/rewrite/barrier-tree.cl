@@ -26,7 +26,7 @@
 // CHECK: /* barrier-tree: on NVIDIA (sm_70+) one word polled with acquire loads once
 // CHECK: #define GSYNC_TREE_FLAT_MAX 512u
 // CHECK: #define GSYNC_TREE_LEAF 64u
-// CHECK:   global uint *w = c->state + 32;
+// CHECK:   global uint *w = gsync_rule_words(c);
 // CHECK:     uint old = gsync_tree_add(w, add);
 // CHECK-NEXT:     if (((old + add) & 0x7fffffffu) != 0u) {
 // CHECK:       global uint *first = gsync_tree_after(w, old);

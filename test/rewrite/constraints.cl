@@ -38,6 +38,10 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:       "name": "stencil",
 // CHECK-NEXT:       "global_barrier": true,
 // CHECK-NEXT:       "work_dim": 1,
+// CHECK-NEXT:       "dimensions": [
+// CHECK-NEXT:         0
+// CHECK-NEXT:       ],
+// CHECK-NEXT:       "run_time_dimension": false,
 // CHECK-NEXT:       "state_arg": {
 // CHECK-NEXT:         "index": 4,
 // CHECK-NEXT:         "type": "global uint *",
@@ -48,6 +52,7 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:         "init": "zero",
 // CHECK-NEXT:         "reset_by_kernel": true,
 // CHECK-NEXT:         "participants_offset": 20,
+// CHECK-NEXT:         "grid_offset": 24,
 // CHECK-NEXT:         "abort_offset": 40
 // CHECK-NEXT:       },
 // CHECK-NEXT:       "max_work_groups": 0,

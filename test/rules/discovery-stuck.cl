@@ -6,18 +6,18 @@
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  *
- * State words: 6 groups that came, 7 never written.
+ * State words: 0 groups that came, 1 never written.
  */
 int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (gsync_leader()) {
-    atomic_inc(&s[6]);
-    gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[7], 0u) == 0,
-                     atomic_or(&s[6], 0u));
-    shared[0] = gsync_aborted(c) ? 0xffffffffu : (uint)get_group_id(0);
-    shared[1] = (uint)get_num_groups(0);
+    atomic_inc(&s[0]);
+    gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[1], 0u) == 0,
+                     atomic_or(&s[0], 0u));
+    shared[0] = gsync_aborted(c) ? 0xffffffffu : gsync_launch_group();
+    shared[1] = gsync_launch_groups();
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   c->group = shared[0];

@@ -21,19 +21,24 @@
 
 static const char usage_text[] =
     "usage: gsync-run --scenario NAME --cl REWRITTEN.cl --constraints C.json\n"
-    "                 --groups G --local L [--min-participants N]\n"
+    "                 --groups G --local L [--offset O] [--min-participants N]\n"
     "                 [--launches K] [--rounds R] [--expect-fail]\n"
-    "                 [--expect-timeout]\n"
+    "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
     "\n"
     "Builds a kernel rewritten by gsync-rewrite, launches it G x L through\n"
     "libgsync, checks it against a CPU reference and prints one line:\n"
     "  NAME: ok participants=P groups=G launches=K\n"
+    "  NAME: ok participants=P grid=V left_out=X groups=G launches=K\n"
     "  NAME: MISMATCH at I: got X want Y (participants=P)\n"
     "  NAME: timed out: MESSAGE    (libgsync's message: a barrier or\n"
     "                               discovery waited past the spin limit)\n"
     "P is the fewest work-groups that took part in any launch; a launch of\n"
-    "the helper scenario runs both of its kernels.\n"
+    "the helper scenario runs both of its kernels. G, L and O are a count\n"
+    "(1-D) or counts per dimension, 16x8 or 4x4x2: such a launch, or one\n"
+    "with an offset, goes through gsync_enqueue_nd, and its line gives the\n"
+    "virtual grid V of the last launch and how many admitted work-groups it\n"
+    "left out.\n"
     "\n"
     "scenarios (inputs in test/run/kernels/):\n"
     "  stencil  stencil.cl: 3-point ring stencil, 200 iterations\n"
@@ -48,6 +53,11 @@ static const char usage_text[] =
     "           that times out with more\n"
     "  slow     slow.cl: stencil's work, with a serial phase of SLOW_MS ms\n"
     "           (a -D of the rewrite) in work-group 0 at the first barrier\n"
+    "  jacobi2d jacobi2d.cl: 5-point Jacobi sweeps over 48 x 40, 40 steps\n"
+    "  stencil3d stencil3d.cl: 7-point stencil over 20 x 18 x 12, 20 steps\n"
+    "  ids      ids.cl: each work-item records its remapped ids; checks\n"
+    "           that they form the virtual grid docs/nd.md describes for\n"
+    "           the admitted count (any launch shape, offsets too)\n"
     "\n"
     "options:\n"
     "  --min-participants N  fail if fewer than N work-groups took part in\n"
@@ -62,9 +72,13 @@ static const char usage_text[] =
     "                        scenario runs again through the same kernel\n"
     "                        handles with 1 work-group and must pass (it\n"
     "                        prints both lines)\n"
+    "  --offset O            the launch's global work offset\n"
+    "  --extent WxH[xD]      the grid jacobi2d or stencil3d sweeps (each\n"
+    "                        at most 4096)\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
     "                        exit 1 if the build fails\n"
-    "  --options OPTS        build options for --build-only\n"
+    "  --options OPTS        build options for --build-only; with a\n"
+    "                        scenario, added after libgsync's\n"
     "\n"
     "environment: GSYNC_PLATFORM=TEXT picks the first platform whose name\n"
     "contains TEXT (default: the first platform).\n"
@@ -77,7 +91,10 @@ typedef struct options {
   const char *constraints;
   const char *build_only;
   const char *build_options;
-  size_t groups, local;
+  size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
+  size_t extent[3];                       /* --extent, 0: the scenario's */
+  cl_uint dims, local_dims, offset_dims, extent_dims;
+  int has_offset;
   size_t min_participants;
   size_t launches; /* 0: the scenario's default */
   size_t rounds;   /* 0: the scenario's default */
@@ -98,7 +115,9 @@ typedef struct run {
   cl_program program;
   gsync_program *gp;
   size_t groups;    /* work-groups per launch: --groups, then 1 */
+  size_t shape[3];  /* the same per dimension */
   cl_uint min_seen; /* fewest participants in any launch so far */
+  gsync_launch_info info; /* of the latest N-D launch */
   size_t launches;  /* kernel launches enqueued */
   int timed_out;    /* a launch timed out, as --expect-timeout wants */
   char timeout_msg[ERRLEN];
@@ -108,6 +127,8 @@ typedef struct run {
   cl_uint got, want;
   const char *bad_kernel;
   size_t bad_launch;
+  const char *bad_what; /* what was compared, when not the data */
+  int linear_checked;   /* ids: get_global_linear_id was checked too */
 } run;
 
 /* Prints a usage error and returns exit status 2. */
@@ -129,6 +150,30 @@ static int parse_count(const char *s, size_t *out) {
   if (errno != 0 || *end != '\0' || v > SIZE_MAX)
     return 0;
   *out = (size_t)v;
+  return 1;
+}
+
+/* Parses a launch shape, "16" or "16x8" or "4x4x2", into out[0..2] (1
+ * past the dimensions given) and *dims. Returns 1 on success, 0 if s is
+ * not such a shape. */
+static int parse_shape(const char *s, size_t *out, cl_uint *dims) {
+  char part[32];
+  *dims = 0;
+  for (const char *p = s;; p++) {
+    const char *x = strchr(p, 'x');
+    size_t len = x != NULL ? (size_t)(x - p) : strlen(p);
+    if (*dims == 3 || len == 0 || len >= sizeof part)
+      return 0;
+    memcpy(part, p, len);
+    part[len] = '\0';
+    if (!parse_count(part, &out[(*dims)++]))
+      return 0;
+    if (x == NULL)
+      break;
+    p = x;
+  }
+  for (cl_uint d = *dims; d < 3; d++)
+    out[d] = 1;
   return 1;
 }
 
@@ -154,7 +199,7 @@ static int parse_args(int argc, char **argv, options *o) {
     static const char *const valued[] = {
         "--scenario",   "--cl",       "--constraints",      "--groups",
         "--local",      "--launches", "--min-participants", "--rounds",
-        "--build-only", "--options"};
+        "--build-only", "--options",  "--offset",           "--extent"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -182,10 +227,10 @@ static int parse_args(int argc, char **argv, options *o) {
       o->constraints = value;
       break;
     case 3:
-      ok = parse_count(value, &o->groups);
+      ok = parse_shape(value, o->groups, &o->dims);
       break;
     case 4:
-      ok = parse_count(value, &o->local);
+      ok = parse_shape(value, o->local, &o->local_dims);
       break;
     case 5:
       ok = parse_count(value, &o->launches);
@@ -202,9 +247,23 @@ static int parse_args(int argc, char **argv, options *o) {
     case 9:
       o->build_options = value;
       break;
+    case 11:
+      ok = parse_shape(value, o->extent, &o->extent_dims);
+      for (cl_uint d = 0; d < 3; d++)
+        ok = ok && o->extent[d] <= 4096;
+      break;
+    case 10:
+      ok = parse_shape(value, o->offset, &o->offset_dims);
+      for (cl_uint d = o->offset_dims; d < 3; d++)
+        o->offset[d] = 0;
+      o->has_offset = 1;
+      break;
     }
     if (!ok)
-      return usage_error("not a number", value);
+      return usage_error(k == 3 || k == 4 || k == 10 || k == 11
+                             ? "not a count or a shape like 8x8"
+                             : "not a number",
+                         value);
     if ((k == 5 && o->launches == 0) || (k == 7 && o->rounds == 0))
       return usage_error("must be at least 1", a);
   }
@@ -212,12 +271,16 @@ static int parse_args(int argc, char **argv, options *o) {
     return 0;
   if (o->scenario == NULL || o->cl == NULL || o->constraints == NULL)
     return usage_error("--scenario, --cl and --constraints are required", NULL);
-  if (o->groups == 0 || o->local == 0)
-    return usage_error("--groups and --local must be at least 1", NULL);
+  if (o->dims == 0 || o->local_dims == 0)
+    return usage_error("--groups and --local are required", NULL);
+  if (o->local_dims != o->dims || (o->has_offset && o->offset_dims != o->dims))
+    return usage_error("--groups, --local and --offset differ in dimensions",
+                       NULL);
+  for (cl_uint d = 0; d < 3; d++)
+    if (o->groups[d] == 0 || o->local[d] == 0)
+      return usage_error("--groups and --local must be at least 1", NULL);
   if (o->rounds > UINT32_MAX)
     return usage_error("--rounds is too large", NULL);
-  if (o->build_options != NULL)
-    return usage_error("--options goes with --build-only", NULL);
   return 0;
 }
 
@@ -352,10 +415,11 @@ static int read_buffer(run *r, cl_mem m, cl_uint *out, size_t n) {
   return rc == CL_SUCCESS ? RUN_OK : cl_error("clEnqueueReadBuffer", rc);
 }
 
-/* Makes kernel name with the user arguments (a, b, n, rounds) and its
- * libgsync handle. Returns RUN_OK or RUN_ERROR. */
-static int make_kernel(run *r, const char *name, cl_mem a, cl_mem b, cl_uint n,
-                       cl_uint rounds, cl_kernel *kernel, gsync_kernel **gk) {
+/* Makes kernel name with the user arguments (a, b, args[0..n_args)) and
+ * its libgsync handle. Returns RUN_OK or RUN_ERROR. */
+static int make_kernel(run *r, const char *name, cl_mem a, cl_mem b,
+                       const cl_uint *args, cl_uint n_args, cl_kernel *kernel,
+                       gsync_kernel **gk) {
   cl_int rc;
   char err[ERRLEN];
   *kernel = clCreateKernel(r->program, name, &rc);
@@ -365,12 +429,14 @@ static int make_kernel(run *r, const char *name, cl_mem a, cl_mem b, cl_uint n,
     return RUN_ERROR;
   }
   if ((rc = clSetKernelArg(*kernel, 0, sizeof a, &a)) != CL_SUCCESS ||
-      (rc = clSetKernelArg(*kernel, 1, sizeof b, &b)) != CL_SUCCESS ||
-      (rc = clSetKernelArg(*kernel, 2, sizeof n, &n)) != CL_SUCCESS ||
-      (rc = clSetKernelArg(*kernel, 3, sizeof rounds, &rounds)) != CL_SUCCESS)
+      (rc = clSetKernelArg(*kernel, 1, sizeof b, &b)) != CL_SUCCESS)
     return cl_error("clSetKernelArg", rc);
+  for (cl_uint i = 0; i < n_args; i++)
+    if ((rc = clSetKernelArg(*kernel, 2 + i, sizeof *args, &args[i])) !=
+        CL_SUCCESS)
+      return cl_error("clSetKernelArg", rc);
   gsync_status st = gsync_kernel_create(r->gp, r->ctx, r->queue, *kernel,
-                                        r->o->groups, gk, err, sizeof err);
+                                        r->groups, gk, err, sizeof err);
   if (st != GSYNC_OK) {
     fprintf(stderr, "gsync-run: error: %s\n", err);
     return RUN_ERROR;
@@ -384,10 +450,21 @@ static int make_kernel(run *r, const char *name, cl_mem a, cl_mem b, cl_uint n,
 static int launch(run *r, gsync_kernel *gk) {
   char err[ERRLEN];
   cl_uint parts = 0;
-  gsync_status st =
-      gsync_enqueue(gk, r->queue, r->groups, r->o->local, NULL, err, sizeof err);
-  if (st == GSYNC_OK)
-    st = gsync_finish(gk, r->queue, &parts, err, sizeof err);
+  gsync_status st;
+  if (r->o->dims == 1 && !r->o->has_offset) {
+    st = gsync_enqueue(gk, r->queue, r->groups, r->o->local[0], NULL, err,
+                       sizeof err);
+    if (st == GSYNC_OK)
+      st = gsync_finish(gk, r->queue, &parts, err, sizeof err);
+  } else {
+    st = gsync_enqueue_nd(gk, r->queue, r->o->dims,
+                          r->o->has_offset ? r->o->offset : NULL, r->shape,
+                          r->o->local, err, sizeof err);
+    r->info.size = sizeof r->info;
+    if (st == GSYNC_OK)
+      st = gsync_finish_nd(gk, r->queue, &r->info, err, sizeof err);
+    parts = r->info.participants;
+  }
   if (st == GSYNC_ERR_TIMEOUT) {
     snprintf(r->timeout_msg, sizeof r->timeout_msg, "%s", err);
     return RUN_TIMEOUT;
@@ -456,10 +533,36 @@ static void phase_ref(cl_uint *dst, const cl_uint *src, size_t n, size_t shift,
     dst[i] = src[(i + shift) % n] + add;
 }
 
+/* CPU reference of jacobi2d.cl (dims 2) and stencil3d.cl (dims 3): steps
+ * sweeps over the grid ext[0] x ext[1] x ext[2] between a and b, which
+ * swap roles every step; points on an edge keep their value. */
+static void sweep_ref(cl_uint *a, cl_uint *b, const cl_uint *ext, int dims,
+                      size_t steps) {
+  size_t stride[3] = {1, ext[0], (size_t)ext[0] * ext[1]};
+  for (size_t t = 0; t < steps; t++) {
+    const cl_uint *src = t % 2 ? b : a;
+    cl_uint *dst = t % 2 ? a : b;
+    for (size_t z = 0; z < ext[2]; z++)
+      for (size_t y = 0; y < ext[1]; y++)
+        for (size_t x = 0; x < ext[0]; x++) {
+          size_t at[3] = {x, y, z}, i = z * stride[2] + y * stride[1] + x;
+          int edge = 0;
+          cl_uint sum = src[i];
+          for (int d = 0; d < dims; d++)
+            edge |= at[d] == 0 || at[d] == ext[d] - 1;
+          for (int d = 0; d < dims && !edge; d++)
+            sum += src[i - stride[d]] + src[i + stride[d]] - 2u * src[i];
+          dst[i] = sum;
+        }
+  }
+}
+
 /* The fixed shape of one scenario. */
 typedef struct shape {
   const char *kernels[2]; /* second NULL when there is one */
   size_t n, rounds, launches;
+  cl_uint ext[3]; /* N-D scenarios: the grid they sweep; n is its size */
+  int dims;       /* N-D scenarios: 2 or 3; 1-D ones: 0 */
 } shape;
 
 /* Returns the shape of scenario name, or NULL if there is none. */
@@ -468,13 +571,17 @@ static const shape *find_shape(const char *name) {
     const char *name;
     shape s;
   } table[] = {
-      {"stencil", {{"stencil", NULL}, 3000, 200, 1}},
-      {"reuse", {{"stencil", NULL}, 3000, 2, 100}},
-      {"mirror", {{"mirror", NULL}, 4096, 300, 1}},
-      {"xpx", {{"xpx", NULL}, 256, 20, 1}},
-      {"helper", {{"shift_left", "shift_right"}, 3000, 100, 1}},
-      {"uneven", {{"uneven", NULL}, 3000, 200, 1}},
-      {"slow", {{"slow", NULL}, 3000, 20, 1}},
+      {"stencil", {{"stencil", NULL}, 3000, 200, 1, {0, 0, 0}, 0}},
+      {"reuse", {{"stencil", NULL}, 3000, 2, 100, {0, 0, 0}, 0}},
+      {"mirror", {{"mirror", NULL}, 4096, 300, 1, {0, 0, 0}, 0}},
+      {"xpx", {{"xpx", NULL}, 256, 20, 1, {0, 0, 0}, 0}},
+      {"helper", {{"shift_left", "shift_right"}, 3000, 100, 1, {0, 0, 0}, 0}},
+      {"uneven", {{"uneven", NULL}, 3000, 200, 1, {0, 0, 0}, 0}},
+      {"slow", {{"slow", NULL}, 3000, 20, 1, {0, 0, 0}, 0}},
+      {"jacobi2d", {{"jacobi2d", NULL}, 48 * 40, 40, 1, {48, 40, 1}, 2}},
+      {"stencil3d",
+       {{"stencil3d", NULL}, 20 * 18 * 12, 20, 1, {20, 18, 12}, 3}},
+      {"ids", {{"ids", NULL}, 0, 1, 1, {0, 0, 0}, 0}},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(table[i].name, name) == 0)
@@ -497,10 +604,12 @@ static int init_data(run *r, scene *s) {
   int is_mirror = strcmp(r->name, "mirror") == 0;
   int is_xpx = strcmp(r->name, "xpx") == 0;
   int is_helper = strcmp(r->name, "helper") == 0;
+  int is_nd = find_shape(r->name)->dims != 0;
   for (size_t i = 0; i < s->n; i++) {
     s->a[i] = is_mirror   ? 0
               : is_xpx    ? (cl_uint)i
               : is_helper ? (cl_uint)(i * 7)
+              : is_nd     ? (cl_uint)(i * 2654435761u + 7u)
                           : 1u;
     s->b[i] = 0;
   }
@@ -540,6 +649,10 @@ static int run_launches(run *r, const shape *sh, scene *s) {
           return result;
       } else if (is_xpx) {
         xpx_ref(a, b, n, rounds);
+      } else if (sh->dims != 0) {
+        sweep_ref(a, b, sh->ext, sh->dims, rounds);
+        if ((result = compare(r, sh->kernels[k], s->got_b, b, n)) != RUN_OK)
+          return result;
       } else if (is_helper) {
         for (cl_uint rd = 0; rd < rounds; rd++) {
           if (k == 0)
@@ -556,6 +669,135 @@ static int run_launches(run *r, const shape *sh, scene *s) {
     }
   }
   return RUN_OK;
+}
+
+/* The virtual grid docs/nd.md prescribes for p admitted work-groups of a
+ * launch of n[0..2] work-groups, into v[0..2], found by trying every
+ * (v0, v1) with the largest v2 that fits (a grid with a smaller v2 holds
+ * fewer groups). The kernel finds it another way (prelude.cl). */
+static void grid_ref(cl_uint p, const size_t *n, size_t *v) {
+  size_t best = 0, rounds = 0;
+  v[0] = v[1] = v[2] = 1;
+  for (size_t v0 = 1; v0 <= n[0] && v0 <= p; v0++)
+    for (size_t v1 = 1; v1 <= n[1] && v0 * v1 <= p; v1++) {
+      size_t v2 = p / (v0 * v1) < n[2] ? p / (v0 * v1) : n[2];
+      size_t prod = v0 * v1 * v2;
+      size_t r = ((n[0] + v0 - 1) / v0) * ((n[1] + v1 - 1) / v1) *
+                 ((n[2] + v2 - 1) / v2);
+      if (prod > best || (prod == best && r < rounds) ||
+          (prod == best && r == rounds &&
+           (v0 > v[0] || (v0 == v[0] && v1 > v[1])))) {
+        best = prod;
+        rounds = r;
+        v[0] = v0;
+        v[1] = v1;
+        v[2] = v2;
+      }
+    }
+}
+
+/* Records one failed check of the ids scenario; returns RUN_MISMATCH. */
+static int ids_bad(run *r, size_t at, cl_uint got, cl_uint want,
+                   const char *what) {
+  r->bad_index = at;
+  r->got = got;
+  r->want = want;
+  r->bad_what = what;
+  return RUN_MISMATCH;
+}
+
+/* Checks what ids.cl recorded (REC words per work-item, and hits, for n
+ * places) after a launch that took part as r->info says. Returns RUN_OK
+ * or RUN_MISMATCH. */
+static int check_ids(run *r, const cl_uint *rec, const cl_uint *hits,
+                     size_t n) {
+  enum { REC = 14 };
+  const gsync_launch_info *in = &r->info;
+  const size_t *l = r->o->local, *off = r->o->offset;
+  size_t want[3];
+  grid_ref(in->admitted, r->shape, want);
+  for (int d = 0; d < 3; d++)
+    if (in->groups[d] != want[d])
+      return ids_bad(r, (size_t)d, (cl_uint)in->groups[d], (cl_uint)want[d],
+                     "the virtual grid in this dimension");
+  size_t items = (size_t)in->participants * l[0] * l[1] * l[2];
+  for (size_t at = 0; at < n; at++) {
+    if (hits[at] != (at < items))
+      return ids_bad(r, at, hits[at], at < items, "times this place was hit");
+    if (at >= items)
+      continue;
+    const cl_uint *w = rec + at * REC;
+    size_t place = 0;
+    for (int d = 2; d >= 0; d--) {
+      size_t o = r->o->has_offset ? off[d] : 0, gid = w[6 + d];
+      if (w[3 + d] != in->groups[d])
+        return ids_bad(r, at, w[3 + d], (cl_uint)in->groups[d],
+                       "get_num_groups");
+      if (w[9 + d] != in->groups[d] * l[d])
+        return ids_bad(r, at, w[9 + d], (cl_uint)(in->groups[d] * l[d]),
+                       "get_global_size");
+      if (w[d] >= in->groups[d] || gid < o + w[d] * l[d] ||
+          gid >= o + (w[d] + 1) * l[d])
+        return ids_bad(r, at, (cl_uint)gid, (cl_uint)(o + w[d] * l[d]),
+                       "get_global_id outside its group");
+      place = place * w[9 + d] + (gid - o);
+    }
+    if (place != at)
+      return ids_bad(r, at, (cl_uint)place, (cl_uint)at, "place");
+    if (w[12] != 0)
+      return ids_bad(r, at, w[12], 0, "disagreements (bits)");
+    r->linear_checked |= w[13] != 0;
+  }
+  return RUN_OK;
+}
+
+/* Runs the ids scenario: one launch (--launches many) of ids.cl, whose
+ * records are checked each time. Returns a RUN_ code. */
+static int run_ids(run *r) {
+  enum { REC = 14 };
+  size_t n = r->groups * r->o->local[0] * r->o->local[1] * r->o->local[2];
+  size_t launches = r->o->launches ? r->o->launches : 1;
+  cl_uint *rec = calloc(n * REC, sizeof *rec), *hits = calloc(n, sizeof *hits);
+  cl_mem mrec = NULL, mhits = NULL;
+  cl_kernel kernel = NULL;
+  gsync_kernel *gk = NULL;
+  int result = RUN_ERROR;
+  cl_uint args[1] = {(cl_uint)n};
+  if (rec == NULL || hits == NULL) {
+    fprintf(stderr, "gsync-run: error: out of memory\n");
+    goto done;
+  }
+  if ((mrec = make_buffer(r, rec, n * REC)) == NULL ||
+      (mhits = make_buffer(r, hits, n)) == NULL ||
+      make_kernel(r, "ids", mrec, mhits, args, 1, &kernel, &gk) != RUN_OK)
+    goto done;
+  for (size_t l = 0; l < launches; l++) {
+    const cl_uint zero = 0;
+    cl_int rc = clEnqueueFillBuffer(r->queue, mhits, &zero, sizeof zero, 0,
+                                    n * sizeof zero, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+      result = cl_error("clEnqueueFillBuffer", rc);
+      goto done;
+    }
+    r->cycles = l + 1;
+    if ((result = launch(r, gk)) != RUN_OK)
+      goto done;
+    if ((result = read_buffer(r, mrec, rec, n * REC)) != RUN_OK ||
+        (result = read_buffer(r, mhits, hits, n)) != RUN_OK ||
+        (result = check_ids(r, rec, hits, n)) != RUN_OK)
+      goto done;
+  }
+done:
+  gsync_kernel_release(gk);
+  if (kernel != NULL)
+    clReleaseKernel(kernel);
+  if (mrec != NULL)
+    clReleaseMemObject(mrec);
+  if (mhits != NULL)
+    clReleaseMemObject(mhits);
+  free(rec);
+  free(hits);
+  return result;
 }
 
 /* Runs scenario r->name. With --expect-timeout, a run that timed out is
@@ -580,9 +822,17 @@ static int run_scenario(run *r, const shape *sh) {
   if ((s.ma = make_buffer(r, s.a, s.n)) == NULL ||
       (s.mb = make_buffer(r, s.b, s.n)) == NULL)
     goto done;
+  /* (n, rounds) for the 1-D scenarios, (w, h[, d], steps) for the others. */
+  cl_uint args[4] = {(cl_uint)s.n, (cl_uint)s.rounds}, n_args = 2;
+  if (sh->dims != 0) {
+    n_args = 0;
+    for (int d = 0; d < sh->dims; d++)
+      args[n_args++] = sh->ext[d];
+    args[n_args++] = (cl_uint)s.rounds;
+  }
   for (int k = 0; k < 2 && sh->kernels[k] != NULL; k++)
-    if (make_kernel(r, sh->kernels[k], s.ma, s.mb, (cl_uint)s.n,
-                    (cl_uint)s.rounds, &s.kernels[k], &s.gks[k]) != RUN_OK)
+    if (make_kernel(r, sh->kernels[k], s.ma, s.mb, args, n_args,
+                    &s.kernels[k], &s.gks[k]) != RUN_OK)
       goto done;
   if (init_data(r, &s) != RUN_OK)
     goto done;
@@ -591,6 +841,7 @@ static int run_scenario(run *r, const shape *sh) {
     printf("%s: timed out: %s\n", r->name, r->timeout_msg);
     r->timed_out = 1;
     r->groups = 1;
+    r->shape[0] = r->shape[1] = r->shape[2] = 1;
     r->launches = 0;
     result = init_data(r, &s);
     if (result == RUN_OK)
@@ -613,14 +864,34 @@ done:
   return result;
 }
 
+/* Writes the shape v[0..dims) into out as "16x8". */
+static void shape_text(const size_t *v, cl_uint dims, char *out, size_t size) {
+  if (dims == 3)
+    snprintf(out, size, "%zux%zux%zu", v[0], v[1], v[2]);
+  else if (dims == 2)
+    snprintf(out, size, "%zux%zu", v[0], v[1]);
+  else
+    snprintf(out, size, "%zu", v[0]);
+}
+
 /* Prints the summary line for a finished scenario and returns the exit
  * status it implies. */
 static int report(const run *r, int result) {
   const options *o = r->o;
   switch (result) {
   case RUN_OK:
-    printf("%s: ok participants=%u groups=%zu launches=%zu\n", r->name,
-           (unsigned)r->min_seen, r->groups, r->cycles);
+    if (o->dims == 1 && !o->has_offset) {
+      printf("%s: ok participants=%u groups=%zu launches=%zu\n", r->name,
+             (unsigned)r->min_seen, r->groups, r->cycles);
+    } else {
+      char grid[64], groups[64];
+      shape_text(r->info.groups, o->dims, grid, sizeof grid);
+      shape_text(r->shape, o->dims, groups, sizeof groups);
+      printf("%s: ok participants=%u grid=%s left_out=%u groups=%s "
+             "launches=%zu%s\n",
+             r->name, (unsigned)r->min_seen, grid, (unsigned)r->info.left_out,
+             groups, r->cycles, r->linear_checked ? " linear-id" : "");
+    }
     if (o->expect_fail) {
       fprintf(stderr, "gsync-run: error: expected a MISMATCH\n");
       return 1;
@@ -637,6 +908,8 @@ static int report(const run *r, int result) {
     printf("%s: MISMATCH at %zu: got %u want %u (participants=%u", r->name,
            r->bad_index, (unsigned)r->got, (unsigned)r->want,
            (unsigned)r->min_seen);
+    if (r->bad_what != NULL)
+      printf(", %s", r->bad_what);
     if (strcmp(r->name, "helper") == 0)
       printf(", kernel %s", r->bad_kernel);
     if (r->cycles > 1)
@@ -672,12 +945,27 @@ int main(int argc, char **argv) {
   const shape *sh = NULL;
   if (o.build_only == NULL && (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
+  shape sized; /* an N-D scenario's grid as --extent sets it */
+  if (o.extent_dims != 0) {
+    if (sh == NULL || (cl_uint)sh->dims != o.extent_dims)
+      return usage_error("--extent goes with jacobi2d (WxH) or stencil3d "
+                         "(WxHxD)",
+                         NULL);
+    sized = *sh;
+    sized.n = 1;
+    for (int d = 0; d < 3; d++) {
+      sized.ext[d] = (cl_uint)o.extent[d];
+      sized.n *= o.extent[d];
+    }
+    sh = &sized;
+  }
 
   run r;
   memset(&r, 0, sizeof r);
   r.o = &o;
   r.name = o.scenario;
-  r.groups = o.groups;
+  r.groups = o.groups[0] * o.groups[1] * o.groups[2];
+  memcpy(r.shape, o.groups, sizeof r.shape);
   int status = 1;
   if (pick_device(&r.dev) != RUN_OK || open_device(&r) != RUN_OK)
     goto out;
@@ -697,9 +985,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gsync-run: error: %s\n", err);
     goto out;
   }
-  if (build(&r, o.cl, gsync_program_build_options(r.gp, r.dev)) != RUN_OK)
+  char opts[512];
+  snprintf(opts, sizeof opts, "%s %s", gsync_program_build_options(r.gp, r.dev),
+           o.build_options != NULL ? o.build_options : "");
+  if (build(&r, o.cl, opts) != RUN_OK)
     goto out;
-  status = report(&r, run_scenario(&r, sh));
+  status = report(&r, strcmp(o.scenario, "ids") == 0 ? run_ids(&r)
+                                                     : run_scenario(&r, sh));
 out:
   close_run(&r);
   return status;
