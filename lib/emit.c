@@ -29,11 +29,6 @@ static void add_unique(json_object *array, char **arr, size_t n) {
   }
 }
 
-/* Returns the higher of two "major.minor" version strings. */
-static const char *max_version(const char *a, const char *b) {
-  return strcmp(a, b) >= 0 ? a : b;
-}
-
 /* The JSON object describing one kernel. */
 static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   json_object *k = json_object_new_object();
@@ -97,9 +92,7 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add(root, "spin_limit", json_object_new_int64((int64_t)ctx->spin_limit));
 
   json_object *req = json_object_new_object();
-  add(req, "opencl_c_version",
-      json_object_new_string(
-          max_version(ctx->barrier->opencl_c, ctx->discovery->opencl_c)));
+  add(req, "opencl_c_version", json_object_new_string(gsr_output_version(ctx)));
   json_object *ext = json_object_new_array();
   const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
   add_unique(ext, ctx->barrier->extensions, ctx->barrier->n_extensions);
@@ -112,6 +105,12 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add_unique(caps, ctx->discovery->capabilities,
              ctx->discovery->n_capabilities);
   add(req, "atomic_capabilities", caps);
+  json_object *features = json_object_new_array();
+  for (int f = 0; f < GSR_N_FEATURES; f++)
+    if (ctx->features_used & (1u << f))
+      json_object_array_add(features,
+                            json_object_new_string(gsr_feature_names[f]));
+  add(req, "opencl_c_features", features);
   add(root, "requires", req);
 
   json_object *kernels = json_object_new_array();

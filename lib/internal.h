@@ -1,4 +1,6 @@
 /* Internal interface shared by the engine's stages:
+ *   language (opencl-c.c) the OpenCL C version and features: libclang's
+ *                      arguments, and the features the output uses
  *   parse  (parse.c)   libclang translation unit, the declaration prelude
  *   includes (includes.c) the files the input includes: the list for -MD,
  *                      and their text written into the input for
@@ -248,6 +250,13 @@ typedef struct gsr_ctx {
   int no_discovery; /* --no-discovery or --discovery=none: every launched
                        work-group takes part */
   char cl_std[8]; /* "1.2", "2.0", "3.0": what the input is parsed as */
+  int cl_std_given; /* -cl-std= named it (else 1.2, the parse default) */
+  unsigned features;      /* OpenCL C 3.0 features the input is parsed
+                             with, bits of gsr_feature_names (opencl-c.c) */
+  unsigned features_used; /* those the output uses */
+  char **lang_args;       /* what -cl-std= and -cl-ext= become for libclang */
+  int n_lang_args;
+  CXFile decl_file;       /* the in-memory declaration header */
   unsigned long spin_limit; /* polls before a spin gives up; 0: never */
 
   gsr_func *funcs;
@@ -313,7 +322,31 @@ void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col);
 void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
                   unsigned *col);
 
+/* ---- the OpenCL C language (opencl-c.c) ---- */
+#define GSR_N_FEATURES 15
+extern const char *const gsr_feature_names[GSR_N_FEATURES];
+/* Checks -cl-std= and -cl-ext= and works out ctx->cl_std, ctx->features
+ * and the arguments for libclang; GSR_ERR_OPTIONS after reporting a bad
+ * one. */
+gsr_status gsr_language_options(gsr_ctx *ctx);
+void gsr_language_dispose(gsr_ctx *ctx);
+/* Sets ctx->features_used: the optional features the output uses. */
+void gsr_find_features(gsr_ctx *ctx);
+/* Reports barrier state used inside a block (device-side enqueue);
+ * nonzero if it reported any. */
+int gsr_check_blocks(gsr_ctx *ctx);
+/* The OpenCL C version the output needs, "M.m". */
+const char *gsr_output_version(const gsr_ctx *ctx);
+
 gsr_status gsr_parse(gsr_ctx *ctx);
+/* Nonzero if a and b are the same file. clang_File_isEqual() compares
+ * unique ids, and the files that exist only in memory (the declaration
+ * header, and the input when it is read from standard input) share one. */
+int gsr_same_file(const gsr_ctx *ctx, CXFile a, CXFile b);
+/* Nonzero if the input's bytes spell word anywhere. */
+int gsr_input_mentions(const gsr_ctx *ctx, const char *word);
+/* Lexes the whole input into *toks; returns how many tokens. */
+unsigned gsr_tokenize_input(gsr_ctx *ctx, CXToken **toks);
 /* Passes libclang's diagnostics on (with only_errors, only if one is an
  * error); GSR_ERR_INPUT if one is. */
 gsr_status gsr_parse_diagnostics(gsr_ctx *ctx, int only_errors);

@@ -47,8 +47,15 @@ static void render_summary(gsr_ctx *ctx, gsr_buf *out) {
   gsr_buf_printf(out,
                  " * Launch: 1-D; state buffer of %u + %u x work-groups bytes,"
                  " zeroed once; the kernel\n * resets it for the next launch."
-                 " Needs OpenCL C %s. libgsync does all this.\n",
-                 fixed, per_group, ctx->barrier->opencl_c);
+                 " Needs OpenCL C %s",
+                 fixed, per_group, gsr_output_version(ctx));
+  const char *sep = " with ";
+  for (int f = 0; f < GSR_N_FEATURES; f++)
+    if (ctx->features_used & (1u << f)) {
+      gsr_buf_printf(out, "%s%s", sep, gsr_feature_names[f]);
+      sep = ", ";
+    }
+  gsr_buf_puts(out, ". libgsync does all this.\n");
   if (ctx->spin_limit)
     gsr_buf_printf(out,
                    " * Spin limit: %lu polls; a wait that outlasts it aborts"

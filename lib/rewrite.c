@@ -77,7 +77,7 @@ static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f,
                         va_list ap) {
   if (!f || !line) {
     report_v(ctx, sev, NULL, 0, 0, fmt, ap);
-  } else if (clang_File_isEqual(f, ctx->main_file)) {
+  } else if (gsr_same_file(ctx, f, ctx->main_file)) {
     report_v(ctx, sev, ctx->name, line, col, fmt, ap);
   } else {
     char *name = gsr_file_name(ctx, f);
@@ -271,6 +271,8 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   if (st != GSR_OK)
     goto free_rules;
   st = choose_rules(&ctx);
+  if (st == GSR_OK)
+    st = gsr_language_options(&ctx);
   if (st != GSR_OK)
     goto free_rules;
 
@@ -291,6 +293,11 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   st = gsr_plan(&ctx);
   if (st != GSR_OK)
     goto dispose_tu;
+  if (gsr_check_blocks(&ctx)) {
+    st = GSR_ERR_INPUT;
+    goto dispose_tu;
+  }
+  gsr_find_features(&ctx);
 
   /* A file that calls no global_barrier() passes through untouched. */
   if (ctx.n_barrier_sites) {
@@ -339,6 +346,7 @@ dispose_tu:
   gsr_inline_dispose(&ctx);
   gsr_buf_free(&flat);
 free_rules:
+  gsr_language_dispose(&ctx);
   gsr_rules_free(&ctx.rules);
   return st;
 }

@@ -380,8 +380,8 @@ static int is_assignment(gsr_ctx *ctx, CXCursor op, CXCursor lhs) {
                              &lhs_file, NULL, NULL, &lhs_end);
   if (!spelled_at(ctx, clang_getRangeStart(ext), &begin_file, &begin) ||
       !lhs_file || !begin_file || begin >= lhs_end ||
-      !clang_File_isEqual(lhs_file, ctx->main_file) ||
-      !clang_File_isEqual(begin_file, ctx->main_file))
+      !gsr_same_file(ctx, lhs_file, ctx->main_file) ||
+      !gsr_same_file(ctx, begin_file, ctx->main_file))
     return first_punct_is_assign(ctx, ext, lhs_end, &n);
   CXSourceLocation from =
       clang_getLocationForOffset(ctx->tu, ctx->main_file, lhs_end);
