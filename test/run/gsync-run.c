@@ -43,6 +43,8 @@ static const char usage_text[] =
     "           shift_right, 100 rounds each\n"
     "  reuse    stencil.cl launched 100 times (2 iterations each) through\n"
     "           one state buffer, checked after every launch\n"
+    "  atomics  atomics.cl: C11 atomic_fetch_add and atomic_load (OpenCL C\n"
+    "           2.0 or 3.0), n=3000, 100 rounds\n"
     "  uneven   uneven.cl: stencil's work, but only even work-groups call\n"
     "           global_barrier(): correct with one participant, a launch\n"
     "           that times out with more\n"
@@ -454,6 +456,16 @@ static void phase_ref(cl_uint *dst, const cl_uint *src, size_t n, size_t shift,
     dst[i] = src[(i + shift) % n] + add;
 }
 
+/* CPU reference of atomics.cl: rounds of scattered adds, then reads. */
+static void atomics_ref(cl_uint *a, cl_uint *b, size_t n, size_t rounds) {
+  for (cl_uint r = 0; r < rounds; r++) {
+    for (cl_uint i = 0; i < n; i++)
+      a[(7u * i + r) % n] += b[i] + r + 1u;
+    for (cl_uint i = 0; i < n; i++)
+      b[i] = a[i] ^ i;
+  }
+}
+
 /* The fixed shape of one scenario. */
 typedef struct shape {
   const char *kernels[2]; /* second NULL when there is one */
@@ -472,6 +484,7 @@ static const shape *find_shape(const char *name) {
       {"xpx", {{"xpx", NULL}, 256, 20, 1}},
       {"helper", {{"shift_left", "shift_right"}, 3000, 100, 1}},
       {"uneven", {{"uneven", NULL}, 3000, 200, 1}},
+      {"atomics", {{"atomics", NULL}, 3000, 100, 1}},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(table[i].name, name) == 0)
@@ -518,6 +531,7 @@ static int run_launches(run *r, const shape *sh, scene *s) {
   int is_mirror = strcmp(r->name, "mirror") == 0;
   int is_xpx = strcmp(r->name, "xpx") == 0;
   int is_helper = strcmp(r->name, "helper") == 0;
+  int is_atomics = strcmp(r->name, "atomics") == 0;
   cl_uint *a = s->a, *b = s->b;
   int result;
   for (size_t l = 0; l < s->launches; l++) {
@@ -537,6 +551,8 @@ static int run_launches(run *r, const shape *sh, scene *s) {
           return result;
       } else if (is_xpx) {
         xpx_ref(a, b, n, rounds);
+      } else if (is_atomics) {
+        atomics_ref(a, b, n, rounds);
       } else if (is_helper) {
         for (cl_uint rd = 0; rd < rounds; rd++) {
           if (k == 0)
