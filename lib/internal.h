@@ -257,6 +257,8 @@ typedef struct gsr_ctx {
   char **lang_args;       /* what -cl-std= and -cl-ext= become for libclang */
   int n_lang_args;
   CXFile decl_file;       /* the in-memory declaration header */
+  unsigned *pragma_loops; /* loop nodes under '#pragma gsync uniform' */
+  size_t n_pragma_loops;
   unsigned long spin_limit; /* polls before a spin gives up; 0: never */
 
   gsr_func *funcs;
@@ -382,8 +384,12 @@ gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name);
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);
 gsr_status gsr_plan(gsr_ctx *ctx);
 /* Reports global_barrier() calls that not every work-item reaches
- * (uniform.c). Needs reaches_barrier, so plan.c calls it. */
+ * (uniform.c), unless --no-uniformity-check; reads the pragmas first.
+ * Needs reaches_barrier, so plan.c calls it. */
 void gsr_check_uniformity(gsr_ctx *ctx);
+/* Reads '#pragma gsync uniform' into ctx->pragma_loops, reports misplaced
+ * ones and plans the comments that replace them (pragma.c). */
+void gsr_read_pragmas(gsr_ctx *ctx);
 /* Plans the edits inside macro bodies (plan.c). */
 void gsr_plan_macros(gsr_ctx *ctx);
 /* Plans a check after every statement that can abort, so that a group

@@ -486,8 +486,7 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
                       (fn->reaches_ids && fn->in_participating);
   }
 
-  if (!ctx->opt->no_uniformity_check)
-    gsr_check_uniformity(ctx);
+  gsr_check_uniformity(ctx);
 
   unsigned char *state = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
   if (!state)

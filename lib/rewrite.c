@@ -166,6 +166,7 @@ static void free_tables(gsr_ctx *ctx) {
     free(ctx->expansions[i].name);
   free(ctx->expansions);
   free(ctx->gsync_includes);
+  free(ctx->pragma_loops);
   free(ctx->bsites);
   for (size_t i = 0; i < ctx->n_edits; i++)
     free(ctx->edits[i].text);
