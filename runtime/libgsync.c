@@ -910,8 +910,8 @@ gsync_status gsync_program_check_device(const gsync_program *program,
     char have[96];
     format_c_versions(&f, have, sizeof have);
     st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "device \"%s\" lacks OpenCL C %d.%d required by barrier %s (it "
-              "offers %s)",
+              "device \"%s\" lacks OpenCL C %d.%d that the kernels need "
+              "(barrier %s; it offers %s)",
               f.name, need / 10, need % 10, program->barrier,
               have[0] != '\0' ? have : "none");
     goto done;
