@@ -249,8 +249,10 @@ static int add_define(gsr_ctx *ctx, const char *name, size_t len) {
   return ok;
 }
 
-/* Works out the language from the -cl-std= and -cl-ext= options, and the
- * arguments that tell libclang (ctx->lang_args). See gsync_rewrite.h. */
+/* Works out the language from the -cl-std= and -cl-ext= options: the
+ * version, the 3.0 features, and the arguments that tell libclang
+ * (ctx->lang_args). Returns GSR_OK, GSR_ERR_OPTIONS after reporting a bad
+ * option, or GSR_ERR_NOMEM. */
 gsr_status gsr_language_options(gsr_ctx *ctx) {
   const gsr_options *opt = ctx->opt;
   memcpy(ctx->cl_std, "1.2", 4);

@@ -1034,7 +1034,7 @@ static void classify_for(ucheck *u, unsigned n, unsigned root) {
   if (u->nodes[n].n_kids != 4)
     return;
   unsigned init = kid(u, n, 0), cond = strip(u, kid(u, n, 1)),
-           inc = kid(u, n, 2), body = kid(u, n, 3);
+           inc = kid(u, n, 2);
   int var = -1;
   unsigned start = NO_NODE;
   if (u->nodes[init].kind == CXCursor_DeclStmt && u->nodes[init].n_kids == 1 &&
@@ -1102,7 +1102,6 @@ static void classify_for(ucheck *u, unsigned n, unsigned root) {
       changed_in(u, var, kid(u, n, 1), u->nodes[n].end, inc,
                  u->nodes[inc].end))
     return;
-  (void)body;
   u->info[n].loop = LOOP_ROUNDED;
   u->info[n].factor = factor;
 }
