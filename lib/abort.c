@@ -77,7 +77,7 @@ static int written_here(const gsr_ctx *ctx, CXCursor c, enum CXCursorKind k) {
     unsigned off;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)),
                                &f, NULL, NULL, &off);
-    if (!f || !clang_File_isEqual(f, ctx->main_file))
+    if (!f || !gsr_same_file(ctx, f, ctx->main_file))
       return 0;
     CXString label = clang_getCursorSpelling(c);
     const char *t = first[i].token ? first[i].token : clang_getCString(label);
@@ -98,8 +98,9 @@ static int statement_span(const gsr_ctx *ctx, CXCursor s, size_t *begin,
   unsigned b, e;
   clang_getExpansionLocation(clang_getRangeStart(r), &bf, NULL, NULL, &b);
   clang_getExpansionLocation(clang_getRangeEnd(r), &ef, NULL, NULL, &e);
-  if (!bf || !ef || !clang_File_isEqual(bf, ctx->main_file) ||
-      !clang_File_isEqual(ef, ctx->main_file) || e <= b || e > ctx->src_len)
+  if (!bf || !ef || !gsr_same_file(ctx, bf, ctx->main_file) ||
+      !gsr_same_file(ctx, ef, ctx->main_file) || e <= b ||
+      e > ctx->src_len)
     return 0;
   size_t next = gsr_skip_blank(ctx, e);
   *begin = b;

@@ -234,8 +234,7 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add(root, "spin_limit_ms", json_object_new_int64((int64_t)ctx->spin_limit));
 
   json_object *req = json_object_new_object();
-  add(req, "opencl_c_version",
-      json_object_new_string(gsr_output_c_version(ctx)));
+  add(req, "opencl_c_version", json_object_new_string(gsr_output_version(ctx)));
   json_object *ext = json_object_new_array();
   const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
   add_unique(ext, ctx->barrier->extensions, ctx->barrier->n_extensions);
@@ -248,6 +247,12 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add_unique(caps, ctx->discovery->capabilities,
              ctx->discovery->n_capabilities);
   add(req, "atomic_capabilities", caps);
+  json_object *features = json_object_new_array();
+  for (int f = 0; f < GSR_N_FEATURES; f++)
+    if (ctx->features_used & (1u << f))
+      json_object_array_add(features,
+                            json_object_new_string(gsr_feature_names[f]));
+  add(req, "opencl_c_features", features);
   add(root, "requires", req);
   json_object *build = json_object_new_object();
   add(build, "options", build_options(ctx));

@@ -98,7 +98,7 @@ static size_t main_offset(gsr_ctx *ctx, CXSourceLocation loc) {
   CXFile f;
   unsigned off;
   clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
-  if (!f || !clang_File_isEqual(f, ctx->main_file))
+  if (!f || !gsr_same_file(ctx, f, ctx->main_file))
     return NO_OFF;
   return off;
 }
@@ -112,7 +112,7 @@ static void user_position(gsr_ctx *ctx, CXSourceLocation loc, CXFile *file,
   if (file)
     *file = f;
   if (in_main)
-    *in_main = f && clang_File_isEqual(f, ctx->main_file);
+    *in_main = f && gsr_same_file(ctx, f, ctx->main_file);
 }
 
 /* What a function table lookup compares with. */
@@ -622,7 +622,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     CXFile f;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL,
                                NULL);
-    if (f && !clang_File_isEqual(f, ctx->main_file) &&
+    if (f && !gsr_same_file(ctx, f, ctx->main_file) &&
         gsr_is_builtin_barrier(c))
       return CXChildVisit_Continue;
     int idx = func_index(ctx, clang_getCanonicalCursor(c));
@@ -670,31 +670,14 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
   return CXChildVisit_Recurse;
 }
 
-/* Nonzero if the input's bytes hold the reserved prefix anywhere. */
-static int mentions_prefix(const gsr_ctx *ctx) {
-  size_t plen = strlen(GSR_PREFIX);
-  const char *p = ctx->src, *end = ctx->src + ctx->src_len;
-  while ((size_t)(end - p) >= plen &&
-         (p = memchr(p, GSR_PREFIX[0], (size_t)(end - p) - plen + 1)) != NULL) {
-    if (memcmp(p, GSR_PREFIX, plen) == 0)
-      return 1;
-    p++;
-  }
-  return 0;
-}
-
 /* Reports every identifier of the input that uses the reserved prefix. The
  * whole file is lexed, so macros and inactive #if branches count too; a
  * file whose bytes never spell the prefix need not be. */
 static void check_reserved_prefix(gsr_ctx *ctx) {
-  if (!mentions_prefix(ctx))
+  if (!gsr_input_mentions(ctx, GSR_PREFIX))
     return;
-  CXSourceLocation b = clang_getLocationForOffset(ctx->tu, ctx->main_file, 0);
-  CXSourceLocation e = clang_getLocationForOffset(ctx->tu, ctx->main_file,
-                                                  (unsigned)ctx->src_len);
-  CXToken *toks = NULL;
-  unsigned n = 0;
-  clang_tokenize(ctx->tu, clang_getRange(b, e), &toks, &n);
+  CXToken *toks;
+  unsigned n = gsr_tokenize_input(ctx, &toks);
   size_t plen = strlen(GSR_PREFIX);
   for (unsigned i = 0; i < n; i++) {
     if (clang_getTokenKind(toks[i]) != CXToken_Identifier)

@@ -91,11 +91,11 @@ static void on_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
   (void)stack;
   dep_walk *w = data;
   gsr_ctx *ctx = w->ctx;
-  if (depth == 0 || w->failed || clang_File_isEqual(f, ctx->main_file) ||
+  if (depth == 0 || w->failed || gsr_same_file(ctx, f, ctx->main_file) ||
       gsr_is_decl_header(f) || is_system_file(ctx->tu, f))
     return;
   for (size_t i = 0; i < w->n_seen; i++)
-    if (clang_File_isEqual(w->seen[i], f))
+    if (gsr_same_file(ctx, w->seen[i], f))
       return;
   CXFile *p = realloc(w->seen, (w->n_seen + 1) * sizeof *p);
   char *name = gsr_file_name(ctx, f);
@@ -146,8 +146,8 @@ typedef struct flat {
 
 /* Nonzero if a and b are the same file; NULL (the predefines) only equals
  * NULL. */
-static int same_file(CXFile a, CXFile b) {
-  return a && b ? clang_File_isEqual(a, b) : a == b;
+static int same_file(const flat *fl, CXFile a, CXFile b) {
+  return a && b ? gsr_same_file(fl->ctx, a, b) : a == b;
 }
 
 /* Visitor: collects the #include directives (top-level cursors of the
@@ -205,7 +205,7 @@ static int mark_entered(flat *fl) {
   for (size_t i = 0; i < fl->n_dirs && k < fl->n_entries; i++) {
     directive *d = &fl->dirs[i];
     entry *e = &fl->entries[k];
-    if (same_file(d->file, e->from) && d->begin <= e->offset &&
+    if (same_file(fl, d->file, e->from) && d->begin <= e->offset &&
         e->offset <= d->end) {
       d->entered = 1;
       k++;
@@ -406,7 +406,7 @@ static void flatten_file(flat *fl, CXFile f, const char *name, int write) {
   unsigned line = 1;
   while (fl->next < fl->n_dirs && !fl->failed) {
     directive *d = &fl->dirs[fl->next];
-    if (!same_file(d->file, f) || d->begin < seen || d->end > len)
+    if (!same_file(fl, d->file, f) || d->begin < seen || d->end > len)
       break;
     seen = d->end;
     if (!write || (d->entered && !inlines(ctx, d) &&

@@ -1,4 +1,6 @@
 /* Internal interface shared by the engine's stages:
+ *   language (opencl-c.c) the OpenCL C version and features: libclang's
+ *                      arguments, and the features the output uses
  *   parse  (parse.c)   libclang translation unit, the declaration prelude
  *   includes (includes.c) the files the input includes: the list for -MD,
  *                      and their text written into the input for
@@ -99,9 +101,6 @@ gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
 const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
                                const char *name);
 void gsr_rules_free(gsr_ruleset *set);
-/* The OpenCL C version the output needs ("1.2"): the higher of the
- * input's and the chosen rules'. */
-const char *gsr_output_c_version(const struct gsr_ctx *ctx);
 
 /* ---- the pipeline's shared state ---- */
 
@@ -255,6 +254,15 @@ typedef struct gsr_ctx {
   int no_discovery; /* --no-discovery or --discovery=none: every launched
                        work-group takes part */
   char cl_std[8]; /* "1.2", "2.0", "3.0": what the input is parsed as */
+  int cl_std_given; /* -cl-std= named it (else 1.2, the parse default) */
+  unsigned features;      /* OpenCL C 3.0 features the input is parsed
+                             with, bits of gsr_feature_names (opencl-c.c) */
+  unsigned features_used; /* those the output uses */
+  char **lang_args;       /* what -cl-std= and -cl-ext= become for libclang */
+  int n_lang_args;
+  CXFile decl_file;       /* the in-memory declaration header */
+  unsigned *pragma_loops; /* loop nodes under '#pragma gsync uniform' */
+  size_t n_pragma_loops;
   unsigned long spin_limit; /* ms a spin waits before it gives up; 0: never */
 
   gsr_func *funcs;
@@ -320,7 +328,31 @@ void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col);
 void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
                   unsigned *col);
 
+/* ---- the OpenCL C language (opencl-c.c) ---- */
+#define GSR_N_FEATURES 15
+extern const char *const gsr_feature_names[GSR_N_FEATURES];
+/* Checks -cl-std= and -cl-ext= and works out ctx->cl_std, ctx->features
+ * and the arguments for libclang; GSR_ERR_OPTIONS after reporting a bad
+ * one. */
+gsr_status gsr_language_options(gsr_ctx *ctx);
+void gsr_language_dispose(gsr_ctx *ctx);
+/* Sets ctx->features_used: the optional features the output uses. */
+void gsr_find_features(gsr_ctx *ctx);
+/* Reports barrier state used inside a block (device-side enqueue);
+ * nonzero if it reported any. */
+int gsr_check_blocks(gsr_ctx *ctx);
+/* The OpenCL C version the output needs, "M.m". */
+const char *gsr_output_version(const gsr_ctx *ctx);
+
 gsr_status gsr_parse(gsr_ctx *ctx);
+/* Nonzero if a and b are the same file. clang_File_isEqual() compares
+ * unique ids, and the files that exist only in memory (the declaration
+ * header, and the input when it is read from standard input) share one. */
+int gsr_same_file(const gsr_ctx *ctx, CXFile a, CXFile b);
+/* Nonzero if the input's bytes spell word anywhere. */
+int gsr_input_mentions(const gsr_ctx *ctx, const char *word);
+/* Lexes the whole input into *toks; returns how many tokens. */
+unsigned gsr_tokenize_input(gsr_ctx *ctx, CXToken **toks);
 /* Passes libclang's diagnostics on (with only_errors, only if one is an
  * error); GSR_ERR_INPUT if one is. */
 gsr_status gsr_parse_diagnostics(gsr_ctx *ctx, int only_errors);
@@ -356,8 +388,12 @@ gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name);
 gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);
 gsr_status gsr_plan(gsr_ctx *ctx);
 /* Reports global_barrier() calls that not every work-item reaches
- * (uniform.c). Needs reaches_barrier, so plan.c calls it. */
+ * (uniform.c), unless --no-uniformity-check; reads the pragmas first.
+ * Needs reaches_barrier, so plan.c calls it. */
 void gsr_check_uniformity(gsr_ctx *ctx);
+/* Reads '#pragma gsync uniform' into ctx->pragma_loops, reports misplaced
+ * ones and plans the comments that replace them (pragma.c). */
+void gsr_read_pragmas(gsr_ctx *ctx);
 /* Plans the edits inside macro bodies (plan.c). */
 void gsr_plan_macros(gsr_ctx *ctx);
 /* Plans a check after every statement that can abort, so that a group

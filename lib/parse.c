@@ -33,7 +33,7 @@ static int names_barrier(gsr_ctx *ctx, CXSourceLocation loc) {
   unsigned off;
   clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
   static const char name[] = "global_barrier";
-  return f && clang_File_isEqual(f, ctx->main_file) &&
+  return f && gsr_same_file(ctx, f, ctx->main_file) &&
          off + sizeof name - 1 <= ctx->src_len &&
          memcmp(ctx->src + off, name, sizeof name - 1) == 0;
 }
@@ -51,18 +51,6 @@ static char *main_path_for(const gsr_options *opt) {
   free(cwd);
   gsr_buf_printf(&b, "/%s", p ? p : "<stdin>.cl");
   return gsr_buf_take(&b);
-}
-
-/* Picks the OpenCL C version the input is parsed as from -cl-std=. */
-static void note_cl_std(gsr_ctx *ctx, const char *arg) {
-  static const struct { const char *opt, *ver; } map[] = {
-      {"-cl-std=CL1.0", "1.0"}, {"-cl-std=CL1.1", "1.1"},
-      {"-cl-std=CL1.2", "1.2"}, {"-cl-std=CL2.0", "2.0"},
-      {"-cl-std=CL3.0", "3.0"}, {"-cl-std=cl1.2", "1.2"},
-      {"-cl-std=cl2.0", "2.0"}, {"-cl-std=cl3.0", "3.0"}};
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (strcmp(arg, map[i].opt) == 0)
-      memcpy(ctx->cl_std, map[i].ver, 4);
 }
 
 /* Reports one libclang diagnostic (and its notes) through the callback.
@@ -113,39 +101,40 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
 
 /* Parses the input (ctx->src). Returns GSR_OK, or GSR_ERR_PARSER when
  * libclang could not run; its diagnostics are for gsr_parse_diagnostics().
- * Once the includes are inlined into the input, -include options are left
- * out: their files' text is in it. */
+ * The declaration header is included before the user's -include files, so
+ * that a header they bring calls the barrier the tool knows. -cl-std= and
+ * -cl-ext= reach libclang as gsr_language_options() worked them out. Once
+ * the includes are inlined into the input, -include options are left out:
+ * their files' text is in it. */
 gsr_status gsr_parse(gsr_ctx *ctx) {
   const gsr_options *opt = ctx->opt;
-  memcpy(ctx->cl_std, "1.2", 4);
-
   ctx->main_path = main_path_for(opt);
   if (!ctx->main_path)
     return GSR_ERR_NOMEM;
 
-  int has_std = 0;
-  for (int i = 0; i < opt->num_parser_args; i++)
-    if (strncmp(opt->parser_args[i], "-cl-std=", 8) == 0) {
-      has_std = 1;
-      note_cl_std(ctx, opt->parser_args[i]);
-    }
-
-  const char **args = calloc((size_t)opt->num_parser_args + 6, sizeof *args);
+  const char **args = calloc(
+      (size_t)opt->num_parser_args + (size_t)ctx->n_lang_args + 4, sizeof *args);
   if (!args)
     return GSR_ERR_NOMEM;
   int n = 0;
   args[n++] = "-xcl";
-  if (!has_std)
-    args[n++] = "-cl-std=CL1.2";
-  for (int i = 0; i < opt->num_parser_args; i++) {
-    if (ctx->inlined && strcmp(opt->parser_args[i], "-include") == 0) {
-      i++;
-      continue;
-    }
-    args[n++] = opt->parser_args[i];
-  }
   args[n++] = "-include";
   args[n++] = DECL_HEADER_PATH;
+  for (int i = 0; i < opt->num_parser_args; i++) {
+    const char *a = opt->parser_args[i];
+    int has_value = strcmp(a, "-include") == 0 || strcmp(a, "-I") == 0 ||
+                    strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0;
+    if ((ctx->inlined && strcmp(a, "-include") == 0) ||
+        strncmp(a, "-cl-std=", 8) == 0 || strncmp(a, "-cl-ext=", 8) == 0) {
+      i += has_value;
+      continue;
+    }
+    args[n++] = a;
+    if (has_value && i + 1 < opt->num_parser_args)
+      args[n++] = opt->parser_args[++i];
+  }
+  for (int i = 0; i < ctx->n_lang_args; i++)
+    args[n++] = ctx->lang_args[i];
 
   struct CXUnsavedFile files[2] = {
       {ctx->main_path, ctx->src, (unsigned long)ctx->src_len},
@@ -164,7 +153,19 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
     return GSR_ERR_PARSER;
   }
   ctx->main_file = clang_getFile(ctx->tu, ctx->main_path);
+  ctx->decl_file = clang_getFile(ctx->tu, DECL_HEADER_PATH);
   return GSR_OK;
+}
+
+/* Nonzero if a and b are the same file. The two files that exist only in
+ * memory have the same unique id, so the declaration header is told apart
+ * by its handle, which libclang keeps one per file. */
+int gsr_same_file(const gsr_ctx *ctx, CXFile a, CXFile b) {
+  if (a == b)
+    return 1;
+  if (!a || !b || a == ctx->decl_file || b == ctx->decl_file)
+    return 0;
+  return clang_File_isEqual(a, b);
 }
 
 /* Passes libclang's diagnostics on; with only_errors, none at all unless
@@ -211,4 +212,30 @@ int gsr_is_builtin_barrier(CXCursor decl) {
       clang_getCursorLocation(clang_getCanonicalCursor(decl)), &f, NULL, NULL,
       NULL);
   return gsr_is_decl_header(f);
+}
+
+/* Nonzero if the input's bytes spell word anywhere (comments and skipped
+ * branches included): a cheap test before lexing the whole file. */
+int gsr_input_mentions(const gsr_ctx *ctx, const char *word) {
+  size_t len = strlen(word);
+  const char *p = ctx->src, *end = ctx->src + ctx->src_len;
+  while ((size_t)(end - p) >= len &&
+         (p = memchr(p, word[0], (size_t)(end - p) - len + 1)) != NULL) {
+    if (memcmp(p, word, len) == 0)
+      return 1;
+    p++;
+  }
+  return 0;
+}
+
+/* Lexes the whole input; returns the number of tokens in *toks, for
+ * clang_disposeTokens(). */
+unsigned gsr_tokenize_input(gsr_ctx *ctx, CXToken **toks) {
+  CXSourceLocation b = clang_getLocationForOffset(ctx->tu, ctx->main_file, 0);
+  CXSourceLocation e = clang_getLocationForOffset(ctx->tu, ctx->main_file,
+                                                  (unsigned)ctx->src_len);
+  unsigned n = 0;
+  *toks = NULL;
+  clang_tokenize(ctx->tu, clang_getRange(b, e), toks, &n);
+  return n;
 }

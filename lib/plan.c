@@ -248,8 +248,8 @@ static void not_editable(gsr_ctx *ctx, const gsr_site *s, const char *what,
 static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
   int editable = s->in_main && s->lparen_off != NO_OFF &&
                  s->rparen_off != NO_OFF;
-  int included = s->spelled_in && !clang_File_isEqual(s->spelled_in,
-                                                     ctx->main_file);
+  int included =
+      s->spelled_in && !gsr_same_file(ctx, s->spelled_in, ctx->main_file);
   /* Calls spelled in a macro body of the input are edited there, once, by
    * gsr_plan_macros(). One spelled in a macro of an included file cannot
    * be edited at all. Without discovery the ids are the real ones: they
@@ -478,8 +478,7 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
                       (fn->reaches_ids && fn->in_participating);
   }
 
-  if (!ctx->opt->no_uniformity_check)
-    gsr_check_uniformity(ctx);
+  gsr_check_uniformity(ctx);
 
   unsigned char *state = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
   if (!state)
@@ -495,7 +494,7 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
     /* A definition in an included file cannot be edited; the error about
      * its declaration says so, once for the whole function. */
     int def_included = fn->has_def && fn->file &&
-                       !clang_File_isEqual(fn->file, ctx->main_file);
+                       !gsr_same_file(ctx, fn->file, ctx->main_file);
     if (fn->is_kernel && fn->reaches_barrier) {
       plan_params(ctx, fn, state_param);
       if (fn->has_def && !def_included)

@@ -48,8 +48,15 @@ static void render_summary(gsr_ctx *ctx, gsr_buf *out) {
                  " * Launch: 1-, 2- or 3-D (each kernel's work_dim is in the"
                  " constraints); state buffer\n * of %u + %u x work-groups"
                  " bytes, zeroed once; the kernel resets it for the next\n"
-                 " * launch. Needs OpenCL C %s. libgsync does all this.\n",
-                 fixed, per_group, gsr_output_c_version(ctx));
+                 " * launch. Needs OpenCL C %s",
+                 fixed, per_group, gsr_output_version(ctx));
+  const char *sep = " with ";
+  for (int f = 0; f < GSR_N_FEATURES; f++)
+    if (ctx->features_used & (1u << f)) {
+      gsr_buf_printf(out, "%s%s", sep, gsr_feature_names[f]);
+      sep = ", ";
+    }
+  gsr_buf_puts(out, ". libgsync does all this.\n");
   if (ctx->spin_limit)
     gsr_buf_printf(out,
                    " * Spin limit: %lu ms; a wait that outlasts it aborts"

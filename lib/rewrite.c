@@ -78,7 +78,7 @@ static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f,
                         va_list ap) {
   if (!f || !line) {
     report_v(ctx, sev, NULL, 0, 0, fmt, ap);
-  } else if (clang_File_isEqual(f, ctx->main_file)) {
+  } else if (gsr_same_file(ctx, f, ctx->main_file)) {
     report_v(ctx, sev, ctx->name, line, col, fmt, ap);
   } else {
     char *name = gsr_file_name(ctx, f);
@@ -167,6 +167,7 @@ static void free_tables(gsr_ctx *ctx) {
     free(ctx->expansions[i].name);
   free(ctx->expansions);
   free(ctx->gsync_includes);
+  free(ctx->pragma_loops);
   free(ctx->bsites);
   for (size_t i = 0; i < ctx->n_edits; i++)
     free(ctx->edits[i].text);
@@ -272,6 +273,8 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   if (st != GSR_OK)
     goto free_rules;
   st = choose_rules(&ctx);
+  if (st == GSR_OK)
+    st = gsr_language_options(&ctx);
   if (st != GSR_OK)
     goto free_rules;
 
@@ -292,6 +295,11 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   st = gsr_plan(&ctx);
   if (st != GSR_OK)
     goto dispose_tu;
+  if (gsr_check_blocks(&ctx)) {
+    st = GSR_ERR_INPUT;
+    goto dispose_tu;
+  }
+  gsr_find_features(&ctx);
 
   /* A file that calls no global_barrier() passes through untouched. */
   if (ctx.n_barrier_sites) {
@@ -340,6 +348,7 @@ dispose_tu:
   gsr_inline_dispose(&ctx);
   gsr_buf_free(&flat);
 free_rules:
+  gsr_language_dispose(&ctx);
   gsr_rules_free(&ctx.rules);
   return st;
 }

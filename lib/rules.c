@@ -249,18 +249,6 @@ const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
 }
 
 /* Frees every rule of the set. */
-/* Returns the higher of two "major.minor" version strings. */
-static const char *max_version(const char *a, const char *b) {
-  return strcmp(a, b) >= 0 ? a : b;
-}
-
-/* The OpenCL C version the output needs: the higher of the input's (what
- * it was parsed as) and the chosen rules'. */
-const char *gsr_output_c_version(const gsr_ctx *ctx) {
-  return max_version(ctx->cl_std, max_version(ctx->barrier->opencl_c,
-                                               ctx->discovery->opencl_c));
-}
-
 void gsr_rules_free(gsr_ruleset *set) {
   for (size_t i = 0; i < set->n; i++)
     rule_free(&set->rules[i]);

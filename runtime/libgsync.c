@@ -64,6 +64,8 @@ struct gsync_program {
   int c_version; /* required OpenCL C version, major * 10 + minor */
   char **extensions;
   size_t n_extensions;
+  char **features; /* OpenCL C 3.0 features the kernels use */
+  size_t n_features;
   cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_* bits required */
   kernel_info *kernels;
   size_t n_kernels;
@@ -318,8 +320,6 @@ static int parse_version(const char *s) {
   return (s[0] - '0') * 10 + (s[2] - '0');
 }
 
-/* Fills program->c_version, extensions and atomic_caps from the "requires"
- * object. Returns GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
 /* Reads the array of strings obj.key (NULL and 0 if optional and absent)
  * into a new array of copies. Returns GSYNC_OK, GSYNC_ERR_FORMAT naming the
  * element that is not a string, or GSYNC_ERR_NOMEM. On failure the copies
@@ -364,6 +364,9 @@ static gsync_status load_build(const where *top, json_object *root,
                      &p->n_build_args);
 }
 
+/* Fills program->c_version, extensions, features and atomic_caps from the
+ * "requires" object ("opencl_c_features" may be absent: none). Returns
+ * GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
 static gsync_status load_requires(const where *top, json_object *root,
                                   gsync_program *p) {
   json_object *req, *v, *arr;
@@ -382,7 +385,9 @@ static gsync_status load_requires(const where *top, json_object *root,
                 w.file, json_object_get_string(v));
 
   if ((st = get_strings(&w, req, "extensions", 0, &p->extensions,
-                        &p->n_extensions)))
+                        &p->n_extensions)) ||
+      (st = get_strings(&w, req, "opencl_c_features", 1, &p->features,
+                        &p->n_features)))
     return st;
 
   if ((st =
@@ -699,6 +704,9 @@ void gsync_program_release(gsync_program *program) {
     free(program->build_args[i]);
   free(program->build_args);
   free(program->build_options);
+  for (size_t i = 0; i < program->n_features; i++)
+    free(program->features[i]);
+  free(program->features);
   for (size_t i = 0; i < program->n_kernels; i++)
     free(program->kernels[i].name);
   free(program->kernels);
@@ -718,6 +726,8 @@ typedef struct device_facts {
   int c_versions[16]; /* OpenCL C versions offered, major*10+minor */
   size_t n_c_versions;
   cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES */
+  char *features; /* CL_DEVICE_OPENCL_C_FEATURES, space-separated; NULL
+                     before OpenCL 3.0 */
 } device_facts;
 
 /* Queries a string-valued device property into a malloc'd buffer. Returns
@@ -780,6 +790,32 @@ static int offers_c_version(const device_facts *f, int v) {
 static void free_facts(device_facts *f) {
   free(f->name);
   free(f->extensions);
+  free(f->features);
+}
+
+/* Queries CL_DEVICE_OPENCL_C_FEATURES into f->features as a list of names
+ * separated by spaces. Returns CL_SUCCESS or the OpenCL error. */
+static cl_int query_features(cl_device_id dev, device_facts *f) {
+  size_t size = 0;
+  cl_int rc = clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size);
+  cl_name_version *all = malloc(size > 0 ? size : 1);
+  size_t n = size / sizeof *all;
+  f->features = calloc(n * (CL_NAME_VERSION_MAX_NAME_SIZE + 1) + 1, 1);
+  if (rc == CL_SUCCESS && (all == NULL || f->features == NULL))
+    rc = CL_OUT_OF_HOST_MEMORY;
+  if (rc == CL_SUCCESS && size > 0)
+    rc = clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, all, NULL);
+  size_t used = 0;
+  for (size_t i = 0; rc == CL_SUCCESS && i < n; i++) {
+    const char *end = memchr(all[i].name, '\0', CL_NAME_VERSION_MAX_NAME_SIZE);
+    size_t len = end != NULL ? (size_t)(end - all[i].name) : 0;
+    if (i > 0)
+      f->features[used++] = ' ';
+    memcpy(f->features + used, all[i].name, len);
+    used += len;
+  }
+  free(all);
+  return rc;
 }
 
 /* Queries dev into *f. Returns GSYNC_OK, or GSYNC_ERR_OPENCL naming the
@@ -832,6 +868,11 @@ static gsync_status gather_facts(cl_device_id dev, device_facts *f, char *err,
                      rc);
     }
     f->atomic_caps = caps;
+    if ((rc = query_features(dev, f)) != CL_SUCCESS) {
+      free_facts(f);
+      return cl_fail(err, errlen,
+                     "clGetDeviceInfo(CL_DEVICE_OPENCL_C_FEATURES)", rc);
+    }
   } else if (f->version >= 20) {
     /* OpenCL 2.x makes these mandatory and has no query for them. */
     f->atomic_caps =
@@ -878,8 +919,19 @@ static void format_c_versions(const device_facts *f, char *buf, size_t len) {
   }
 }
 
-/* Checks dev against "requires": atomic capabilities, OpenCL C version,
- * extensions, in that order. Returns GSYNC_OK or the first that fails. */
+/* The first OpenCL C feature the program uses that the device does not
+ * declare for OpenCL C 3.0, or NULL. */
+static const char *missing_feature(const gsync_program *program,
+                                   const device_facts *f) {
+  for (size_t i = 0; i < program->n_features; i++)
+    if (f->features == NULL || !has_word(f->features, program->features[i]))
+      return program->features[i];
+  return NULL;
+}
+
+/* Checks dev against "requires": atomic capabilities, OpenCL C version
+ * (3.0 with the features the kernels use; 2.0 has them all), extensions,
+ * in that order. Returns GSYNC_OK or the first that fails. */
 gsync_status gsync_program_check_device(const gsync_program *program,
                                         cl_device_id dev, char *err,
                                         size_t errlen) {
@@ -902,14 +954,24 @@ gsync_status gsync_program_check_device(const gsync_program *program,
   }
 
   int need = program->c_version;
-  int ok =
-      offers_c_version(&f, need) || (need == 20 && offers_c_version(&f, 30));
+  const char *lacks = missing_feature(program, &f);
+  int ok = need >= 30   ? offers_c_version(&f, 30) && !lacks
+           : need == 20 ? offers_c_version(&f, 20) ||
+                              (offers_c_version(&f, 30) && !lacks)
+                        : offers_c_version(&f, need);
+  if (!ok && lacks && offers_c_version(&f, 30)) {
+    st = fail(err, errlen, GSYNC_ERR_DEVICE,
+              "device \"%s\" lacks OpenCL C feature %s that the kernels use "
+              "(it offers OpenCL C 3.0 without it%s)",
+              f.name, lacks, need == 20 ? ", and not 2.0" : "");
+    goto done;
+  }
   if (!ok) {
     char have[96];
     format_c_versions(&f, have, sizeof have);
     st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "device \"%s\" lacks OpenCL C %d.%d required by barrier %s (it "
-              "offers %s)",
+              "device \"%s\" lacks OpenCL C %d.%d that the kernels need "
+              "(barrier %s; it offers %s)",
               f.name, need / 10, need % 10, program->barrier,
               have[0] != '\0' ? have : "none");
     goto done;
@@ -941,13 +1003,14 @@ static const char *c_std_option(const gsync_program *program,
   case 30:
     return "-cl-std=CL3.0";
   case 20: {
-    /* OpenCL C 3.0 with the 2.0 features is a superset of 2.0, and PoCL 3.1
-     * builds OpenCL 2.0 atomics only under -cl-std=CL3.0. */
+    /* OpenCL C 3.0 with the 2.0 features the kernels use builds them, and
+     * PoCL 3.1 builds OpenCL 2.0 atomics only under -cl-std=CL3.0. */
     device_facts f;
     int use_30 = 0;
     if (gather_facts(dev, &f, NULL, 0) == GSYNC_OK) {
       use_30 = offers_c_version(&f, 30) &&
-               (f.atomic_caps & program->atomic_caps) == program->atomic_caps;
+               (f.atomic_caps & program->atomic_caps) == program->atomic_caps &&
+               !missing_feature(program, &f);
       free_facts(&f);
     }
     return use_30 ? "-cl-std=CL3.0" : "-cl-std=CL2.0";

@@ -62,6 +62,9 @@ static const char usage_text[] =
     "                        (default: %lums; 0: wait forever)\n"
     "  -D NAME[=VALUE], -U NAME, -I DIR, -include FILE, -cl-std=CLx.y\n"
     "                        preprocessor options, as for clBuildProgram\n"
+    "  -cl-ext=LIST          OpenCL C features and extensions the device has\n"
+    "                        (+NAME) or lacks (-NAME), comma-separated, as for\n"
+    "                        clang; CL3.0 starts from those PoCL declares\n"
     "  -h, --help            show this help and exit\n"
     "  --version             show the version and exit\n"
     "\n"
@@ -279,7 +282,8 @@ static int parse_args(int argc, char **argv, cli *c) {
       c->targets[c->n_targets++] = (dep_target){v, a[2] == 'Q'};
       if (!c->dep_only_opt)
         c->dep_only_opt = a[2] == 'Q' ? "-MQ" : "-MT";
-    } else if (strncmp(a, "-cl-std=", 8) == 0) {
+    } else if (strncmp(a, "-cl-std=", 8) == 0 ||
+               strncmp(a, "-cl-ext=", 8) == 0) {
       c->pargs[c->n_pargs++] = a;
     } else if (strcmp(a, "-include") == 0) {
       if (i + 1 >= argc)

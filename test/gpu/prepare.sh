@@ -37,6 +37,8 @@ for b in $barriers; do
     base=$(basename "$k" .cl)
     std=
     case $b in acq-rel) std=-cl-std=CL3.0 ;; esac
+    # atomics.cl is OpenCL C 3.0 (C11 atomics; test/gpu/opencl-c.sh).
+    case $base in atomics) std=-cl-std=CL3.0 ;; esac
     "$tool" --rules-dir="$tmp_rules" --barrier="$b" $std "$k" \
       -o "$out/$base.$b.cl" --constraints "$out/$base.$b.json"
     "$tool" --rules-dir="$tmp_rules" --barrier="$b" $std --no-discovery "$k" \
@@ -52,7 +54,9 @@ for d in "$rules"/discovery-*.cl; do
     case $b in noop|local|acq-rel) continue ;; esac
     for k in $inputs; do
       base=$(basename "$k" .cl)
-      "$tool" --rules-dir="$tmp_rules" --barrier="$b" --discovery="$name" "$k" \
+      std=
+      case $base in atomics) std=-cl-std=CL3.0 ;; esac
+      "$tool" --rules-dir="$tmp_rules" --barrier="$b" --discovery="$name" $std "$k" \
         -o "$out/$base.$b.d-$name.cl" --constraints "$out/$base.$b.d-$name.json"
       n=$((n + 1))
     done

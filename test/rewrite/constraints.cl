@@ -26,6 +26,8 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:       "cl_khr_global_int32_base_atomics"
 // CHECK-NEXT:     ],
 // CHECK-NEXT:     "atomic_capabilities": [
+// CHECK-NEXT:     ],
+// CHECK-NEXT:     "opencl_c_features": [
 // CHECK-NEXT:     ]
 // CHECK-NEXT:   },
 // CHECK-NEXT:   "build": {

@@ -48,6 +48,8 @@ static const char usage_text[] =
     "           shift_right, 100 rounds each\n"
     "  reuse    stencil.cl launched 100 times (2 iterations each) through\n"
     "           one state buffer, checked after every launch\n"
+    "  atomics  atomics.cl: C11 atomic_fetch_add and atomic_load (OpenCL C\n"
+    "           2.0 or 3.0), n=3000, 100 rounds\n"
     "  uneven   uneven.cl: stencil's work, but only even work-groups call\n"
     "           global_barrier(): correct with one participant, a launch\n"
     "           that times out with more\n"
@@ -557,6 +559,16 @@ static void sweep_ref(cl_uint *a, cl_uint *b, const cl_uint *ext, int dims,
   }
 }
 
+/* CPU reference of atomics.cl: rounds of scattered adds, then reads. */
+static void atomics_ref(cl_uint *a, cl_uint *b, size_t n, size_t rounds) {
+  for (cl_uint r = 0; r < rounds; r++) {
+    for (cl_uint i = 0; i < n; i++)
+      a[(7u * i + r) % n] += b[i] + r + 1u;
+    for (cl_uint i = 0; i < n; i++)
+      b[i] = a[i] ^ i;
+  }
+}
+
 /* The fixed shape of one scenario. */
 typedef struct shape {
   const char *kernels[2]; /* second NULL when there is one */
@@ -582,6 +594,7 @@ static const shape *find_shape(const char *name) {
       {"stencil3d",
        {{"stencil3d", NULL}, 20 * 18 * 12, 20, 1, {20, 18, 12}, 3}},
       {"ids", {{"ids", NULL}, 0, 1, 1, {0, 0, 0}, 0}},
+      {"atomics", {{"atomics", NULL}, 3000, 100, 1, {0, 0, 0}, 0}},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(table[i].name, name) == 0)
@@ -630,6 +643,7 @@ static int run_launches(run *r, const shape *sh, scene *s) {
   int is_mirror = strcmp(r->name, "mirror") == 0;
   int is_xpx = strcmp(r->name, "xpx") == 0;
   int is_helper = strcmp(r->name, "helper") == 0;
+  int is_atomics = strcmp(r->name, "atomics") == 0;
   cl_uint *a = s->a, *b = s->b;
   int result;
   for (size_t l = 0; l < s->launches; l++) {
@@ -653,6 +667,8 @@ static int run_launches(run *r, const shape *sh, scene *s) {
         sweep_ref(a, b, sh->ext, sh->dims, rounds);
         if ((result = compare(r, sh->kernels[k], s->got_b, b, n)) != RUN_OK)
           return result;
+      } else if (is_atomics) {
+        atomics_ref(a, b, n, rounds);
       } else if (is_helper) {
         for (cl_uint rd = 0; rd < rounds; rd++) {
           if (k == 0)

@@ -1,0 +1,26 @@
+// '#pragma gsync uniform' right before a loop states that every work-item
+// runs it the same number of times, for a loop the checker cannot prove:
+// here a per-work-item chunk whose length is the same for all. It covers
+// that loop's condition only; the output keeps a comment in its place, so
+// the driver sees no unknown pragma.
+// RUN: %gsync %s -o %t.cl 2>&1 | count 0
+// RUN: FileCheck --match-full-lines %s < %t.cl
+// RUN: %clang-cl -cl-std=CL1.2 -Werror=unknown-pragmas %t.cl
+// RUN: not %gsync -DNO_PRAGMA %s -o %t.none.cl 2>&1 | FileCheck --check-prefix=NONE %s
+// What it does not cover, and where it does not belong: pragma-uniform-errors.cl.
+kernel void chunks(global uint *a, uint per, uint lim) {
+  uint id = get_global_id(0);
+#ifndef NO_PRAGMA
+#pragma gsync uniform
+#endif
+  for (uint e = id * per; e < id * per + per && e < lim; e++) {
+    a[e] += 1;
+    global_barrier();
+  }
+  // NONE: pragma-uniform.cl:[[@LINE-2]]:5: error: global_barrier() in a loop whose trip count depends on the work-item or group id; not every work-item reaches it equally often
+  // NONE: note: if every work-item runs this loop equally often, write '#pragma gsync uniform' on the line before it
+  // NONE-NOT: grid-stride
+}
+// CHECK: /* #pragma gsync uniform */
+// CHECK-NEXT: #endif
+// CHECK-NEXT:   for (uint e = id * per; e < id * per + per && e < lim; e++) {
