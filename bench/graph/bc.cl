@@ -7,8 +7,10 @@
 // taken in the same order as on the CPU.
 //
 //   bc         the persistent kernel: every level of both sweeps for every
-//              source in one launch; forward_level() ends a level with
-//              global_barrier() and returns whether it reached anything
+//              source in one launch, one work-item per vertex in tiles of
+//              the global size; forward_level() ends a level with
+//              global_barrier() and returns whether it reached anything,
+//              backward_level() ends one with global_barrier()
 //   bc_clear, bc_init, bc_forward, bc_backward
 //              the relaunch baseline: one launch per level, the host
 //              reading each forward level's flag back
@@ -72,15 +74,33 @@ static void backward_vertex(uint v, int d, uint s, global const uint *row,
     bc[v] += dep;
 }
 
-// One forward level of the persistent kernel; returns whether it reached a
-// vertex.
+// One forward level of the persistent kernel, one work-item per vertex
+// in tiles of the global size; returns whether it reached a vertex.
 static bool forward_level(int d, uint step, global const uint *row,
                           global const uint *col, global int *dist,
                           global double *sigma, global uint *flag, uint n) {
-  for (uint v = get_global_id(0); v < n; v += get_global_size(0))
-    forward_vertex(v, d, step, row, col, dist, sigma, flag);
+  uint tid = get_global_id(0);
+  for (uint base = 0; base < n; base += get_global_size(0)) {
+    uint v = base + tid;
+    if (v < n)
+      forward_vertex(v, d, step, row, col, dist, sigma, flag);
+  }
   global_barrier();
   return flag[step % 3] == step + 1;
+}
+
+// One backward level of the persistent kernel, like forward_level.
+static void backward_level(int d, uint s, global const uint *row,
+                           global const uint *col, global const int *dist,
+                           global const double *sigma, global double *delta,
+                           global double *bc, uint n) {
+  uint tid = get_global_id(0);
+  for (uint base = 0; base < n; base += get_global_size(0)) {
+    uint v = base + tid;
+    if (v < n)
+      backward_vertex(v, d, s, row, col, dist, sigma, delta, bc);
+  }
+  global_barrier();
 }
 
 kernel void bc(global const uint *row, global const uint *col,
@@ -99,11 +119,8 @@ kernel void bc(global const uint *row, global const uint *col,
     int depth = 0;
     while (forward_level(depth, step++, row, col, dist, sigma, flag, n))
       depth++;
-    for (int d = depth - 1; d >= 0; d--) {
-      for (uint v = tid; v < n; v += threads)
-        backward_vertex(v, d, s, row, col, dist, sigma, delta, bc);
-      global_barrier();
-    }
+    for (int d = depth - 1; d >= 0; d--)
+      backward_level(d, s, row, col, dist, sigma, delta, bc, n);
   }
 }
 
