@@ -139,6 +139,7 @@ static void *read_all(cl_mem m, size_t bytes) {
   return p;
 }
 
+/* malloc that exits when out of memory. */
 static void *xmalloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (!p)
@@ -195,6 +196,8 @@ static void bfs_setup(run *r) {
   SET(k, 4, r->c), SET(k, 5, g->n), SET(k, 6, src);
 }
 
+/* Relaunch: bfs_init, then one bfs_level per level over the frontier
+ * whose size the last launch left in count. */
 static void bfs_relaunch(run *r) {
   static cl_kernel init, level;
   const graph *g = r->g;
@@ -215,6 +218,7 @@ static void bfs_relaunch(run *r) {
   }
 }
 
+/* Levels exactly. */
 static int bfs_check(run *r, char *detail) {
   cl_uint *got = read_all(r->a, (size_t)r->g->n * 4);
   int ok = same_words(got, r->ref, r->g->n, "levels", detail);
@@ -230,6 +234,7 @@ typedef struct heap {
   size_t len;
 } heap;
 
+/* Adds (d, v), sifting it up. */
 static void heap_push(heap *h, cl_uint d, cl_uint v) {
   size_t i = h->len++;
   while (i > 0 && h->d[(i - 1) / 2] > d) {
@@ -241,6 +246,7 @@ static void heap_push(heap *h, cl_uint d, cl_uint v) {
   h->v[i] = v;
 }
 
+/* Removes the smallest (d, v) into *d, *v; the heap is not empty. */
 static void heap_pop(heap *h, cl_uint *d, cl_uint *v) {
   *d = h->d[0];
   *v = h->v[0];
@@ -299,6 +305,7 @@ static void sssp_setup(run *r) {
   SET(k, 8, src);
 }
 
+/* Relaunch: sssp_init, then one sssp_round per round over its list. */
 static void sssp_relaunch(run *r) {
   static cl_kernel init, round;
   const graph *g = r->g;
@@ -320,6 +327,7 @@ static void sssp_relaunch(run *r) {
   }
 }
 
+/* Distances exactly. */
 static int sssp_check(run *r, char *detail) {
   cl_uint *got = read_all(r->a, (size_t)r->g->n * 4);
   int ok = same_words(got, r->ref, r->g->n, "distances", detail);
@@ -361,7 +369,7 @@ static void color_setup(run *r) {
       if (colour[v] >= 0)
         continue;
       sel[v] = 1;
-      for (cl_uint e = g->row[v]; e < g->row[v + 1]; e++)
+      for (cl_uint e = g->row[v]; e < g->row[v + 1] && sel[v]; e++)
         if (colour[g->col[e]] < 0 && goes_before(g->col[e], v))
           sel[v] = 0;
       more |= !sel[v];
@@ -397,6 +405,8 @@ static void color_setup(run *r) {
   SET(k, 4, r->c), SET(k, 5, g->n);
 }
 
+/* Relaunch: color_init, then color_select and color_assign per round
+ * until a round's flag stays down. */
 static void color_relaunch(run *r) {
   static cl_kernel init, sel, assign;
   const graph *g = r->g;
@@ -420,6 +430,7 @@ static void color_relaunch(run *r) {
   }
 }
 
+/* Colours exactly. */
 static int color_check(run *r, char *detail) {
   cl_uint *got = read_all(r->a, (size_t)r->g->n * 4);
   int ok = same_words(got, r->ref, r->g->n, "colours", detail);
@@ -427,11 +438,12 @@ static int color_check(run *r, char *detail) {
   return ok;
 }
 
+/* The states of mis.cl. */
+enum { UNDECIDED, IN, OUT };
+
 /* mis: a = state (bytes), b = flag (3). Luby's rounds as the kernel runs
  * them; run.info: the size of the set. Checks on the way that the set is
  * independent and maximal. */
-enum { UNDECIDED, IN, OUT };
-
 static void mis_setup(run *r) {
   const graph *g = r->g;
   unsigned char *state = xmalloc(g->n);
@@ -442,7 +454,7 @@ static void mis_setup(run *r) {
       if (state[v] != UNDECIDED)
         continue;
       int join = 1;
-      for (cl_uint e = g->row[v]; e < g->row[v + 1]; e++)
+      for (cl_uint e = g->row[v]; e < g->row[v + 1] && join; e++)
         if (state[g->col[e]] != OUT && goes_before(g->col[e], v))
           join = 0;
       if (join)
@@ -474,6 +486,8 @@ static void mis_setup(run *r) {
   SET(k, 4, g->n);
 }
 
+/* Relaunch: mis_init, then mis_join and mis_leave per round until a
+ * round's flag stays down. */
 static void mis_relaunch(run *r) {
   static cl_kernel init, join, leave;
   const graph *g = r->g;
@@ -497,6 +511,7 @@ static void mis_relaunch(run *r) {
   }
 }
 
+/* States exactly. */
 static int mis_check(run *r, char *detail) {
   unsigned char *got = read_all(r->a, r->g->n), *want = r->ref;
   unsigned bad = 0, first = 0;
@@ -577,6 +592,8 @@ static void bc_setup(run *r) {
   SET(k, 8, nsrc);
 }
 
+/* Relaunch: bc_clear; per source bc_init, bc_forward per level until a
+ * level reaches nothing, then bc_backward per level, deepest first. */
 static void bc_relaunch(run *r) {
   static cl_kernel clear, init, fwd, bwd;
   const graph *g = r->g;
@@ -615,6 +632,8 @@ static void bc_relaunch(run *r) {
   }
 }
 
+/* Centralities within 1e-9 of the largest (the device may fuse a
+ * multiply and an add that the CPU rounds apart). */
 static int bc_check(run *r, char *detail) {
   cl_uint n = r->g->n;
   double *got = read_all(r->d, (size_t)n * 8), *want = r->ref, top = 1.0;
@@ -679,6 +698,8 @@ static void pr_setup(run *r) {
   SET(k, 8, max_iter);
 }
 
+/* Relaunch: pr_init, then pr_contribute and pr_gather per iteration
+ * until no rank moved; the iteration count goes where the kernel puts it. */
 static void pr_relaunch(run *r) {
   static cl_kernel init, contribute, gather;
   const graph *g = r->g;
@@ -744,12 +765,13 @@ static cl_uint uf_find(cl_uint *p, cl_uint v) {
   return v;
 }
 
-/* Kruskal over the unique keys; run.info: the forest's weight. */
+/* Orders 32-bit keys. */
 static int cmp_key(const void *x, const void *y) {
   cl_uint a = *(const cl_uint *)x, b = *(const cl_uint *)y;
   return (a > b) - (a < b);
 }
 
+/* mst: Kruskal over the unique keys; run.info: the forest's weight. */
 static void mst_setup(run *r) {
   const graph *g = r->g;
   cl_uint n = g->n, ne = g->nedges;
@@ -786,6 +808,8 @@ static void mst_setup(run *r) {
   SET(k, 8, r->e), SET(k, 9, r->f), SET(k, 10, n), SET(k, 11, ne);
 }
 
+/* Relaunch: mst_init; per round mst_find and mst_hook, and if something
+ * hooked, mst_apply and mst_jump until no pointer moves. */
 static void mst_relaunch(run *r) {
   static cl_kernel init, find, hook, apply, jump;
   const graph *g = r->g;
@@ -824,6 +848,7 @@ static void mst_relaunch(run *r) {
   }
 }
 
+/* The forest's edges exactly. */
 static int mst_check(run *r, char *detail) {
   cl_uint ne = r->g->nedges;
   unsigned char *got = read_all(r->d, ne), *want = r->ref;
@@ -851,6 +876,7 @@ static const app apps[] = {
     {"mst", mst_setup, mst_relaunch, mst_check, "forest weight"},
 };
 
+/* Prints why and the usage; returns the usage error status, 2. */
 static int usage(const char *why) {
   fprintf(stderr,
           "gsync-graph: error: %s\n"
@@ -871,6 +897,7 @@ static int number(const char *v, unsigned long long *out) {
   return *v >= '0' && *v <= '9' && !*end ? 0 : -1;
 }
 
+/* Parses the options, makes the graph, runs the application. */
 int main(int argc, char **argv) {
   prog = "gsync-graph";
   opts o = {NULL, NULL, NULL, NULL, "both", "", 1, 5, 4, 1, 64};

@@ -18,6 +18,7 @@ typedef struct edges {
   size_t len, cap;
 } edges;
 
+/* splitmix64 (graphgen.h). */
 uint64_t graph_rand(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15u);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
@@ -316,6 +317,7 @@ done:
   return rc;
 }
 
+/* Frees g's arrays; g may be freed twice. */
 void graph_free(graph *g) {
   free(g->row);
   free(g->col);
