@@ -119,12 +119,43 @@ static void check(int failed, const char *err) {
 
 void load(gk *x, const char *cl, const char *json, const char *name,
           size_t max_groups) {
+  load_opts(x, cl, json, name, max_groups, NULL, NULL);
+}
+
+/* The build options: libgsync's for the program, the -cl-std=CLx.y among
+ * them raised to min_std, then extra. Returns a new string. */
+static char *build_options(const gsync_program *gp, const char *min_std,
+                           const char *extra) {
+  const char *base = gsync_program_build_options(gp, dev);
+  const char *std = strstr(base, "-cl-std=CL");
+  size_t len = strlen(base) + (min_std ? strlen(min_std) : 0) +
+               (extra ? strlen(extra) : 0) + 2;
+  char *opts = malloc(len);
+  if (!opts)
+    die("out of memory", 0);
+  /* "x.y" compares as a string while both versions have one digit each. */
+  if (std && min_std && strncmp(std + 10, min_std, 3) < 0)
+    snprintf(opts, len, "%.*s%s%s", (int)(std - base + 10), base, min_std,
+             std + 13);
+  else
+    snprintf(opts, len, "%s", base);
+  if (extra && *extra) {
+    size_t used = strlen(opts);
+    snprintf(opts + used, len - used, " %s", extra);
+  }
+  return opts;
+}
+
+void load_opts(gk *x, const char *cl, const char *json, const char *name,
+               size_t max_groups, const char *min_std, const char *extra) {
   char err[ERRLEN];
   check(gsync_program_load(json, &x->gp, err, sizeof err) ||
             gsync_program_check_device(x->gp, dev, err, sizeof err),
         err);
   char *src = slurp(cl);
-  x->pr = build(src, gsync_program_build_options(x->gp, dev));
+  char *opts = build_options(x->gp, min_std, extra);
+  x->pr = build(src, opts);
+  free(opts);
   free(src);
   x->k = kernel_of(x->pr, name);
   check(gsync_kernel_create(x->gp, ctx, queue, x->k, max_groups, &x->gk, err,

@@ -35,6 +35,12 @@ typedef struct gk {
 
 void load(gk *x, const char *cl, const char *json, const char *name,
           size_t max_groups);
+/* load(), for a kernel written in OpenCL C min_std ("1.2"; NULL: what
+ * the constraints require is enough): the -cl-std= libgsync gives is
+ * raised to min_std where it is lower, and extra (may be NULL or "") is
+ * appended, e.g. "-cl-opt-disable". */
+void load_opts(gk *x, const char *cl, const char *json, const char *name,
+               size_t max_groups, const char *min_std, const char *extra);
 void unload(gk *x);
 /* Launches g groups of l items through libgsync; *parts (may be NULL)
  * receives the number of groups that took part. */

@@ -5,6 +5,9 @@
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
 #   %heat-host  the bundled example's host program
 #   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
+#   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
+#   %graph-barriers APP INPUT TMP [OPTS]  test/utils/graph-barriers: APP
+#               with every barrier, --no-discovery, on 2 and 4 groups
 #   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
 #   %api-test   test/api/api-test.c: the engine's interface used from C
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
@@ -51,6 +54,12 @@ config.substitutions.append(
     ("%heat-host", "env ASAN_OPTIONS=detect_leaks=0 " + config.heat_host))
 config.substitutions.append(
     ("%gsync-app", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_app))
+config.substitutions.append(
+    ("%gsync-graph", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_graph))
+config.substitutions.append(
+    ("%graph-barriers", "env ASAN_OPTIONS=detect_leaks=0 sh " +
+     os.path.join(src, "test", "utils", "graph-barriers") + " " +
+     config.gsync_tool + " " + config.gsync_graph))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%bench", os.path.join(src, "bench")))
 config.substitutions.append(("%api-test", config.api_test))

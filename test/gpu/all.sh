@@ -3,7 +3,8 @@
 # the GPU machine, after `. .gpu/on-gpu.sh`:
 #   the run tests on NVIDIA and on PoCL (in parallel: one uses the GPU, the
 #   other the CPU), then the NVIDIA benchmark and stress test (alone).
-# Env: TEST_BUDGET (s, default 170), STEPS="tests bench" (default both),
+# Env: TEST_BUDGET (s, default 170), STEPS="tests bench" (default both; add
+#   graph for bench/run-graph.sh, GRAPH_LIMIT s, default 300),
 #   BARRIERS (run-test order), and what test/gpu/run.sh / bench/run-gpu.sh take.
 set -u
 export OUT=${OUT:-$(pwd)/build/gpu-out}
@@ -21,6 +22,11 @@ fi
 if echo "$STEPS" | grep -q bench; then
   timeout -k 5 ${BENCH_LIMIT:-170} bash bench/run-gpu.sh >/dev/null 2>&1
 fi
+# The graph applications (bench/run-graph.sh): only when STEPS names graph.
+if echo "$STEPS" | grep -q graph; then
+  timeout -k 5 ${GRAPH_LIMIT:-300} bash bench/run-graph.sh >/dev/null 2>&1
+fi
 for f in "$OUT"/gpu-run-*.txt; do [ -f "$f" ] && { echo "=== $f"; cat "$f"; }; done
 [ -f "$OUT/bench-raw.txt" ] && { echo "=== bench"; grep -v '^#' "$OUT/bench-raw.txt"; }
+[ -f "$OUT/graph-table.md" ] && { echo "=== graph"; cat "$OUT/graph-table.md"; }
 true

@@ -77,6 +77,21 @@ for b in default $barriers; do
     n=$((n + 1))
   done
 done
+# The graph applications (bench/graph.c, bench/run-graph.sh): every kernel
+# of bench/graph/ with discovery, for the default barrier and each named one.
+mkdir -p "$out/graph"
+for b in default $barriers; do
+  [ "$b" = noop ] && continue
+  opt=--barrier=$b
+  [ "$b" = default ] && opt=
+  case $b in acq-rel) opt="$opt -cl-std=CL3.0" ;; esac
+  for k in "$root"/bench/graph/*.cl; do
+    base=$(basename "$k" .cl)
+    "$tool" --rules-dir="$tmp_rules" $opt "$k" \
+      -o "$out/graph/$base.$b.cl" --constraints "$out/graph/$base.$b.json"
+    n=$((n + 1))
+  done
+done
 echo $barriers > "$out/BARRIERS"
 for lib in libjson-c.so.5; do
   p=$(ldconfig -p | awk -v l="$lib" '$1==l && /x86-64/{print $NF; exit}')

@@ -1,0 +1,158 @@
+// Betweenness centrality by Brandes' algorithm, unweighted, from the
+// sources 0 .. nsrc - 1: for each source a forward sweep, level by level,
+// counts the shortest paths to every vertex (sigma) and a backward sweep,
+// from the deepest level up, accumulates each vertex's dependency (delta)
+// into its centrality. Both sweeps pull: a vertex reads its neighbours and
+// writes only its own entries, so no atomics are needed and every sum is
+// taken in the same order as on the CPU.
+//
+//   bc         the persistent kernel: every level of both sweeps for every
+//              source in one launch, one work-item per vertex in tiles of
+//              the global size; forward_level() ends a level with
+//              global_barrier() and returns whether it reached anything,
+//              backward_level() ends one with global_barrier()
+//   bc_clear, bc_init, bc_forward, bc_backward
+//              the relaunch baseline: one launch per level, the host
+//              reading each forward level's flag back
+//
+// Undirected CSR graph (row, col). For the current source: dist[v] is v's
+// level (-1 unseen), sigma[v] its number of shortest paths, delta[v] its
+// dependency; bc[v] sums delta over the sources. Path counts grow
+// exponentially with depth (a grid's are binomial coefficients), hence
+// double. Forward level `step` (counted over all sources, so never reused
+// within a launch) writes step + 1 into flag[step % 3] when it reaches a
+// vertex: the flag needs no clearing, and the slot is written again three
+// levels later, after everyone has read it.
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// Sets the start state of vertex v for source s.
+static void init_vertex(uint v, uint s, global int *dist, global double *sigma,
+                        global double *delta) {
+  dist[v] = v == s ? 0 : -1;
+  sigma[v] = v == s ? 1.0 : 0.0;
+  delta[v] = 0.0;
+}
+
+// Forward sweep at level d for vertex v: an unseen v with neighbours at
+// level d is at level d + 1, on as many shortest paths as they are.
+static void forward_vertex(uint v, int d, uint step, global const uint *row,
+                           global const uint *col, global int *dist,
+                           global double *sigma, global uint *flag) {
+  if (dist[v] >= 0)
+    return;
+  double paths = 0.0;
+  for (uint e = row[v]; e < row[v + 1]; e++) {
+    uint u = col[e];
+    if (dist[u] == d)
+      paths += sigma[u];
+  }
+  if (paths > 0.0) {
+    dist[v] = d + 1;
+    sigma[v] = paths;
+    flag[step % 3] = step + 1;
+  }
+}
+
+// Backward sweep at level d for vertex v (at level d): its dependency from
+// its successors at level d + 1, added to its centrality unless it is the
+// source.
+static void backward_vertex(uint v, int d, uint s, global const uint *row,
+                            global const uint *col, global const int *dist,
+                            global const double *sigma, global double *delta,
+                            global double *bc) {
+  if (dist[v] != d)
+    return;
+  double dep = 0.0;
+  for (uint e = row[v]; e < row[v + 1]; e++) {
+    uint w = col[e];
+    if (dist[w] == d + 1)
+      dep += sigma[v] / sigma[w] * (1.0 + delta[w]);
+  }
+  delta[v] = dep;
+  if (v != s)
+    bc[v] += dep;
+}
+
+// One forward level of the persistent kernel, one work-item per vertex
+// in tiles of the global size; returns whether it reached a vertex.
+static bool forward_level(int d, uint step, global const uint *row,
+                          global const uint *col, global int *dist,
+                          global double *sigma, global uint *flag, uint n) {
+  uint tid = get_global_id(0);
+  for (uint base = 0; base < n; base += get_global_size(0)) {
+    uint v = base + tid;
+    if (v < n)
+      forward_vertex(v, d, step, row, col, dist, sigma, flag);
+  }
+  global_barrier();
+  return flag[step % 3] == step + 1;
+}
+
+// One backward level of the persistent kernel, like forward_level.
+static void backward_level(int d, uint s, global const uint *row,
+                           global const uint *col, global const int *dist,
+                           global const double *sigma, global double *delta,
+                           global double *bc, uint n) {
+  uint tid = get_global_id(0);
+  for (uint base = 0; base < n; base += get_global_size(0)) {
+    uint v = base + tid;
+    if (v < n)
+      backward_vertex(v, d, s, row, col, dist, sigma, delta, bc);
+  }
+  global_barrier();
+}
+
+kernel void bc(global const uint *row, global const uint *col,
+               global int *dist, global double *sigma, global double *delta,
+               global double *bc, global uint *flag, uint n, uint nsrc) {
+  uint tid = get_global_id(0), threads = get_global_size(0);
+  for (uint v = tid; v < n; v += threads)
+    bc[v] = 0.0;
+  if (tid == 0)
+    flag[0] = flag[1] = flag[2] = 0;
+  uint step = 0;
+  for (uint s = 0; s < nsrc && s < n; s++) {
+    for (uint v = tid; v < n; v += threads)
+      init_vertex(v, s, dist, sigma, delta);
+    global_barrier();
+    int depth = 0;
+    while (forward_level(depth, step++, row, col, dist, sigma, flag, n))
+      depth++;
+    for (int d = depth - 1; d >= 0; d--)
+      backward_level(d, s, row, col, dist, sigma, delta, bc, n);
+  }
+}
+
+// Relaunch baseline: one work-item per vertex in each.
+kernel void bc_clear(global double *bc, global uint *flag, uint n) {
+  uint v = get_global_id(0);
+  if (v < n)
+    bc[v] = 0.0;
+  if (v == 0)
+    flag[0] = flag[1] = flag[2] = 0;
+}
+
+kernel void bc_init(global int *dist, global double *sigma,
+                    global double *delta, uint n, uint s) {
+  uint v = get_global_id(0);
+  if (v < n)
+    init_vertex(v, s, dist, sigma, delta);
+}
+
+kernel void bc_forward(global const uint *row, global const uint *col,
+                       global int *dist, global double *sigma,
+                       global uint *flag, uint n, int d, uint step) {
+  uint v = get_global_id(0);
+  if (v < n)
+    forward_vertex(v, d, step, row, col, dist, sigma, flag);
+}
+
+kernel void bc_backward(global const uint *row, global const uint *col,
+                        global const int *dist, global const double *sigma,
+                        global double *delta, global double *bc, uint n, int d,
+                        uint s) {
+  uint v = get_global_id(0);
+  if (v < n)
+    backward_vertex(v, d, s, row, col, dist, sigma, delta, bc);
+}

@@ -1,0 +1,107 @@
+// Single-source shortest paths by Bellman-Ford over a work-list: a round
+// relaxes every edge out of the vertices whose distance fell in the round
+// before, and each vertex whose distance falls now joins the next
+// work-list, once per round. It stops when a round lowers nothing.
+//
+//   sssp       the persistent kernel: every round in one launch; relax()
+//              ends each round with global_barrier() and returns the size
+//              of the next work-list, the loop's condition
+//   sssp_init, sssp_round
+//              the relaunch baseline: the same work, one launch per round,
+//              the host reading the next work-list's size back
+//
+// CSR graph (row, col) with a weight per directed edge (wt). dist[v] is the
+// distance from src, INF while unknown; stamp[v] is the last round that
+// put v on a work-list. list holds two work-lists of up to n vertices
+// (round r reads half r % 2). count[r % 3] is the size of round r's list;
+// round r fills count[(r + 1) % 3] and clears count[(r + 2) % 3] (see
+// bfs.cl for why three counters suffice).
+
+#define INF 0xffffffffu
+
+// Sets the start state of vertex v.
+static void init_vertex(uint v, uint src, global uint *dist,
+                        global uint *stamp) {
+  dist[v] = v == src ? 0 : INF;
+  stamp[v] = 0;
+}
+
+// Relaxes the edges out of v in round `round`: atomic_min lowers each
+// neighbour's distance, and a neighbour whose distance this call lowered
+// joins the next list unless an earlier relaxation of this round put it
+// there (stamp).
+static void relax_vertex(uint v, uint round, global const uint *row,
+                         global const uint *col, global const uint *wt,
+                         volatile global uint *dist, volatile global uint *stamp,
+                         global uint *next, volatile global uint *next_count) {
+  uint dv = dist[v];
+  for (uint e = row[v]; e < row[v + 1]; e++) {
+    uint u = col[e], d = dv + wt[e];
+    if (d < dist[u] && atomic_min(&dist[u], d) > d &&
+        atomic_xchg(&stamp[u], round + 1) != round + 1)
+      next[atomic_inc(next_count)] = u;
+  }
+}
+
+// One round of the persistent kernel: relaxes the edges out of round r's
+// list, waits for every work-item, and returns the size of the next list.
+static uint relax(uint r, global const uint *row, global const uint *col,
+                  global const uint *wt, global uint *dist,
+                  global uint *stamp, global uint *list, global uint *count,
+                  uint n) {
+  global uint *in = list + (r % 2) * n, *out = list + ((r + 1) % 2) * n;
+  if (get_global_id(0) == 0)
+    count[(r + 2) % 3] = 0;
+  for (uint i = get_global_id(0); i < count[r % 3]; i += get_global_size(0))
+    relax_vertex(in[i], r, row, col, wt, dist, stamp, out,
+                 &count[(r + 1) % 3]);
+  global_barrier();
+  return count[(r + 1) % 3];
+}
+
+kernel void sssp(global const uint *row, global const uint *col,
+                 global const uint *wt, global uint *dist, global uint *stamp,
+                 global uint *list, global uint *count, uint n, uint src) {
+  if (src >= n)
+    return;
+  for (uint v = get_global_id(0); v < n; v += get_global_size(0))
+    init_vertex(v, src, dist, stamp);
+  if (get_global_id(0) == 0) {
+    list[0] = src;
+    count[0] = 1;
+    count[1] = 0;
+    count[2] = 0;
+  }
+  global_barrier();
+  uint r = 0;
+  while (relax(r, row, col, wt, dist, stamp, list, count, n) > 0)
+    r++;
+}
+
+// Relaunch baseline: one work-item per vertex.
+kernel void sssp_init(global uint *dist, global uint *stamp, global uint *list,
+                      global uint *count, uint n, uint src) {
+  uint v = get_global_id(0);
+  if (v < n)
+    init_vertex(v, src, dist, stamp);
+  if (v == 0) {
+    list[0] = src;
+    count[0] = 1;
+    count[1] = 0;
+    count[2] = 0;
+  }
+}
+
+// Relaunch baseline: round r, one work-item per vertex of its list.
+kernel void sssp_round(global const uint *row, global const uint *col,
+                       global const uint *wt, global uint *dist,
+                       global uint *stamp, global uint *list,
+                       global uint *count, uint n, uint r) {
+  global uint *in = list + (r % 2) * n, *out = list + ((r + 1) % 2) * n;
+  uint i = get_global_id(0);
+  if (i == 0)
+    count[(r + 2) % 3] = 0;
+  if (i < count[r % 3])
+    relax_vertex(in[i], r, row, col, wt, dist, stamp, out,
+                 &count[(r + 1) % 3]);
+}
