@@ -329,14 +329,16 @@ typedef struct outfile {
 static int stage_file(outfile *o, const char *target, const char *data,
                       size_t len) {
   o->target = target;
-  size_t tl = strlen(target);
-  o->tmp = malloc(tl + 16);
-  if (!o->tmp)
-    return EXIT_INTERNAL;
+  static const char suffix[] = ".gsync-tmp.XXXXXX";
   const char *slash = strrchr(target, '/');
   size_t dl = slash ? (size_t)(slash - target) + 1 : 0;
+  /* The directory part, then the suffix with its NUL: a short target
+   * name needs more room than its own length. */
+  o->tmp = malloc(dl + sizeof suffix);
+  if (!o->tmp)
+    return EXIT_INTERNAL;
   memcpy(o->tmp, target, dl);
-  memcpy(o->tmp + dl, ".gsync-tmp.XXXXXX", 18);
+  memcpy(o->tmp + dl, suffix, sizeof suffix);
   int fd = mkstemp(o->tmp);
   if (fd < 0) {
     fprintf(stderr, "gsync-rewrite: error: cannot write '%s': %s\n", target,
