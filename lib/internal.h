@@ -289,6 +289,8 @@ typedef struct gsr_ctx {
   size_t *wrappers;
   size_t n_wrappers;
   int hinted_inline; /* the note about --inline-includes was given */
+
+  char fingerprint[17]; /* the output's hash in hex (layout.c) */
 } gsr_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
@@ -363,6 +365,17 @@ void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
 /* Applies the edits to the input after the prelude already in out. */
 gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out);
 gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out);
+
+/* The state layout and the output's fingerprint (layout.c). */
+unsigned gsr_state_fixed_bytes(const gsr_ctx *ctx);
+unsigned gsr_state_per_group_bytes(const gsr_ctx *ctx);
+/* Appends "gsync-layout/1 barrier=... fixed=..." (docs/constraints.md). */
+void gsr_layout_string(const gsr_ctx *ctx, gsr_buf *out);
+/* Appends the #define lines of the fingerprint and the layout. */
+void gsr_render_fingerprint(const gsr_ctx *ctx, gsr_buf *out);
+/* Hashes the finished output into ctx->fingerprint; if rendered, writes
+ * it into the output's fingerprint line. */
+void gsr_seal_fingerprint(gsr_ctx *ctx, gsr_buf *output, int rendered);
 
 /* Skips whitespace and comments in the input from off; returns the offset
  * of the next token character (src_len at the end). */
