@@ -227,9 +227,9 @@ static const char *file_type_word(mode_t mode) {
  * Only a regular file of at most MAX_CONSTRAINTS_BYTES is read: a device
  * such as /dev/zero would be read without end, and opening a FIFO waits
  * for a writer (it is opened without waiting, then refused). Returns
- * GSYNC_OK and sets *out, or GSYNC_ERR_IO / GSYNC_ERR_NOMEM. */
-static gsync_status read_file(const char *path, char **out, char *err,
-                              size_t errlen) {
+ * GSYNC_OK and sets *out and *out_len, or GSYNC_ERR_IO / GSYNC_ERR_NOMEM. */
+static gsync_status read_file(const char *path, char **out, size_t *out_len,
+                              char *err, size_t errlen) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
@@ -285,6 +285,7 @@ static gsync_status read_file(const char *path, char **out, char *err,
   }
   buf[len] = '\0';
   *out = buf;
+  *out_len = len;
   buf = NULL;
 close_fd:
   free(buf);
@@ -911,37 +912,57 @@ static gsync_status load_document(const where *w, json_object *root,
   return load_identity(w, root, p);
 }
 
-/* Reads, parses and validates the constraints file into a new program.
- * Returns GSYNC_OK and sets *out, or the first problem's status. */
-gsync_status gsync_program_load(const char *constraints_path,
-                                gsync_program **out, char *err, size_t errlen) {
-  char *text = NULL;
-  gsync_program *p = NULL;
-  json_object *root = NULL;
-  gsync_status st;
-
-  if (out == NULL)
-    return null_argument(err, errlen, "gsync_program_load", "out");
-  *out = NULL;
-  if (constraints_path == NULL)
-    return null_argument(err, errlen, "gsync_program_load", "constraints_path");
-  st = read_file(constraints_path, &text, err, errlen);
-  if (st != GSYNC_OK)
-    return st;
-  enum json_tokener_error jerr = json_tokener_success;
-  root = json_tokener_parse_verbose(text, &jerr);
-  if (root == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_FORMAT, "%s: not valid JSON: %s",
-              constraints_path, json_tokener_error_desc(jerr));
-    goto free_text;
+/* Parses len bytes of text as one JSON document, with nothing after it
+ * but white space (json-c alone stops at the first NUL and ignores what
+ * follows the document). Returns the document, or NULL with *why set. */
+static json_object *parse_json(const char *text, size_t len,
+                               const char **why) {
+  if (len > INT32_MAX || memchr(text, '\0', len) != NULL) {
+    *why = len > INT32_MAX ? "too large" : "it holds a NUL byte";
+    return NULL;
   }
+  json_tokener *tok = json_tokener_new();
+  if (tok == NULL) {
+    *why = "out of memory";
+    return NULL;
+  }
+  json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+  enum json_tokener_error jerr = json_tokener_get_error(tok);
+  size_t used = json_tokener_get_parse_end(tok);
+  json_tokener_free(tok);
+  if (root == NULL || jerr != json_tokener_success) {
+    json_object_put(root);
+    *why = json_tokener_error_desc(
+        jerr == json_tokener_continue ? json_tokener_error_parse_eof : jerr);
+    return NULL;
+  }
+  for (; used < len; used++)
+    if (strchr(" \t\r\n", text[used]) == NULL) {
+      json_object_put(root);
+      *why = "text after the JSON document";
+      return NULL;
+    }
+  return root;
+}
+
+/* Parses and validates the constraints text (len bytes) into a new
+ * program; name is the file's, for messages. Returns GSYNC_OK and sets
+ * *out, or the first problem's status. */
+static gsync_status load_text(const char *name, const char *text, size_t len,
+                              gsync_program **out, char *err, size_t errlen) {
+  const char *why = NULL;
+  gsync_program *p = NULL;
+  gsync_status st;
+  json_object *root = parse_json(text, len, &why);
+  if (root == NULL)
+    return fail(err, errlen, GSYNC_ERR_FORMAT, "%s: not valid JSON: %s", name,
+                why);
   p = calloc(1, sizeof *p);
-  if (p == NULL || (p->path = dup_string(constraints_path)) == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-              constraints_path);
+  if (p == NULL || (p->path = dup_string(name)) == NULL) {
+    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", name);
     goto free_program;
   }
-  where w = {constraints_path, "", err, errlen};
+  where w = {name, "", err, errlen};
   st = load_document(&w, root, p);
   if (st != GSYNC_OK)
     goto free_program;
@@ -950,7 +971,23 @@ gsync_status gsync_program_load(const char *constraints_path,
 free_program:
   gsync_program_release(p);
   json_object_put(root);
-free_text:
+  return st;
+}
+
+/* Reads, parses and validates the constraints file into a new program.
+ * Returns GSYNC_OK and sets *out, or the first problem's status. */
+gsync_status gsync_program_load(const char *constraints_path,
+                                gsync_program **out, char *err, size_t errlen) {
+  char *text = NULL;
+  size_t len = 0;
+  if (out == NULL)
+    return null_argument(err, errlen, "gsync_program_load", "out");
+  *out = NULL;
+  if (constraints_path == NULL)
+    return null_argument(err, errlen, "gsync_program_load", "constraints_path");
+  gsync_status st = read_file(constraints_path, &text, &len, err, errlen);
+  if (st == GSYNC_OK)
+    st = load_text(constraints_path, text, len, out, err, errlen);
   free(text);
   return st;
 }
@@ -1298,6 +1335,16 @@ static const kernel_info *find_kernel(const gsync_program *p,
   return NULL;
 }
 
+/* Computes the state bytes for launches of up to groups work-groups into
+ * *bytes. Returns 0 if the size does not fit a size_t. */
+static int state_size(const kernel_info *info, size_t groups, size_t *bytes) {
+  if (info->per_group_bytes != 0 &&
+      groups > (SIZE_MAX - info->fixed_bytes) / info->per_group_bytes)
+    return 0;
+  *bytes = info->fixed_bytes + info->per_group_bytes * groups;
+  return 1;
+}
+
 /* Enqueues the zeroing of k's state after its latest command (if any),
  * which becomes the latest. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
 static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
@@ -1405,14 +1452,12 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
     goto free_kernel;
   }
   if (info->global_barrier) {
-    if (info->per_group_bytes != 0 &&
-        max_groups > (SIZE_MAX - info->fixed_bytes) / info->per_group_bytes) {
+    if (!state_size(info, max_groups, &k->state_bytes)) {
       st = fail(err, errlen, GSYNC_ERR_LAUNCH,
                 "kernel %s: state for %zu work-groups overflows", k->info.name,
                 max_groups);
       goto free_kernel;
     }
-    k->state_bytes = info->fixed_bytes + info->per_group_bytes * max_groups;
     rc = CL_SUCCESS;
     k->state =
         clCreateBuffer(ctx, CL_MEM_READ_WRITE,
