@@ -22,6 +22,11 @@
 #               this build, installed (see its header)
 #   %man        docs/gsync-rewrite.1, the manual page
 #   %python     the Python that runs lit (for test/utils/*.py)
+#   %as-user    runs a command as an unprivileged user when the tests run
+#               as root (setpriv, as nobody), so that permissions apply;
+#               nothing otherwise
+#   %char-device DIR NAME   prints a character device to write to (see
+#               test/utils/char-device)
 # Features: ninja, when the Ninja build tool is installed.
 import os
 import sys
@@ -72,5 +77,13 @@ config.substitutions.append(("%src-root", src))
 config.substitutions.append(("%build-root", config.build_root))
 config.substitutions.append(
     ("%build-example", os.path.join(src, "test", "utils", "build-example")))
+if os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"):
+    config.substitutions.append(
+        ("%as-user",
+         "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups"))
+else:
+    config.substitutions.append(("%as-user", ""))
+config.substitutions.append(
+    ("%char-device", "sh " + os.path.join(src, "test", "utils", "char-device")))
 if config.ninja:
     config.available_features.add("ninja")
