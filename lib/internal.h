@@ -84,6 +84,7 @@ typedef struct gsr_rule {
   char **capabilities; size_t n_capabilities; /* @atomic-capability */
   unsigned state_fixed;     /* @state-fixed: bytes */
   unsigned state_per_group; /* @state-per-group: bytes */
+  int has_state_fixed, has_state_per_group; /* given: each only once */
   int is_barrier;  /* barrier-NAME.cl, else a support file (discovery) */
   int from_dir;    /* read from the rules directory, not built in */
 } gsr_rule;
@@ -93,9 +94,21 @@ typedef struct gsr_ruleset {
   size_t n;
 } gsr_ruleset;
 
+/* Bounds on what a rule file may say (rules.c): libgsync refuses state
+ * sizes above its own bounds, and --list-barriers prints the summary. */
+#define GSR_RULE_FILE_MAX 1048576
+#define GSR_RULE_SUMMARY_MAX 200
+#define GSR_RULE_STATE_FIXED_MAX 65536
+#define GSR_RULE_STATE_PER_GROUP_MAX 4096
+#define GSR_STR_(x) #x
+#define GSR_STR(x) GSR_STR_(x)
+
 struct gsr_ctx;
 gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
                           gsr_ruleset *out);
+/* Reads and checks a rule's name and header comment into r (name, file,
+ * text and len set), reporting through diag; 0 on a problem. */
+int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user);
 const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
                                const char *name);
 void gsr_rules_free(gsr_ruleset *set);
