@@ -1,4 +1,5 @@
 /* Internal interface shared by the engine's stages:
+ *   prescan (prescan.c) the files the input includes are regular files
  *   parse  (parse.c)   libclang translation unit, the declaration prelude
  *   includes (includes.c) the files the input includes: the list for -MD,
  *                      and their text written into the input for
@@ -328,6 +329,9 @@ void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col);
 void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
                   unsigned *col);
 
+/* Refuses an #include of a file that is not a regular file, before
+ * libclang would read it without end (prescan.c). */
+gsr_status gsr_prescan_includes(gsr_ctx *ctx);
 gsr_status gsr_parse(gsr_ctx *ctx);
 /* Passes libclang's diagnostics on (with only_errors, only if one is an
  * error); GSR_ERR_INPUT if one is. */

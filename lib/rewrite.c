@@ -274,7 +274,9 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   if (st != GSR_OK)
     goto free_rules;
 
-  st = gsr_parse(&ctx);
+  st = gsr_prescan_includes(&ctx);
+  if (st == GSR_OK)
+    st = gsr_parse(&ctx);
   if (st == GSR_OK)
     st = gsr_parse_diagnostics(&ctx, opt->inline_includes);
   if (st == GSR_OK)
