@@ -3,6 +3,7 @@
 # Substitutions:
 #   %gsync      the gsync-rewrite tool of this build
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
+#   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
 #   %heat-host  the bundled example's host program
 #   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
 #   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
@@ -52,6 +53,8 @@ src = config.source_root
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
 config.substitutions.append(
     ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
+config.substitutions.append(
+    ("%gsync-misuse", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_misuse))
 config.substitutions.append(
     ("%heat-host", "env ASAN_OPTIONS=detect_leaks=0 " + config.heat_host))
 config.substitutions.append(
