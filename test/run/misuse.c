@@ -7,7 +7,8 @@
  * when it fails, and nothing crashes, hangs or reads past a buffer (the
  * suite runs under AddressSanitizer too).
  *
- * usage: libgsync-misuse DIR
+ * usage: libgsync-misuse DIR   (GSYNC_PLATFORM=TEXT: the first platform
+ *                              whose name holds TEXT)
  * DIR holds the files the lit test made: out.cl and out.json (the stencil
  * run-test kernel rewritten with the default barrier), nd.cl (the same
  * with --no-discovery) and fifo, a FIFO; scratch files are made there
@@ -397,6 +398,26 @@ static void threads(gsync_program *gp, cl_kernel k, gsync_kernel *gk) {
   gsync_kernel_release(other);
 }
 
+/* Sets dev to the first device of the first platform, or of the first
+ * whose name holds $GSYNC_PLATFORM. Returns 0 if there is none. */
+static int pick_device(cl_platform_id *platform) {
+  cl_platform_id all[16];
+  cl_uint n = 0;
+  const char *want = getenv("GSYNC_PLATFORM");
+  if (clGetPlatformIDs(16, all, &n) != CL_SUCCESS)
+    return 0;
+  for (cl_uint i = 0; i < n && i < 16; i++) {
+    char name[256] = "";
+    clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+    if (want && !strstr(name, want))
+      continue;
+    *platform = all[i];
+    return clGetDeviceIDs(all[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) ==
+           CL_SUCCESS;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   char err[ERRLEN];
   cl_platform_id platform;
@@ -406,9 +427,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   dir = argv[1];
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) !=
-          CL_SUCCESS) {
+  if (!pick_device(&platform)) {
     fprintf(stderr, "libgsync-misuse: no OpenCL device\n");
     return 2;
   }
