@@ -229,6 +229,12 @@ static int open_fds(void) {
   return n;
 }
 
+/* Removes the sandbox when the fuzzer ends. */
+static void remove_sandbox(void) {
+  if (chdir("/") == 0)
+    remove_tree(sandbox);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
@@ -237,6 +243,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     perror("cli-fuzzer: sandbox");
     exit(1);
   }
+  atexit(remove_sandbox);
   root = geteuid() == 0;
   /* --help and --version print; standard output is an output too. */
   if (!freopen("/dev/null", "w", stdout))
