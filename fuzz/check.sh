@@ -11,6 +11,7 @@
 # usage: sh fuzz/check.sh [SECONDS]
 set -eu
 cd "$(dirname "$0")/.."
+root=$(pwd)
 seconds=${1:-60}
 cmake -S . -B build-fuzz -DLLVM_CONFIG=/usr/bin/llvm-config-14 \
   -DCMAKE_C_COMPILER=clang-14 -DGSYNC_FUZZ=ON -DGSYNC_WERROR=ON >/dev/null
@@ -22,9 +23,10 @@ run() {
   shift 2
   work=$(mktemp -d)
   mkdir "$work/new" "$work/artifacts"
-  if build-fuzz/fuzz/$name -max_total_time="$seconds" -timeout=30 \
+  # Absolute paths: cli-fuzzer works in a directory of its own.
+  if "$root/build-fuzz/fuzz/$name" -max_total_time="$seconds" -timeout=30 \
       -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=2 \
-      -artifact_prefix="$work/artifacts/" "$@" "$work/new" "$corpus" \
+      -artifact_prefix="$work/artifacts/" "$@" "$work/new" "$root/$corpus" \
       >"$work/log" 2>&1 </dev/null; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
     rm -rf "$work"
@@ -35,8 +37,8 @@ run() {
     failed=1
   fi
 }
-run rewrite-fuzzer fuzz/corpus -max_len=8192 -dict=fuzz/opencl.dict
+run rewrite-fuzzer fuzz/corpus -max_len=8192 -dict="$root/fuzz/opencl.dict"
 run constraints-fuzzer fuzz/corpus-constraints -max_len=32768 \
-  -dict=fuzz/constraints.dict
+  -dict="$root/fuzz/constraints.dict"
 run cli-fuzzer fuzz/corpus-cli -max_len=64
 exit $failed
