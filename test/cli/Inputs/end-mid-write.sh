@@ -6,11 +6,12 @@
 #   staged: N temporary files
 #   ended by signal SIGNAL | exit N | still running
 #   left: the directory's entries, sorted, on one line
-# A background command of a shell without job control ignores SIGINT, so
-# this sends the signals that a run started so can act on.
+# The command starts with every signal at its default action: a
+# background command of a shell without job control ignores SIGINT, and
+# one under nohup SIGHUP, and gsync-rewrite leaves an ignored signal so.
 sig=$1
 shift
-"$@" 2>/dev/null &
+env --default-signal "$@" 2>/dev/null &
 pid=$!
 staged() { ls -A | grep -c '^\.gsync-tmp\.'; }
 n=0
