@@ -42,6 +42,10 @@ else()
   set(GSYNC_PC_REQUIRES_PRIVATE "json-c")
 endif()
 string(REPLACE ";" " " GSYNC_PC_LIBS "${GSYNC_SANITIZE_FLAGS}")
+# A static libgsync brings its lock calls (pthreads) to the program too.
+if(GSYNC_TYPE STREQUAL "STATIC_LIBRARY")
+  string(APPEND GSYNC_PC_LIBS " -pthread")
+endif()
 configure_file(cmake/libgsync.pc.in ${CMAKE_BINARY_DIR}/libgsync.pc.in @ONLY)
 # Written straight to its destination: two installs of one build tree into
 # different prefixes must not share a file in it.

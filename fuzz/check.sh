@@ -1,27 +1,44 @@
 #!/bin/sh
-# Builds the libFuzzer harness in build-fuzz/ (clang-14, ASan + UBSan) and
-# runs it for SECONDS (default 60) over the committed corpus fuzz/corpus/.
-# New inputs go to a temporary directory, not into the corpus. Any crash,
+# Builds the libFuzzer harnesses in build-fuzz/ (clang-14, ASan + UBSan)
+# and runs each for SECONDS (default 60) over its committed corpus:
+#   rewrite-fuzzer      the engine            fuzz/corpus/
+#   constraints-fuzzer  libgsync's loader     fuzz/corpus-constraints/
+#   cli-fuzzer          the tool's options    fuzz/corpus-cli/
+#                       and output files
+# New inputs go to a temporary directory, not into the corpora. Any crash,
 # sanitizer report, leak, timeout or out-of-memory fails: the input is left
 # in the temporary directory, whose path is printed.
 # usage: sh fuzz/check.sh [SECONDS]
 set -eu
 cd "$(dirname "$0")/.."
+root=$(pwd)
 seconds=${1:-60}
 cmake -S . -B build-fuzz -DLLVM_CONFIG=/usr/bin/llvm-config-14 \
   -DCMAKE_C_COMPILER=clang-14 -DGSYNC_FUZZ=ON -DGSYNC_WERROR=ON >/dev/null
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
-work=$(mktemp -d)
-mkdir "$work/new" "$work/artifacts"
-if build-fuzz/fuzz/rewrite-fuzzer -max_total_time="$seconds" -timeout=10 \
-    -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-    -dict=fuzz/opencl.dict -artifact_prefix="$work/artifacts/" \
-    "$work/new" fuzz/corpus >"$work/log" 2>&1 </dev/null; then
-  grep -E '^stat::number_of_executed_units|^#[0-9]+[[:space:]]+DONE' "$work/log" || true
-  rm -rf "$work"
-  echo "fuzz: no findings in $seconds s"
-else
-  tail -n 60 "$work/log"
-  echo "fuzz: FINDING; the input is in $work/artifacts/" >&2
-  exit 1
-fi
+failed=0
+# run NAME CORPUS OPTIONS...: one harness for $seconds over CORPUS.
+run() {
+  name=$1 corpus=$2
+  shift 2
+  work=$(mktemp -d)
+  mkdir "$work/new" "$work/artifacts"
+  # Absolute paths: cli-fuzzer works in a directory of its own.
+  if "$root/build-fuzz/fuzz/$name" -max_total_time="$seconds" -timeout=30 \
+      -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=2 \
+      -artifact_prefix="$work/artifacts/" "$@" "$work/new" "$root/$corpus" \
+      >"$work/log" 2>&1 </dev/null; then
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
+    rm -rf "$work"
+    echo "fuzz: $name: no findings in $seconds s (${execs:-?} runs)"
+  else
+    tail -n 60 "$work/log"
+    echo "fuzz: $name: FINDING; the input is in $work/artifacts/" >&2
+    failed=1
+  fi
+}
+run rewrite-fuzzer fuzz/corpus -max_len=8192 -dict="$root/fuzz/opencl.dict"
+run constraints-fuzzer fuzz/corpus-constraints -max_len=32768 \
+  -dict="$root/fuzz/constraints.dict"
+run cli-fuzzer fuzz/corpus-cli -max_len=64
+exit $failed

@@ -86,13 +86,9 @@ static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   add(arg, "index", json_object_new_int((int)fn->num_params));
   add(arg, "type", json_object_new_string("global uint *"));
   json_object *bytes = json_object_new_object();
-  add(bytes, "fixed",
-      json_object_new_int((int)(GSR_STATE_BARRIER_WORD * 4 +
-                                ctx->barrier->state_fixed +
-                                ctx->discovery->state_fixed)));
+  add(bytes, "fixed", json_object_new_int((int)gsr_state_fixed_bytes(ctx)));
   add(bytes, "per_group",
-      json_object_new_int((int)(ctx->barrier->state_per_group +
-                                ctx->discovery->state_per_group)));
+      json_object_new_int((int)gsr_state_per_group_bytes(ctx)));
   add(arg, "bytes", bytes);
   add(arg, "init", json_object_new_string("zero"));
   add(arg, "reset_by_kernel", json_object_new_boolean(1));
@@ -271,6 +267,14 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   }
   add(root, "kernels", kernels);
   add(root, "barrier_sites", sites_array(ctx));
+  /* What ties this file to its output (layout.c). */
+  add(root, "fingerprint", json_object_new_string(ctx->fingerprint));
+  gsr_buf layout = {0};
+  gsr_layout_string(ctx, &layout);
+  add(root, "state_layout",
+      json_object_new_string(layout.data ? layout.data : ""));
+  int failed = layout.failed;
+  gsr_buf_free(&layout);
 
   gsr_buf_puts(out, json_object_to_json_string_ext(
                         root, JSON_C_TO_STRING_PRETTY |
@@ -278,5 +282,5 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
                                   JSON_C_TO_STRING_NOSLASHESCAPE));
   gsr_buf_puts(out, "\n");
   json_object_put(root);
-  return out->failed ? GSR_ERR_NOMEM : GSR_OK;
+  return failed || out->failed ? GSR_ERR_NOMEM : GSR_OK;
 }

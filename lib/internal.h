@@ -1,6 +1,7 @@
 /* Internal interface shared by the engine's stages:
  *   language (opencl-c.c) the OpenCL C version and features: libclang's
  *                      arguments, and the features the output uses
+ *   prescan (prescan.c) the files the input includes are regular files
  *   parse  (parse.c)   libclang translation unit, the declaration prelude
  *   includes (includes.c) the files the input includes: the list for -MD,
  *                      and their text written into the input for
@@ -86,6 +87,7 @@ typedef struct gsr_rule {
   char **capabilities; size_t n_capabilities; /* @atomic-capability */
   unsigned state_fixed;     /* @state-fixed: bytes */
   unsigned state_per_group; /* @state-per-group: bytes */
+  int has_state_fixed, has_state_per_group; /* given: each only once */
   int is_barrier;  /* barrier-NAME.cl, else a support file (discovery) */
   int from_dir;    /* read from the rules directory, not built in */
 } gsr_rule;
@@ -95,9 +97,21 @@ typedef struct gsr_ruleset {
   size_t n;
 } gsr_ruleset;
 
+/* Bounds on what a rule file may say (rules.c): libgsync refuses state
+ * sizes above its own bounds, and --list-barriers prints the summary. */
+#define GSR_RULE_FILE_MAX 1048576
+#define GSR_RULE_SUMMARY_MAX 200
+#define GSR_RULE_STATE_FIXED_MAX 65536
+#define GSR_RULE_STATE_PER_GROUP_MAX 4096
+#define GSR_STR_(x) #x
+#define GSR_STR(x) GSR_STR_(x)
+
 struct gsr_ctx;
 gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
                           gsr_ruleset *out);
+/* Reads and checks a rule's name and header comment into r (name, file,
+ * text and len set), reporting through diag; 0 on a problem. */
+int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user);
 const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
                                const char *name);
 void gsr_rules_free(gsr_ruleset *set);
@@ -304,6 +318,8 @@ typedef struct gsr_ctx {
   size_t *wrappers;
   size_t n_wrappers;
   int hinted_inline; /* the note about --inline-includes was given */
+
+  char fingerprint[17]; /* the output's hash in hex (layout.c) */
 } gsr_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
@@ -344,6 +360,9 @@ int gsr_check_blocks(gsr_ctx *ctx);
 /* The OpenCL C version the output needs, "M.m". */
 const char *gsr_output_version(const gsr_ctx *ctx);
 
+/* Refuses an #include of a file that is not a regular file, before
+ * libclang would read it without end (prescan.c). */
+gsr_status gsr_prescan_includes(gsr_ctx *ctx);
 gsr_status gsr_parse(gsr_ctx *ctx);
 /* Nonzero if a and b are the same file. clang_File_isEqual() compares
  * unique ids, and the files that exist only in memory (the declaration
@@ -407,6 +426,17 @@ void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
 gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out);
 gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out);
 
+/* The state layout and the output's fingerprint (layout.c). */
+unsigned gsr_state_fixed_bytes(const gsr_ctx *ctx);
+unsigned gsr_state_per_group_bytes(const gsr_ctx *ctx);
+/* Appends "gsync-layout/1 barrier=... fixed=..." (docs/constraints.md). */
+void gsr_layout_string(const gsr_ctx *ctx, gsr_buf *out);
+/* Appends the #define lines of the fingerprint and the layout. */
+void gsr_render_fingerprint(const gsr_ctx *ctx, gsr_buf *out);
+/* Hashes the finished output into ctx->fingerprint; if rendered, writes
+ * it into the output's fingerprint line. */
+void gsr_seal_fingerprint(gsr_ctx *ctx, gsr_buf *output, int rendered);
+
 /* Skips whitespace and comments in the input from off; returns the offset
  * of the next token character (src_len at the end). */
 size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off);
@@ -422,6 +452,7 @@ size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen);
 #define GSR_STATE_PARTICIPANTS_WORD 5
 #define GSR_STATE_GRID_WORD 6
 #define GSR_STATE_ABORT_WORD 10
+#define GSR_STATE_ABORT_RECORD_BYTES 32
 #define GSR_STATE_BARRIER_WORD 32
 
 #endif

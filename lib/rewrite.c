@@ -278,7 +278,9 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   if (st != GSR_OK)
     goto free_rules;
 
-  st = gsr_parse(&ctx);
+  st = gsr_prescan_includes(&ctx);
+  if (st == GSR_OK)
+    st = gsr_parse(&ctx);
   if (st == GSR_OK)
     st = gsr_parse_diagnostics(&ctx, opt->inline_includes);
   if (st == GSR_OK)
@@ -311,8 +313,10 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
       gsr_buf_line_directive(&output, 1, ctx.name);
     gsr_buf_append(&output, ctx.src, ctx.src_len);
   }
-  if (st == GSR_OK)
+  if (st == GSR_OK) {
+    gsr_seal_fingerprint(&ctx, &output, ctx.n_barrier_sites != 0);
     st = gsr_emit_constraints(&ctx, &json);
+  }
   if (st == GSR_OK && (output.failed || json.failed))
     st = GSR_ERR_NOMEM;
   if (st != GSR_OK)

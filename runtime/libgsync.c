@@ -7,17 +7,21 @@
  * is wrong rather than misread. Nothing here prints or exits: every failure
  * becomes a status and a one-line message in the caller's buffer.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep, open, pthreads */
 #include "libgsync.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #if defined(__GNUC__)
 #define GSYNC_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -72,6 +76,11 @@ struct gsync_program {
   char **build_args; /* "build.options": the rewrite's -D, -U, -I, ... */
   size_t n_build_args;
   char *build_options; /* what gsync_program_build_options returned */
+  /* The identity of the output the constraints belong to ("fingerprint",
+   * "state_layout"); NULL in files from before they were written. */
+  char *fingerprint;
+  char *layout;
+  int any_barrier; /* some kernel has a state argument */
 };
 
 struct gsync_kernel {
@@ -86,6 +95,9 @@ struct gsync_kernel {
   cl_uint last_dim;   /* its dimensions, and work-groups in each */
   size_t last_shape[3];
   abort_info abort;   /* a copy of the program's */
+  /* Calls on one handle from several threads take turns: each holds this
+   * for its whole length (see libgsync.h). */
+  pthread_mutex_t lock;
 };
 
 /* The atomic capability names the constraints use, and their bits. */
@@ -112,6 +124,16 @@ enum { ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
        ABORT_EXPECTED, ABORT_WAITED_MS, ABORT_LAUNCHED, ABORT_WORDS };
 #define ABORT_RECORD_BYTES (ABORT_WORDS * 4)
 #define ABORT_RECORD_BYTES_UNTIMED (ABORT_WAITED_MS * 4)
+
+/* Bounds on the state a constraints file may ask for, far above what any
+ * rule needs (the largest shipped one: 320 fixed bytes, 8 per group), so
+ * that an edited or corrupt file cannot make libgsync allocate gigabytes
+ * before anything else notices. */
+#define MAX_STATE_FIXED (1u << 20)
+#define MAX_STATE_PER_GROUP (1u << 16)
+/* gsync_finish reads the participant count and the abort record in one
+ * read of the state's first bytes: both must lie in them. */
+#define STATE_READ_BYTES 256u
 enum { ABORTED_IN_BARRIER = 1, ABORTED_IN_DISCOVERY = 2 };
 
 /* Writes a formatted message into err (when there is room for one) and
@@ -181,6 +203,13 @@ static gsync_status cl_fail(char *err, size_t errlen, const char *call,
               cl_error_name(code), (int)code);
 }
 
+/* Reports a NULL argument where one is needed as GSYNC_ERR_ARGUMENT;
+ * returns that status. */
+static gsync_status null_argument(char *err, size_t errlen, const char *fn,
+                                  const char *arg) {
+  return fail(err, errlen, GSYNC_ERR_ARGUMENT, "%s: %s is NULL", fn, arg);
+}
+
 /* Returns a malloc'd copy of s, or NULL when out of memory. */
 static char *dup_string(const char *s) {
   size_t n = strlen(s) + 1;
@@ -190,45 +219,92 @@ static char *dup_string(const char *s) {
   return copy;
 }
 
+/* The largest constraints file read: the tool writes a few kilobytes. */
+#define MAX_CONSTRAINTS_BYTES (16u << 20)
+
+/* Names a file type for a message about a file that is not regular. */
+static const char *file_type_word(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return "not a regular file";
+}
+
 /* Reads the whole file at path into a malloc'd, NUL-terminated buffer.
- * Returns GSYNC_OK and sets *out, or GSYNC_ERR_IO / GSYNC_ERR_NOMEM. */
-static gsync_status read_file(const char *path, char **out, char *err,
-                              size_t errlen) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
+ * Only a regular file of at most MAX_CONSTRAINTS_BYTES is read: a device
+ * such as /dev/zero would be read without end, and opening a FIFO waits
+ * for a writer (it is opened without waiting, then refused). Returns
+ * GSYNC_OK and sets *out and *out_len, or GSYNC_ERR_IO / GSYNC_ERR_NOMEM. */
+static gsync_status read_file(const char *path, char **out, size_t *out_len,
+                              char *err, size_t errlen) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
     return fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
                 strerror(errno));
-  size_t cap = 4096, len = 0;
-  char *buf = malloc(cap);
+  struct stat sb;
   gsync_status st = GSYNC_OK;
-  while (buf != NULL) {
-    if (len + 1 >= cap) {
-      char *bigger = realloc(buf, cap * 2);
+  char *buf = NULL;
+  size_t len = 0;
+  if (fstat(fd, &sb) != 0) {
+    st = fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
+              strerror(errno));
+    goto close_fd;
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    st = fail(err, errlen, GSYNC_ERR_IO,
+              "%s: cannot read: %s, not a regular file", path,
+              file_type_word(sb.st_mode));
+    goto close_fd;
+  }
+  /* The size may change while it is read: read to the end, bounded. */
+  size_t cap = sb.st_size > 0 && sb.st_size < MAX_CONSTRAINTS_BYTES
+                   ? (size_t)sb.st_size + 1
+                   : 4096;
+  for (;;) {
+    if (len + 1 >= cap || buf == NULL) {
+      size_t want = buf == NULL ? cap : cap * 2;
+      char *bigger = realloc(buf, want);
       if (bigger == NULL) {
-        free(buf);
-        buf = NULL;
-        break;
+        st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", path);
+        goto close_fd;
       }
       buf = bigger;
-      cap *= 2;
+      cap = want;
     }
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    len += got;
+    ssize_t got = read(fd, buf + len, cap - len - 1);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      st = fail(err, errlen, GSYNC_ERR_IO, "%s: read error: %s", path,
+                strerror(errno));
+      goto close_fd;
+    }
     if (got == 0)
       break;
-  }
-  if (buf == NULL)
-    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", path);
-  else if (ferror(f))
-    st = fail(err, errlen, GSYNC_ERR_IO, "%s: read error", path);
-  fclose(f);
-  if (st != GSYNC_OK) {
-    free(buf);
-    return st;
+    len += (size_t)got;
+    if (len > MAX_CONSTRAINTS_BYTES) {
+      st = fail(err, errlen, GSYNC_ERR_IO,
+                "%s: cannot read: larger than %u bytes, too large for a "
+                "constraints file",
+                path, MAX_CONSTRAINTS_BYTES);
+      goto close_fd;
+    }
   }
   buf[len] = '\0';
   *out = buf;
-  return GSYNC_OK;
+  *out_len = len;
+  buf = NULL;
+close_fd:
+  free(buf);
+  close(fd);
+  return st;
 }
 
 /* ---- Validated access to the JSON document ---- */
@@ -486,8 +562,9 @@ static gsync_status load_kernel(const where *top, json_object *obj,
       (st = get_field(&w, state, "bytes", json_type_object, 0, &bytes)))
     return st;
   snprintf(sub, sizeof sub, "%s.state_arg.bytes", path);
-  if ((st = get_count(&w, bytes, "fixed", 0, INT32_MAX, &k->fixed_bytes)) ||
-      (st = get_count(&w, bytes, "per_group", 0, INT32_MAX,
+  if ((st = get_count(&w, bytes, "fixed", 0, MAX_STATE_FIXED,
+                      &k->fixed_bytes)) ||
+      (st = get_count(&w, bytes, "per_group", 0, MAX_STATE_PER_GROUP,
                       &k->per_group_bytes)))
     return st;
   if (k->participants_offset % 4 != 0 ||
@@ -509,6 +586,11 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                 "%s: field \"%s.state_arg.grid_offset\" (%zu) is not three "
                 "aligned uint32 inside the %zu fixed bytes",
                 w.file, path, k->grid_offset, k->fixed_bytes);
+  if (k->participants_offset + 4 > STATE_READ_BYTES)
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.state_arg.participants_offset\" (%zu) lies "
+                "beyond the first %u bytes of the state, which libgsync reads",
+                w.file, path, k->participants_offset, STATE_READ_BYTES);
   /* Optional: constraints from before the spin limit have no record. */
   k->abort_offset = SIZE_MAX;
   if ((st = get_count(&w, state, "abort_offset", 1, INT64_MAX,
@@ -523,6 +605,12 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                 "%s: field \"%s.state_arg.abort_offset\" (%zu) is not an "
                 "aligned record of %zu bytes inside the %zu fixed bytes",
                 w.file, path, k->abort_offset, record_bytes, k->fixed_bytes);
+  if (k->has_abort_record &&
+      k->abort_offset + record_bytes > STATE_READ_BYTES)
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.state_arg.abort_offset\" (%zu) lies beyond "
+                "the first %u bytes of the state, which libgsync reads",
+                w.file, path, k->abort_offset, STATE_READ_BYTES);
   return GSYNC_OK;
 }
 
@@ -578,6 +666,283 @@ static gsync_status load_sites(const where *top, json_object *root,
   return GSYNC_OK;
 }
 
+/* ---- Identity: which output the constraints belong to ----
+ *
+ * gsync-rewrite writes two strings into the output, as macros, and into
+ * the constraints (docs/constraints.md, "Fingerprint"): "fingerprint", a
+ * hash of the whole output, and "state_layout", the rules and every size
+ * and offset of the state buffer. The layout is checked against each
+ * kernel's numbers when the file is loaded; both strings against the
+ * program's source before a state buffer is made for one of its kernels.
+ */
+
+/* The state layout a "state_layout" string declares. */
+typedef struct state_layout {
+  size_t fixed, per_group, participants, grid, abort_at, record;
+  char barrier[64], discovery[64];
+} state_layout;
+
+/* Matches "key=" at *s and then a value of letters, digits, '-' and '_'
+ * (at most len - 1 bytes), copied into buf; advances *s past it and one
+ * following space (or to the end). Returns 1 on a match. */
+static int layout_word(const char **s, const char *key, char *buf,
+                       size_t len) {
+  size_t kl = strlen(key), n = 0;
+  const char *p = *s;
+  if (strncmp(p, key, kl) != 0 || p[kl] != '=')
+    return 0;
+  for (p += kl + 1; (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || *p == '-' || *p == '_';
+       p++) {
+    if (n + 1 >= len)
+      return 0;
+    buf[n++] = *p;
+  }
+  buf[n] = '\0';
+  if (n == 0 || (*p != ' ' && *p != '\0'))
+    return 0;
+  *s = *p == ' ' ? p + 1 : p;
+  return 1;
+}
+
+/* Matches "key=N" at *s, N a decimal number of at most 9 digits. */
+static int layout_number(const char **s, const char *key, size_t *out) {
+  char digits[10];
+  if (!layout_word(s, key, digits, sizeof digits))
+    return 0;
+  size_t v = 0;
+  for (const char *d = digits; *d; d++) {
+    if (*d < '0' || *d > '9')
+      return 0;
+    v = v * 10 + (size_t)(*d - '0');
+  }
+  *out = v;
+  return 1;
+}
+
+/* Parses "gsync-layout/1 barrier=B discovery=D rules=H fixed=N
+ * per_group=N participants=N grid=N abort=N record=N", every part in that
+ * order and nothing else. Returns 1 if s is exactly that. */
+static int parse_layout(const char *s, state_layout *l) {
+  static const char head[] = "gsync-layout/1 ";
+  char hash[20];
+  if (strncmp(s, head, sizeof head - 1) != 0)
+    return 0;
+  s += sizeof head - 1;
+  return layout_word(&s, "barrier", l->barrier, sizeof l->barrier) &&
+         layout_word(&s, "discovery", l->discovery, sizeof l->discovery) &&
+         layout_word(&s, "rules", hash, sizeof hash) && strlen(hash) == 16 &&
+         layout_number(&s, "fixed", &l->fixed) &&
+         layout_number(&s, "per_group", &l->per_group) &&
+         layout_number(&s, "participants", &l->participants) &&
+         layout_number(&s, "grid", &l->grid) &&
+         layout_number(&s, "abort", &l->abort_at) &&
+         layout_number(&s, "record", &l->record) && *s == '\0';
+}
+
+/* Returns whether s is 16 lower-case hexadecimal digits. */
+static int is_fingerprint(const char *s) {
+  size_t n = 0;
+  for (; (s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'); n++)
+    ;
+  return n == 16 && s[n] == '\0';
+}
+
+/* Checks one kernel's state numbers against the declared layout. Returns
+ * GSYNC_OK or GSYNC_ERR_FORMAT naming the first field that differs. */
+static gsync_status check_kernel_layout(const where *w, size_t index,
+                                        const kernel_info *k,
+                                        const state_layout *l) {
+  const struct {
+    const char *field;
+    size_t have, want;
+  } f[] = {
+      {"bytes.fixed", k->fixed_bytes, l->fixed},
+      {"bytes.per_group", k->per_group_bytes, l->per_group},
+      {"participants_offset", k->participants_offset, l->participants},
+      {"grid_offset", k->has_grid ? k->grid_offset : SIZE_MAX, l->grid},
+      {"abort_offset", k->has_abort_record ? k->abort_offset : SIZE_MAX,
+       l->abort_at},
+      {"abort record's size (spin_limit_ms)",
+       k->has_abort_record ? k->abort_bytes : SIZE_MAX, l->record},
+  };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+    char have[32] = "missing";
+    if (f[i].have == f[i].want)
+      continue;
+    if (f[i].have != SIZE_MAX)
+      snprintf(have, sizeof have, "%zu", f[i].have);
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"kernels[%zu].state_arg.%s\" is %s, but "
+                "\"state_layout\" says %zu: the file was edited, or mixed "
+                "from two rewrites",
+                w->file, index, f[i].field, have, f[i].want);
+  }
+  return GSYNC_OK;
+}
+
+/* Reads "fingerprint" and "state_layout" (both optional, for files from
+ * before them, but one without the other is refused) and checks every
+ * kernel's state numbers, and the barrier and discovery named, against
+ * the layout. Returns GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+static gsync_status load_identity(const where *w, json_object *root,
+                                  gsync_program *p) {
+  json_object *fp, *lay;
+  gsync_status st;
+  state_layout l;
+  for (size_t i = 0; i < p->n_kernels; i++)
+    p->any_barrier |= p->kernels[i].global_barrier;
+  if ((st = get_field(w, root, "fingerprint", json_type_string, 1, &fp)) ||
+      (st = get_field(w, root, "state_layout", json_type_string, 1, &lay)))
+    return st;
+  if ((fp == NULL) != (lay == NULL))
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s\" is missing", w->file,
+                fp == NULL ? "fingerprint" : "state_layout");
+  if (fp == NULL)
+    return GSYNC_OK;
+  if (!is_fingerprint(json_object_get_string(fp)))
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"fingerprint\" is not 16 hexadecimal digits",
+                w->file);
+  if (!parse_layout(json_object_get_string(lay), &l))
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"state_layout\" is not of the form "
+                "\"gsync-layout/1 barrier=... abort=N\"",
+                w->file);
+  if (strcmp(l.barrier, p->barrier) != 0 ||
+      (strcmp(l.discovery, "none") != 0) != p->discovery)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: fields \"barrier\" and \"discovery\" (%s, %s) differ from "
+                "\"state_layout\" (barrier %s, discovery %s)",
+                w->file, p->barrier, p->discovery ? "true" : "false",
+                l.barrier, l.discovery);
+  for (size_t i = 0; i < p->n_kernels; i++)
+    if (p->kernels[i].global_barrier &&
+        (st = check_kernel_layout(w, i, &p->kernels[i], &l)) != GSYNC_OK)
+      return st;
+  p->fingerprint = dup_string(json_object_get_string(fp));
+  p->layout = dup_string(json_object_get_string(lay));
+  if (p->fingerprint == NULL || p->layout == NULL)
+    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                w->file);
+  return GSYNC_OK;
+}
+
+/* Finds the lines '#define NAME "VALUE"' of the source (each at the start
+ * of a line, as gsync-rewrite writes them). Copies the first VALUE into
+ * buf (of len bytes; a longer one is taken as absent) and returns how
+ * many such lines there are. */
+static size_t find_define(const char *src, size_t n, const char *name,
+                          char *buf, size_t len) {
+  char head[64];
+  size_t count = 0;
+  int hl = snprintf(head, sizeof head, "#define %s \"", name);
+  if (hl < 0 || (size_t)hl >= sizeof head)
+    return 0;
+  for (size_t i = 0; i + (size_t)hl <= n; i++) {
+    if ((i > 0 && src[i - 1] != '\n') || memcmp(src + i, head, (size_t)hl))
+      continue;
+    const char *v = src + i + hl, *end = v;
+    while (end < src + n && *end != '"' && *end != '\n')
+      end++;
+    if (end == src + n || *end != '"')
+      continue;
+    if (count++ == 0) {
+      size_t vl = (size_t)(end - v);
+      if (vl >= len)
+        vl = 0;
+      memcpy(buf, v, vl);
+      buf[vl] = '\0';
+    }
+  }
+  return count;
+}
+
+/* Checks that source holds the identity the constraints record (see the
+ * top of this section). Returns GSYNC_OK or GSYNC_ERR_MISMATCH. */
+static gsync_status check_identity(const gsync_program *p, const char *src,
+                                   size_t n, char *err, size_t errlen) {
+  char fp[32] = "", layout[256] = "";
+  size_t nfp = find_define(src, n, "gsync_fingerprint", fp, sizeof fp);
+  size_t nlay = find_define(src, n, "gsync_state_layout", layout,
+                            sizeof layout);
+  if (nfp > 1 || nlay > 1)
+    return fail(err, errlen, GSYNC_ERR_MISMATCH,
+                "%s: the program's source holds %zu gsync_fingerprint lines: "
+                "it joins the outputs of several rewrites",
+                p->path, nfp > nlay ? nfp : nlay);
+  if (nfp == 0) {
+    /* A file with no global_barrier() passes through with no identity:
+     * only constraints with a state argument need one. */
+    if (p->fingerprint == NULL || !p->any_barrier)
+      return GSYNC_OK;
+    return fail(err, errlen, GSYNC_ERR_MISMATCH,
+                "%s: the program's source has no gsync_fingerprint line, but "
+                "these constraints belong to output %s: build the program "
+                "from the output written with them",
+                p->path, p->fingerprint);
+  }
+  if (p->fingerprint == NULL)
+    return fail(err, errlen, GSYNC_ERR_MISMATCH,
+                "%s: the constraints have no fingerprint (an older "
+                "gsync-rewrite wrote them), but the program's source is "
+                "output %s: use the constraints written with it",
+                p->path, fp);
+  if (strcmp(fp, p->fingerprint) != 0)
+    return fail(err, errlen, GSYNC_ERR_MISMATCH,
+                "%s: the constraints belong to output %s, but the program "
+                "was built from output %s: use the output and the "
+                "constraints of one rewrite",
+                p->path, p->fingerprint, fp);
+  if (nlay == 0 || strcmp(layout, p->layout) != 0)
+    return fail(err, errlen, GSYNC_ERR_MISMATCH,
+                "%s: the program's source declares state layout \"%s\", the "
+                "constraints \"%s\": one of them was edited",
+                p->path, layout, p->layout);
+  return GSYNC_OK;
+}
+
+/* Checks the source of the program that kernel belongs to, when the
+ * program has one (a program made from binaries has none to check).
+ * Returns GSYNC_OK, GSYNC_ERR_MISMATCH, or GSYNC_ERR_OPENCL/NOMEM. */
+static gsync_status check_kernel_program(const gsync_program *p,
+                                         cl_kernel kernel, char *err,
+                                         size_t errlen) {
+  cl_program prog = NULL;
+  size_t size = 0;
+  cl_int rc = clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog,
+                              NULL);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_PROGRAM)", rc);
+  rc = clGetProgramInfo(prog, CL_PROGRAM_SOURCE, 0, NULL, &size);
+  if (rc != CL_SUCCESS || size <= 1)
+    return GSYNC_OK;
+  char *src = malloc(size);
+  if (src == NULL)
+    return fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+  rc = clGetProgramInfo(prog, CL_PROGRAM_SOURCE, size, src, NULL);
+  gsync_status st = rc != CL_SUCCESS
+                        ? cl_fail(err, errlen,
+                                  "clGetProgramInfo(CL_PROGRAM_SOURCE)", rc)
+                        : check_identity(p, src, strnlen(src, size), err,
+                                         errlen);
+  free(src);
+  return st;
+}
+
+/* Checks a source against the constraints; see libgsync.h. */
+gsync_status gsync_program_check_source(const gsync_program *program,
+                                        const char *source, size_t length,
+                                        char *err, size_t errlen) {
+  if (program == NULL)
+    return null_argument(err, errlen, "gsync_program_check_source", "program");
+  if (source == NULL && length > 0)
+    return null_argument(err, errlen, "gsync_program_check_source", "source");
+  return check_identity(program, source != NULL ? source : "", length, err,
+                        errlen);
+}
+
 /* Fills p from the parsed document root. Returns GSYNC_OK or the status
  * of the first problem found. */
 static gsync_status load_document(const where *w, json_object *root,
@@ -624,36 +989,60 @@ static gsync_status load_document(const where *w, json_object *root,
     if (st != GSYNC_OK)
       return st;
   }
-  return GSYNC_OK;
+  return load_identity(w, root, p);
 }
 
-/* Reads, parses and validates the constraints file into a new program.
- * Returns GSYNC_OK and sets *out, or the first problem's status. */
-gsync_status gsync_program_load(const char *constraints_path,
-                                gsync_program **out, char *err, size_t errlen) {
-  char *text = NULL;
-  gsync_program *p = NULL;
-  json_object *root = NULL;
-  gsync_status st;
-
-  *out = NULL;
-  st = read_file(constraints_path, &text, err, errlen);
-  if (st != GSYNC_OK)
-    return st;
-  enum json_tokener_error jerr = json_tokener_success;
-  root = json_tokener_parse_verbose(text, &jerr);
-  if (root == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_FORMAT, "%s: not valid JSON: %s",
-              constraints_path, json_tokener_error_desc(jerr));
-    goto free_text;
+/* Parses len bytes of text as one JSON document, with nothing after it
+ * but white space (json-c alone stops at the first NUL and ignores what
+ * follows the document). Returns the document, or NULL with *why set. */
+static json_object *parse_json(const char *text, size_t len,
+                               const char **why) {
+  if (len > INT32_MAX || memchr(text, '\0', len) != NULL) {
+    *why = len > INT32_MAX ? "too large" : "it holds a NUL byte";
+    return NULL;
   }
+  json_tokener *tok = json_tokener_new();
+  if (tok == NULL) {
+    *why = "out of memory";
+    return NULL;
+  }
+  json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+  enum json_tokener_error jerr = json_tokener_get_error(tok);
+  size_t used = json_tokener_get_parse_end(tok);
+  json_tokener_free(tok);
+  if (root == NULL || jerr != json_tokener_success) {
+    json_object_put(root);
+    *why = json_tokener_error_desc(
+        jerr == json_tokener_continue ? json_tokener_error_parse_eof : jerr);
+    return NULL;
+  }
+  for (; used < len; used++)
+    if (strchr(" \t\r\n", text[used]) == NULL) {
+      json_object_put(root);
+      *why = "text after the JSON document";
+      return NULL;
+    }
+  return root;
+}
+
+/* Parses and validates the constraints text (len bytes) into a new
+ * program; name is the file's, for messages. Returns GSYNC_OK and sets
+ * *out, or the first problem's status. */
+static gsync_status load_text(const char *name, const char *text, size_t len,
+                              gsync_program **out, char *err, size_t errlen) {
+  const char *why = NULL;
+  gsync_program *p = NULL;
+  gsync_status st;
+  json_object *root = parse_json(text, len, &why);
+  if (root == NULL)
+    return fail(err, errlen, GSYNC_ERR_FORMAT, "%s: not valid JSON: %s", name,
+                why);
   p = calloc(1, sizeof *p);
-  if (p == NULL || (p->path = dup_string(constraints_path)) == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-              constraints_path);
+  if (p == NULL || (p->path = dup_string(name)) == NULL) {
+    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", name);
     goto free_program;
   }
-  where w = {constraints_path, "", err, errlen};
+  where w = {name, "", err, errlen};
   st = load_document(&w, root, p);
   if (st != GSYNC_OK)
     goto free_program;
@@ -662,7 +1051,23 @@ gsync_status gsync_program_load(const char *constraints_path,
 free_program:
   gsync_program_release(p);
   json_object_put(root);
-free_text:
+  return st;
+}
+
+/* Reads, parses and validates the constraints file into a new program.
+ * Returns GSYNC_OK and sets *out, or the first problem's status. */
+gsync_status gsync_program_load(const char *constraints_path,
+                                gsync_program **out, char *err, size_t errlen) {
+  char *text = NULL;
+  size_t len = 0;
+  if (out == NULL)
+    return null_argument(err, errlen, "gsync_program_load", "out");
+  *out = NULL;
+  if (constraints_path == NULL)
+    return null_argument(err, errlen, "gsync_program_load", "constraints_path");
+  gsync_status st = read_file(constraints_path, &text, &len, err, errlen);
+  if (st == GSYNC_OK)
+    st = load_text(constraints_path, text, len, out, err, errlen);
   free(text);
   return st;
 }
@@ -711,6 +1116,8 @@ void gsync_program_release(gsync_program *program) {
     free(program->kernels[i].name);
   free(program->kernels);
   free_abort_info(&program->abort);
+  free(program->fingerprint);
+  free(program->layout);
   free(program->barrier);
   free(program->path);
   free(program);
@@ -936,6 +1343,10 @@ gsync_status gsync_program_check_device(const gsync_program *program,
                                         cl_device_id dev, char *err,
                                         size_t errlen) {
   device_facts f;
+  if (program == NULL)
+    return null_argument(err, errlen, "gsync_program_check_device", "program");
+  if (dev == NULL)
+    return null_argument(err, errlen, "gsync_program_check_device", "dev");
   gsync_status st = gather_facts(dev, &f, err, errlen);
   if (st != GSYNC_OK)
     return st;
@@ -1093,6 +1504,8 @@ static int append_option(char **b, size_t *len, size_t *cap,
 
 const char *gsync_program_build_options(const gsync_program *program,
                                         cl_device_id dev) {
+  if (program == NULL)
+    return "";
   /* The options live in the program (a cache, not part of its value). */
   gsync_program *p = (gsync_program *)program;
   char *b = NULL, num[64];
@@ -1134,6 +1547,16 @@ static const kernel_info *find_kernel(const gsync_program *p,
   return NULL;
 }
 
+/* Computes the state bytes for launches of up to groups work-groups into
+ * *bytes. Returns 0 if the size does not fit a size_t. */
+static int state_size(const kernel_info *info, size_t groups, size_t *bytes) {
+  if (info->per_group_bytes != 0 &&
+      groups > (SIZE_MAX - info->fixed_bytes) / info->per_group_bytes)
+    return 0;
+  *bytes = info->fixed_bytes + info->per_group_bytes * groups;
+  return 1;
+}
+
 /* Enqueues the zeroing of k's state after its latest command (if any),
  * which becomes the latest. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
 static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
@@ -1163,7 +1586,16 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   size_t size = 0;
   cl_int rc;
 
+  static const char fn[] = "gsync_kernel_create";
+  if (out == NULL)
+    return null_argument(err, errlen, fn, "out");
   *out = NULL;
+  if (program == NULL || ctx == NULL || queue == NULL || kernel == NULL)
+    return null_argument(err, errlen, fn,
+                         program == NULL ? "program"
+                         : ctx == NULL   ? "ctx"
+                         : queue == NULL ? "queue"
+                                         : "kernel");
   rc = clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, 0, NULL, &size);
   if (rc == CL_SUCCESS) {
     if ((name = malloc(size + 1)) == NULL)
@@ -1186,6 +1618,10 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
               "kernel %s: max_groups must be at least 1", name);
     goto free_name;
   }
+  /* Before the state is made to the constraints' layout: the program must
+   * be built from the output they were written with. */
+  if ((st = check_kernel_program(program, kernel, err, errlen)) != GSYNC_OK)
+    goto free_name;
 
   if (info->global_barrier) {
     cl_uint nargs = 0;
@@ -1216,19 +1652,18 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   k->info.name = name;
   name = NULL;
   k->max_groups = max_groups;
+  pthread_mutex_init(&k->lock, NULL);
   if (!copy_abort_info(&k->abort, &program->abort)) {
     st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
     goto free_kernel;
   }
   if (info->global_barrier) {
-    if (info->per_group_bytes != 0 &&
-        max_groups > (SIZE_MAX - info->fixed_bytes) / info->per_group_bytes) {
+    if (!state_size(info, max_groups, &k->state_bytes)) {
       st = fail(err, errlen, GSYNC_ERR_LAUNCH,
                 "kernel %s: state for %zu work-groups overflows", k->info.name,
                 max_groups);
       goto free_kernel;
     }
-    k->state_bytes = info->fixed_bytes + info->per_group_bytes * max_groups;
     rc = CL_SUCCESS;
     k->state =
         clCreateBuffer(ctx, CL_MEM_READ_WRITE,
@@ -1269,6 +1704,7 @@ void gsync_kernel_release(gsync_kernel *k) {
     clReleaseKernel(k->kernel);
   free_abort_info(&k->abort);
   free(k->info.name);
+  pthread_mutex_destroy(&k->lock);
   free(k);
 }
 
@@ -1324,34 +1760,46 @@ static gsync_status check_shape(const gsync_kernel *k, cl_uint work_dim,
   return st;
 }
 
+/* Held while a launch sets a kernel's state argument and enqueues it:
+ * two handles may share one cl_kernel, and another thread's argument must
+ * not slip in between. */
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
+                                  gsync_launch_info *info, char *err,
+                                  size_t errlen);
+
 /* Sets the state argument and enqueues a launch that check_shape passed,
- * after the handle's previous command. Returns GSYNC_OK or
- * GSYNC_ERR_OPENCL. */
+ * after the handle's previous command; k->lock is held. Returns GSYNC_OK
+ * or GSYNC_ERR_OPENCL. */
 static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
                                     cl_uint work_dim, const size_t *offset,
                                     const size_t *groups, const size_t *local,
                                     size_t total, char *err, size_t errlen) {
   gsync_status st;
-  cl_int rc;
+  cl_int rc = CL_SUCCESS;
   cl_event ev = NULL;
-  if (k->state != NULL) {
-    /* The state must be zero at every launch, and the kernel does not
-     * leave it so; gsync_kernel_create zeroed it for the first. */
-    if (!k->info.reset_by_kernel && k->launched &&
-        (st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
-      return st;
-    rc = clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem),
-                        &k->state);
-    if (rc != CL_SUCCESS)
-      return cl_fail(err, errlen, "clSetKernelArg (state)", rc);
-  }
+  /* The state must be zero at every launch, and the kernel does not leave
+   * it so; gsync_kernel_create zeroed it for the first. */
+  if (k->state != NULL && !k->info.reset_by_kernel && k->launched &&
+      (st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
+    return st;
   size_t global[3];
   for (cl_uint d = 0; d < work_dim; d++)
     global[d] = groups[d] * local[d];
+  pthread_mutex_lock(&launch_lock);
+  if (k->state != NULL)
+    rc = clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem),
+                        &k->state);
+  if (rc != CL_SUCCESS) {
+    pthread_mutex_unlock(&launch_lock);
+    return cl_fail(err, errlen, "clSetKernelArg (state)", rc);
+  }
   /* Launches of one kernel share its state, so each waits for the last. */
   rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, offset, global,
                               local, k->last != NULL ? 1 : 0,
                               k->last != NULL ? &k->last : NULL, &ev);
+  pthread_mutex_unlock(&launch_lock);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
   if (k->last != NULL)
@@ -1372,14 +1820,23 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
                            size_t groups, size_t local_size,
                            cl_uint *participants, char *err, size_t errlen) {
   size_t total;
+  if (k == NULL || queue == NULL)
+    return null_argument(err, errlen, "gsync_enqueue",
+                         k == NULL ? "k" : "queue");
+  pthread_mutex_lock(&k->lock);
   gsync_status st =
       check_shape(k, 1, &groups, &local_size, &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, 1, NULL, &groups, &local_size, total, err,
                          errlen);
-  if (st != GSYNC_OK || participants == NULL)
-    return st;
-  return gsync_finish(k, queue, participants, err, errlen);
+  if (st == GSYNC_OK && participants != NULL) {
+    gsync_launch_info info;
+    st = finish_launch(k, queue, &info, err, errlen);
+    if (st == GSYNC_OK)
+      *participants = info.participants;
+  }
+  pthread_mutex_unlock(&k->lock);
+  return st;
 }
 
 /* The N-D form of gsync_enqueue, with a global offset. */
@@ -1388,17 +1845,22 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
                               const size_t *groups, const size_t *local_size,
                               char *err, size_t errlen) {
   size_t total;
+  if (k == NULL || queue == NULL)
+    return null_argument(err, errlen, "gsync_enqueue_nd",
+                         k == NULL ? "k" : "queue");
   if (work_dim < 1 || work_dim > 3 || groups == NULL || local_size == NULL)
     return fail(err, errlen, GSYNC_ERR_LAUNCH,
                 "kernel %s: a launch needs 1 to 3 dimensions, with work-groups "
                 "and a local size for each",
                 k->info.name);
+  pthread_mutex_lock(&k->lock);
   gsync_status st =
       check_shape(k, work_dim, groups, local_size, &total, err, errlen);
-  if (st != GSYNC_OK)
-    return st;
-  return enqueue_checked(k, queue, work_dim, global_offset, groups,
+  if (st == GSYNC_OK)
+    st = enqueue_checked(k, queue, work_dim, global_offset, groups,
                          local_size, total, err, errlen);
+  pthread_mutex_unlock(&k->lock);
+  return st;
 }
 
 /* Writes into out (size bytes) the work-group of the latest launch of k
@@ -1473,9 +1935,9 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
               limit);
 }
 
-/* Waits for k's latest launch; reads the participant count, the virtual
- * grid and the abort record in one read of the state's fixed words, into
- * *info (every field). A launch that aborted leaves the state mid-barrier,
+/* Waits for k's latest launch, with k->lock held; reads the participant
+ * count, the virtual grid and the abort record in one read of the state's
+ * fixed words, into *info (every field). A launch that aborted leaves the state mid-barrier,
  * so it is zeroed again (ordered before the next launch) and the record
  * reported. */
 static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
@@ -1536,7 +1998,12 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
 gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
                           cl_uint *participants, char *err, size_t errlen) {
   gsync_launch_info info;
+  if (k == NULL || queue == NULL)
+    return null_argument(err, errlen, "gsync_finish",
+                         k == NULL ? "k" : "queue");
+  pthread_mutex_lock(&k->lock);
   gsync_status st = finish_launch(k, queue, &info, err, errlen);
+  pthread_mutex_unlock(&k->lock);
   if (st == GSYNC_OK && participants != NULL)
     *participants = info.participants;
   return st;
@@ -1548,7 +2015,12 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
                              gsync_launch_info *info, char *err,
                              size_t errlen) {
   gsync_launch_info all;
+  if (k == NULL || queue == NULL)
+    return null_argument(err, errlen, "gsync_finish_nd",
+                         k == NULL ? "k" : "queue");
+  pthread_mutex_lock(&k->lock);
   gsync_status st = finish_launch(k, queue, &all, err, errlen);
+  pthread_mutex_unlock(&k->lock);
   if (st == GSYNC_OK && info != NULL && info->size > sizeof info->size) {
     size_t n = info->size < sizeof all ? info->size : sizeof all;
     all.size = info->size;
@@ -1578,6 +2050,10 @@ const char *gsync_status_name(gsync_status s) {
     return "GSYNC_ERR_NOMEM";
   case GSYNC_ERR_TIMEOUT:
     return "GSYNC_ERR_TIMEOUT";
+  case GSYNC_ERR_MISMATCH:
+    return "GSYNC_ERR_MISMATCH";
+  case GSYNC_ERR_ARGUMENT:
+    return "GSYNC_ERR_ARGUMENT";
   }
   return "GSYNC_ERR_UNKNOWN";
 }

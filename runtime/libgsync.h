@@ -4,7 +4,20 @@
  * the tool wrote, check the device, then let gsync_kernel_create() make and
  * zero the hidden state buffer and gsync_enqueue() set it and launch.
  * The library never prints and never exits; every function returns a
- * gsync_status and, on failure, writes a one-line message into err.
+ * gsync_status and, on failure, writes a one-line message into err (when
+ * err is not NULL and errlen is not 0). A NULL handle or pointer where one
+ * is needed is GSYNC_ERR_ARGUMENT, never a crash.
+ *
+ * Threads: a gsync_program may be shared once loaded (all but
+ * gsync_program_build_options only read it). Calls on one gsync_kernel
+ * from several threads take turns: each waits for the one in progress, so
+ * a gsync_finish in one thread holds back a launch in another until it
+ * returns; launches of one handle never overlap on the device, whatever
+ * the queues. Handles that share one cl_kernel may be used from different
+ * threads (the state argument is set and the launch enqueued under one
+ * lock), but setting the kernel's other arguments is the caller's to
+ * order, as OpenCL says for any cl_kernel. Releasing a handle while
+ * another thread uses it is an error libgsync cannot catch.
  */
 #ifndef LIBGSYNC_H
 #define LIBGSYNC_H
@@ -29,17 +42,22 @@ typedef enum gsync_status {
   GSYNC_ERR_LAUNCH,   /* a launch shape the constraints forbid */
   GSYNC_ERR_OPENCL,   /* an OpenCL call failed; err names it */
   GSYNC_ERR_NOMEM,
-  GSYNC_ERR_TIMEOUT   /* a spin gave up and the launch was aborted; err
+  GSYNC_ERR_TIMEOUT,  /* a spin gave up and the launch was aborted; err
                          names the barrier and the likely cause */
+  GSYNC_ERR_MISMATCH, /* the program was not built from the output these
+                         constraints were written with */
+  GSYNC_ERR_ARGUMENT  /* a NULL handle or pointer where one is needed */
 } gsync_status;
 
 typedef struct gsync_program gsync_program; /* one constraints file */
 typedef struct gsync_kernel gsync_kernel;   /* one kernel + its state */
 
 /* Reads and validates a constraints file written by gsync-rewrite.
- * GSYNC_ERR_IO when it cannot be read; GSYNC_ERR_FORMAT, naming the file
- * and the field, when it is not valid gsync-constraints version 1. Fields
- * this version does not know are ignored. */
+ * GSYNC_ERR_IO when it cannot be read, or is not a regular file of at
+ * most 16 MiB; GSYNC_ERR_FORMAT, naming the file and the field, when it is
+ * not valid gsync-constraints version 1, when a state size or offset is
+ * out of bounds, or when one differs from the "state_layout" it declares.
+ * Fields this version does not know are ignored. */
 gsync_status gsync_program_load(const char *constraints_path,
                                 gsync_program **out, char *err, size_t errlen);
 void gsync_program_release(gsync_program *program);
@@ -60,20 +78,38 @@ gsync_status gsync_program_check_device(const gsync_program *program,
  * needing OpenCL C 2.0 gets -cl-std=CL3.0 on a device that offers 3.0 with
  * the required atomic capabilities (PoCL builds 2.0 atomics only that
  * way). Then the preprocessor options the source was rewritten with
- * (constraints "build.options": -D, -U, -I and -include, paths absolute,
- * -I for the input's own directory first), an argument with a space or a
- * quote in double quotes. Then, on NVIDIA devices,
+ * (constraints "build.options": -D and -I, paths absolute, -I for the
+ * input's own directory first), an argument with a space or a quote in
+ * double quotes. Then, on NVIDIA devices,
  * -DGSYNC_NV_SM=<compute capability, e.g. 90>, so rules use PTX that only
  * newer GPUs have (sm_70+) only where it exists; on a CPU device with a
  * spin limit, -Dgsync_clock_hz=<its time-stamp counter's rate>, the clock
  * that bounds waits there (measured once a call, in 20 ms). Valid until
- * the next call with the same program; NULL if out of memory. */
+ * the next call with the same program, which makes this the one call on a
+ * program that threads must not make at once. "" for a NULL program; NULL
+ * if out of memory. */
 const char *gsync_program_build_options(const gsync_program *program,
                                         cl_device_id dev);
 
+/* Checks that source, the text of a program (as given to
+ * clCreateProgramWithSource), is the output these constraints were
+ * written with: its gsync_fingerprint and gsync_state_layout lines must
+ * match the constraints' "fingerprint" and "state_layout"
+ * (docs/constraints.md). GSYNC_ERR_MISMATCH, saying which differs,
+ * otherwise. gsync_kernel_create makes this check itself on the source of
+ * the kernel's program; call it for a program made from binaries, which
+ * keeps no source, on the source they were built from. A source with no
+ * fingerprint passes only with constraints that have no state argument,
+ * or that have no fingerprint either (both from an older gsync-rewrite). */
+gsync_status gsync_program_check_source(const gsync_program *program,
+                                        const char *source, size_t length,
+                                        char *err, size_t errlen);
+
 /* Prepares kernel for launches of up to max_groups work-groups: finds it in
  * the constraints by name (GSYNC_ERR_KERNEL if absent, or if its parameter
- * count does not match the state argument's index), creates the state
+ * count does not match the state argument's index), checks that its
+ * program was built from the output the constraints belong to
+ * (GSYNC_ERR_MISMATCH; see gsync_program_check_source), creates the state
  * buffer in ctx and enqueues its zeroing on queue. For a kernel that
  * reaches no global_barrier() it only records that the kernel needs no
  * state. The handle retains kernel; release it before its context. */

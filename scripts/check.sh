@@ -1,8 +1,8 @@
 #!/bin/sh
 # Sets up and runs the whole test suite twice: a normal build with warnings
 # as errors, then a build under AddressSanitizer + UndefinedBehaviorSanitizer;
-# then the fuzzer for a minute. Ends with one line "N passed, N failed"
-# counting both runs and the fuzzer as one test.
+# then each of the three fuzzers for a minute. Ends with one line
+# "N passed, N failed" counting both runs and the fuzzers as one test.
 set -u
 cd "$(dirname "$0")/.."
 lit=/usr/lib/llvm-14/build/utils/lit/lit.py
@@ -24,8 +24,8 @@ for dir in build build-asan; do
   [ -n "$p" ] || failed=$((failed + 1))
   rm -f "$out"
 done
-# The fuzzer, 60 seconds over the committed corpus (fuzz/README.md).
-echo "== fuzz: 60 s over fuzz/corpus"
+# The fuzzers, 60 seconds each over their committed corpora (fuzz/README.md).
+echo "== fuzz: 60 s each over fuzz/corpus*"
 if sh fuzz/check.sh 60; then
   passed=$((passed + 1))
 else

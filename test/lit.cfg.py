@@ -3,6 +3,7 @@
 # Substitutions:
 #   %gsync      the gsync-rewrite tool of this build
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
+#   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
 #   %heat-host  the bundled example's host program
 #   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
 #   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
@@ -25,6 +26,11 @@
 #               this build, installed (see its header)
 #   %man        docs/gsync-rewrite.1, the manual page
 #   %python     the Python that runs lit (for test/utils/*.py)
+#   %as-user    runs a command as an unprivileged user when the tests run
+#               as root (setpriv, as nobody), so that permissions apply;
+#               nothing otherwise
+#   %char-device DIR NAME   prints a character device to write to (see
+#               test/utils/char-device)
 # Features: ninja, when the Ninja build tool is installed.
 import os
 import sys
@@ -50,6 +56,8 @@ src = config.source_root
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
 config.substitutions.append(
     ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
+config.substitutions.append(
+    ("%gsync-misuse", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_misuse))
 config.substitutions.append(
     ("%heat-host", "env ASAN_OPTIONS=detect_leaks=0 " + config.heat_host))
 config.substitutions.append(
@@ -81,5 +89,13 @@ config.substitutions.append(("%src-root", src))
 config.substitutions.append(("%build-root", config.build_root))
 config.substitutions.append(
     ("%build-example", os.path.join(src, "test", "utils", "build-example")))
+if os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"):
+    config.substitutions.append(
+        ("%as-user",
+         "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups"))
+else:
+    config.substitutions.append(("%as-user", ""))
+config.substitutions.append(
+    ("%char-device", "sh " + os.path.join(src, "test", "utils", "char-device")))
 if config.ninja:
     config.available_features.add("ninja")

@@ -73,5 +73,7 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:       "line": 10,
 // CHECK-NEXT:       "column": 5
 // CHECK-NEXT:     }
-// CHECK-NEXT:   ]
+// CHECK-NEXT:   ],
+// CHECK-NEXT:   "fingerprint": "{{([0-9a-f]{16})}}",
+// CHECK-NEXT:   "state_layout": "gsync-layout/1 barrier=tree discovery=lockfree rules={{([0-9a-f]{16})}} fixed=384 per_group=2 participants=20 grid=24 abort=40 record=32"
 // CHECK-NEXT: }

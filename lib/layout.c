@@ -1,0 +1,109 @@
+/* The state layout and the output's fingerprint.
+ *
+ * The host must launch a rewritten kernel with a state buffer laid out as
+ * the rules in its source expect; the sizes and offsets reach it through
+ * the constraints file, a separate file that can be stale, mixed up with
+ * another rewrite's, or edited. So the output and the constraints carry
+ * the same two strings (docs/constraints.md, "Fingerprint"):
+ *   gsync_state_layout  the rules (their names and a hash of their text)
+ *                       and every size and offset of the state buffer;
+ *   gsync_fingerprint   a hash of the whole output, which therefore
+ *                       identifies one rewrite.
+ * libgsync compares both with the source a program was built from, and
+ * every size and offset of the constraints with the layout, before it
+ * creates a state buffer. The hash is 64-bit FNV-1a: it detects accidents,
+ * not forgeries.
+ */
+#include "internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+/* The placeholder the fingerprint replaces: as long as the hash in hex. */
+#define FINGERPRINT_PLACEHOLDER "0000000000000000"
+#define FINGERPRINT_LINE "#define gsync_fingerprint \""
+
+/* Folds n bytes of s into the FNV-1a hash h. Returns the new hash. */
+static uint64_t hash_bytes(uint64_t h, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= FNV_PRIME;
+  }
+  return h;
+}
+
+/* Folds a rule's name and text into h, each followed by a NUL so that no
+ * two different rule sets hash as one string. */
+static uint64_t hash_rule(uint64_t h, const gsr_rule *r) {
+  h = hash_bytes(h, r->name, strlen(r->name) + 1);
+  return hash_bytes(h, r->text, r->len);
+}
+
+/* Bytes of the state buffer's fixed part: the words every rule shares,
+ * then the barrier's and the discovery's own. */
+unsigned gsr_state_fixed_bytes(const gsr_ctx *ctx) {
+  return GSR_STATE_BARRIER_WORD * 4 + ctx->barrier->state_fixed +
+         ctx->discovery->state_fixed;
+}
+
+/* Bytes of state per launched work-group. */
+unsigned gsr_state_per_group_bytes(const gsr_ctx *ctx) {
+  return ctx->barrier->state_per_group + ctx->discovery->state_per_group;
+}
+
+/* Appends the layout string: the rules by name and by a hash of their
+ * text, and the layout of the state buffer. libgsync parses it, so its
+ * grammar is fixed (docs/constraints.md). */
+void gsr_layout_string(const gsr_ctx *ctx, gsr_buf *out) {
+  uint64_t h = FNV_OFFSET;
+  const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
+  if (prelude)
+    h = hash_rule(h, prelude);
+  h = hash_rule(h, ctx->barrier);
+  h = hash_rule(h, ctx->discovery);
+  gsr_buf_printf(out,
+                 "gsync-layout/1 barrier=%s discovery=%s rules=%016llx "
+                 "fixed=%u per_group=%u participants=%u grid=%u abort=%u "
+                 "record=%u",
+                 ctx->barrier->name + strlen("barrier-"),
+                 ctx->discovery->name + strlen("discovery-"),
+                 (unsigned long long)h, gsr_state_fixed_bytes(ctx),
+                 gsr_state_per_group_bytes(ctx),
+                 GSR_STATE_PARTICIPANTS_WORD * 4, GSR_STATE_GRID_WORD * 4,
+                 GSR_STATE_ABORT_WORD * 4, GSR_STATE_ABORT_RECORD_BYTES);
+}
+
+/* Appends the two lines that identify the output, the fingerprint still a
+ * placeholder that gsr_seal_fingerprint() fills in. */
+void gsr_render_fingerprint(const gsr_ctx *ctx, gsr_buf *out) {
+  gsr_buf_puts(out, FINGERPRINT_LINE FINGERPRINT_PLACEHOLDER "\"\n");
+  gsr_buf_puts(out, "#define gsync_state_layout \"");
+  gsr_layout_string(ctx, out);
+  gsr_buf_puts(out, "\"\n");
+}
+
+/* Hashes the finished output into ctx->fingerprint and, if rendered is
+ * set (the output begins with the prelude; a file with no
+ * global_barrier() passes through without it, untouched), writes the hash
+ * over the placeholder. The hash is taken with the placeholder in place,
+ * so a reader can recompute it. */
+void gsr_seal_fingerprint(gsr_ctx *ctx, gsr_buf *output, int rendered) {
+  static const char line[] = FINGERPRINT_LINE FINGERPRINT_PLACEHOLDER;
+  const char *text = output->data ? output->data : "";
+  uint64_t h = hash_bytes(FNV_OFFSET, text, output->len);
+  snprintf(ctx->fingerprint, sizeof ctx->fingerprint, "%016llx",
+           (unsigned long long)h);
+  if (!rendered)
+    return;
+  /* The first occurrence is the prelude's: nothing comes before it. */
+  for (size_t i = 0; i + sizeof line - 1 <= output->len; i++)
+    if (memcmp(output->data + i, line, sizeof line - 1) == 0) {
+      memcpy(output->data + i + strlen(FINGERPRINT_LINE), ctx->fingerprint,
+             strlen(FINGERPRINT_PLACEHOLDER));
+      return;
+    }
+}

@@ -1,0 +1,478 @@
+/* libgsync-misuse: walks every public libgsync function through the ways
+ * a host program can misuse it, on the first OpenCL device, and prints
+ * one line per case:
+ *   ok: FUNCTION: CASE -> STATUS
+ *   FAIL: FUNCTION: CASE: got STATUS, want STATUS (message)
+ * A case passes when the call returns the status it must, with a message
+ * when it fails, and nothing crashes, hangs or reads past a buffer (the
+ * suite runs under AddressSanitizer too).
+ *
+ * usage: libgsync-misuse DIR   (GSYNC_PLATFORM=TEXT: the first platform
+ *                              whose name holds TEXT)
+ * DIR holds the files the lit test made: out.cl and out.json (the stencil
+ * run-test kernel rewritten with the default barrier), nd.cl (the same
+ * with --no-discovery) and fifo, a FIFO; scratch files are made there
+ * too. Exit status 0 when every case passed.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "libgsync.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define ERRLEN 512
+
+static int failures;
+static const char *dir;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue queue, queue2;
+
+/* Checks one case: got must be want, and a failure must come with a
+ * message in err (when err is not NULL). Prints the case's line. */
+static void expect(const char *what, gsync_status got, gsync_status want,
+                   const char *err) {
+  int message_ok = got == GSYNC_OK || err == NULL || err[0] != '\0';
+  if (got == want && message_ok) {
+    printf("ok: %s -> %s\n", what, gsync_status_name(got));
+    return;
+  }
+  printf("FAIL: %s: got %s, want %s (%s)\n", what, gsync_status_name(got),
+         gsync_status_name(want), err ? err : "no message buffer");
+  failures++;
+}
+
+/* Checks a condition that is not a status. */
+static void check(const char *what, int ok) {
+  printf("%s: %s\n", ok ? "ok" : "FAIL", what);
+  failures += !ok;
+}
+
+/* The path DIR/name, in a static buffer (one at a time). */
+static const char *in_dir(const char *name) {
+  static char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return path;
+}
+
+/* Reads DIR/name into a malloc'd string, or exits. */
+static char *slurp(const char *name) {
+  FILE *f = fopen(in_dir(name), "rb");
+  if (!f) {
+    fprintf(stderr, "libgsync-misuse: %s: %s\n", in_dir(name), strerror(errno));
+    exit(2);
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
+    exit(2);
+  s[n] = '\0';
+  fclose(f);
+  return s;
+}
+
+/* Writes len bytes of text to DIR/name. */
+static void spill(const char *name, const char *text, size_t len) {
+  FILE *f = fopen(in_dir(name), "wb");
+  if (!f || fwrite(text, 1, len, f) != len)
+    exit(2);
+  fclose(f);
+}
+
+/* Builds the program of source on the device with options; exits on a
+ * failure, which is not what this test is about. */
+static cl_program build(const char *source, const char *options) {
+  cl_int rc;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &rc);
+  if (rc != CL_SUCCESS ||
+      clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+    fprintf(stderr, "libgsync-misuse: cannot build a program\n");
+    exit(2);
+  }
+  return p;
+}
+
+/* A stencil kernel of p with its own arguments set: a and b of n words,
+ * 2 iterations. */
+static cl_kernel stencil(cl_program p, cl_mem buf) {
+  cl_int rc;
+  cl_kernel k = clCreateKernel(p, "stencil", &rc);
+  cl_uint n = 64, iters = 2;
+  if (rc != CL_SUCCESS || clSetKernelArg(k, 0, sizeof buf, &buf) ||
+      clSetKernelArg(k, 1, sizeof buf, &buf) ||
+      clSetKernelArg(k, 2, sizeof n, &n) ||
+      clSetKernelArg(k, 3, sizeof iters, &iters)) {
+    fprintf(stderr, "libgsync-misuse: cannot make the kernel\n");
+    exit(2);
+  }
+  return k;
+}
+
+/* gsync_program_load: NULLs, message buffers of every size, files that
+ * are not constraints or not regular. */
+static void program_load(void) {
+  char err[ERRLEN];
+  gsync_program *p = (gsync_program *)&p;
+  expect("gsync_program_load: path NULL",
+         gsync_program_load(NULL, &p, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
+  check("gsync_program_load: path NULL leaves *out NULL", p == NULL);
+  expect("gsync_program_load: out NULL",
+         gsync_program_load(in_dir("out.json"), NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_load: err NULL",
+         gsync_program_load(in_dir("missing.json"), &p, NULL, 100),
+         GSYNC_ERR_IO, NULL);
+  snprintf(err, sizeof err, "unchanged");
+  gsync_program_load(in_dir("missing.json"), &p, err, 0);
+  check("gsync_program_load: errlen 0 writes nothing",
+        strcmp(err, "unchanged") == 0);
+  gsync_program_load(in_dir("missing.json"), &p, err, 1);
+  check("gsync_program_load: errlen 1 gets an empty message", err[0] == 0);
+  expect("gsync_program_load: a directory",
+         gsync_program_load(dir, &p, err, sizeof err), GSYNC_ERR_IO, err);
+  check("gsync_program_load: a directory is named as one",
+        strstr(err, "a directory, not a regular file") != NULL);
+  expect("gsync_program_load: /dev/zero",
+         gsync_program_load("/dev/zero", &p, err, sizeof err), GSYNC_ERR_IO,
+         err);
+  expect("gsync_program_load: a FIFO (no writer)",
+         gsync_program_load(in_dir("fifo"), &p, err, sizeof err),
+         GSYNC_ERR_IO, err);
+  spill("empty.json", "", 0);
+  expect("gsync_program_load: an empty file",
+         gsync_program_load(in_dir("empty.json"), &p, err, sizeof err),
+         GSYNC_ERR_FORMAT, err);
+  char *good = slurp("out.json");
+  size_t gl = strlen(good);
+  char *bad = malloc(gl + 8);
+  memcpy(bad, good, gl);
+  memcpy(bad + gl, " junk", 6);
+  spill("trailing.json", bad, gl + 5);
+  expect("gsync_program_load: text after the document",
+         gsync_program_load(in_dir("trailing.json"), &p, err, sizeof err),
+         GSYNC_ERR_FORMAT, err);
+  bad[gl] = '\0';
+  spill("nul.json", bad, gl + 5);
+  expect("gsync_program_load: a NUL byte after the document",
+         gsync_program_load(in_dir("nul.json"), &p, err, sizeof err),
+         GSYNC_ERR_FORMAT, err);
+  free(bad);
+  FILE *f = fopen(in_dir("huge.json"), "wb");
+  for (int i = 0; f && i < 17 * 1024; i++)
+    fprintf(f, "%1023s\n", "");
+  if (f)
+    fclose(f);
+  expect("gsync_program_load: a file of 17 MiB",
+         gsync_program_load(in_dir("huge.json"), &p, err, sizeof err),
+         GSYNC_ERR_IO, err);
+  remove(in_dir("huge.json"));
+  expect("gsync_program_load: the tool's file",
+         gsync_program_load(in_dir("out.json"), &p, err, sizeof err),
+         GSYNC_OK, err);
+  gsync_program_release(p);
+  gsync_program_release(NULL);
+  check("gsync_program_release: NULL", 1);
+  free(good);
+}
+
+/* gsync_program_check_device, _build_options, _check_source. */
+static void program_checks(gsync_program *gp, const char *source) {
+  char err[ERRLEN];
+  expect("gsync_program_check_device: program NULL",
+         gsync_program_check_device(NULL, dev, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_check_device: dev NULL",
+         gsync_program_check_device(gp, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_check_device: the device",
+         gsync_program_check_device(gp, dev, err, sizeof err), GSYNC_OK, err);
+  const char *o = gsync_program_build_options(NULL, dev);
+  check("gsync_program_build_options: program NULL gives \"\"",
+        o && !o[0]);
+  o = gsync_program_build_options(gp, NULL);
+  check("gsync_program_build_options: dev NULL gives a string", o != NULL);
+
+  const char *fn = "gsync_program_check_source";
+  char what[128];
+  snprintf(what, sizeof what, "%s: program NULL", fn);
+  expect(what, gsync_program_check_source(NULL, source, 1, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  snprintf(what, sizeof what, "%s: source NULL, length 1", fn);
+  expect(what, gsync_program_check_source(gp, NULL, 1, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  snprintf(what, sizeof what, "%s: source NULL, length 0", fn);
+  expect(what, gsync_program_check_source(gp, NULL, 0, err, sizeof err),
+         GSYNC_ERR_MISMATCH, err);
+  snprintf(what, sizeof what, "%s: the output", fn);
+  expect(what,
+         gsync_program_check_source(gp, source, strlen(source), err,
+                                    sizeof err),
+         GSYNC_OK, err);
+  snprintf(what, sizeof what, "%s: the output cut before its fingerprint",
+           fn);
+  expect(what, gsync_program_check_source(gp, source, 10, err, sizeof err),
+         GSYNC_ERR_MISMATCH, err);
+  char *nd = slurp("nd.cl");
+  snprintf(what, sizeof what, "%s: the --no-discovery output", fn);
+  expect(what, gsync_program_check_source(gp, nd, strlen(nd), err, sizeof err),
+         GSYNC_ERR_MISMATCH, err);
+  size_t sl = strlen(source), nl = strlen(nd);
+  char *both = malloc(sl + nl + 1);
+  memcpy(both, source, sl);
+  memcpy(both + sl, nd, nl + 1);
+  snprintf(what, sizeof what, "%s: two outputs joined", fn);
+  expect(what,
+         gsync_program_check_source(gp, both, sl + nl, err, sizeof err),
+         GSYNC_ERR_MISMATCH, err);
+  free(both);
+  free(nd);
+}
+
+/* gsync_kernel_create: NULLs, sizes, kernels of other programs. */
+static void kernel_create(gsync_program *gp, cl_kernel k, cl_mem buf) {
+  char err[ERRLEN], what[128];
+  gsync_kernel *gk = (gsync_kernel *)&gk;
+  const char *fn = "gsync_kernel_create";
+  struct {
+    const char *arg;
+    const gsync_program *p;
+    cl_context c;
+    cl_command_queue q;
+    cl_kernel k;
+    gsync_kernel **out;
+  } nulls[] = {{"out", gp, ctx, queue, k, NULL},
+               {"program", NULL, ctx, queue, k, &gk},
+               {"ctx", gp, NULL, queue, k, &gk},
+               {"queue", gp, ctx, NULL, k, &gk},
+               {"kernel", gp, ctx, queue, NULL, &gk}};
+  for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++) {
+    snprintf(what, sizeof what, "%s: %s NULL", fn, nulls[i].arg);
+    expect(what,
+           gsync_kernel_create(nulls[i].p, nulls[i].c, nulls[i].q, nulls[i].k,
+                               4, nulls[i].out, err, sizeof err),
+           GSYNC_ERR_ARGUMENT, err);
+  }
+  check("gsync_kernel_create: a refusal leaves *out NULL", gk == NULL);
+  snprintf(what, sizeof what, "%s: max_groups 0", fn);
+  expect(what, gsync_kernel_create(gp, ctx, queue, k, 0, &gk, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  snprintf(what, sizeof what, "%s: max_groups SIZE_MAX", fn);
+  expect(what,
+         gsync_kernel_create(gp, ctx, queue, k, SIZE_MAX, &gk, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  snprintf(what, sizeof what, "%s: max_groups SIZE_MAX / 4", fn);
+  expect(what,
+         gsync_kernel_create(gp, ctx, queue, k, SIZE_MAX / 4, &gk, err,
+                             sizeof err),
+         GSYNC_ERR_OPENCL, err);
+
+  char *nd = slurp("nd.cl");
+  cl_program ndp = build(nd, gsync_program_build_options(gp, dev));
+  cl_kernel ndk = stencil(ndp, buf);
+  snprintf(what, sizeof what, "%s: a kernel of the --no-discovery output",
+           fn);
+  expect(what, gsync_kernel_create(gp, ctx, queue, ndk, 4, &gk, err, sizeof err),
+         GSYNC_ERR_MISMATCH, err);
+  clReleaseKernel(ndk);
+  clReleaseProgram(ndp);
+  free(nd);
+
+  cl_program op =
+      build("kernel void other(global uint *a) { a[0] = 1; }\n", NULL);
+  cl_int rc;
+  cl_kernel ok = clCreateKernel(op, "other", &rc);
+  snprintf(what, sizeof what, "%s: a kernel the constraints do not list", fn);
+  expect(what, gsync_kernel_create(gp, ctx, queue, ok, 4, &gk, err, sizeof err),
+         GSYNC_ERR_KERNEL, err);
+  clReleaseKernel(ok);
+  clReleaseProgram(op);
+  gsync_kernel_release(NULL);
+  check("gsync_kernel_release: NULL", 1);
+}
+
+/* gsync_enqueue and gsync_finish: NULLs, shapes, order, two queues. */
+static void launches(gsync_kernel *gk) {
+  char err[ERRLEN];
+  cl_uint parts = 0;
+  expect("gsync_finish: before any launch",
+         gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_ERR_LAUNCH,
+         err);
+  expect("gsync_enqueue: k NULL",
+         gsync_enqueue(NULL, queue, 2, 16, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_enqueue: queue NULL",
+         gsync_enqueue(gk, NULL, 2, 16, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_finish: k NULL", gsync_finish(NULL, queue, &parts, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_finish: queue NULL",
+         gsync_finish(gk, NULL, &parts, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
+  expect("gsync_enqueue: 0 work-groups",
+         gsync_enqueue(gk, queue, 0, 16, NULL, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  expect("gsync_enqueue: local size 0",
+         gsync_enqueue(gk, queue, 2, 0, NULL, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  expect("gsync_enqueue: more work-groups than created for",
+         gsync_enqueue(gk, queue, 5, 16, NULL, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  expect("gsync_enqueue: SIZE_MAX work-groups",
+         gsync_enqueue(gk, queue, SIZE_MAX, 16, NULL, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  expect("gsync_enqueue: local size SIZE_MAX",
+         gsync_enqueue(gk, queue, 2, SIZE_MAX, NULL, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  expect("gsync_enqueue: local size above the device's",
+         gsync_enqueue(gk, queue, 1, 1u << 20, NULL, err, sizeof err),
+         GSYNC_ERR_OPENCL, err);
+  expect("gsync_finish: after refused launches only",
+         gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_ERR_LAUNCH,
+         err);
+  expect("gsync_enqueue: and wait",
+         gsync_enqueue(gk, queue, 2, 16, &parts, err, sizeof err), GSYNC_OK,
+         err);
+  check("gsync_enqueue: participants 1 or 2", parts >= 1 && parts <= 2);
+  expect("gsync_finish: twice for one launch",
+         gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_OK, err);
+  expect("gsync_enqueue: a launch while one runs (1)",
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
+         err);
+  expect("gsync_enqueue: a launch while one runs (2)",
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
+         err);
+  expect("gsync_finish: the later of the two",
+         gsync_finish(gk, queue, NULL, err, sizeof err), GSYNC_OK, err);
+  expect("gsync_enqueue: on a second queue",
+         gsync_enqueue(gk, queue2, 2, 16, NULL, err, sizeof err), GSYNC_OK,
+         err);
+  expect("gsync_enqueue: then on the first",
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
+         err);
+  expect("gsync_finish: on the other queue than the launch's",
+         gsync_finish(gk, queue2, &parts, err, sizeof err), GSYNC_OK, err);
+}
+
+/* One thread's share of the two-thread case: launches and finishes. */
+typedef struct worker {
+  gsync_kernel *gk;
+  int bad;
+} worker;
+
+static void *work(void *arg) {
+  worker *w = arg;
+  char err[ERRLEN];
+  cl_uint parts;
+  for (int i = 0; i < 10; i++) {
+    w->bad += gsync_enqueue(w->gk, queue, 2, 16, NULL, err, sizeof err) !=
+              GSYNC_OK;
+    w->bad += gsync_finish(w->gk, queue, &parts, err, sizeof err) != GSYNC_OK;
+  }
+  return NULL;
+}
+
+/* Two threads on one handle, and on two handles of one cl_kernel. */
+static void threads(gsync_program *gp, cl_kernel k, gsync_kernel *gk) {
+  char err[ERRLEN];
+  gsync_kernel *other = NULL;
+  expect("gsync_kernel_create: a second handle of the same cl_kernel",
+         gsync_kernel_create(gp, ctx, queue, k, 4, &other, err, sizeof err),
+         GSYNC_OK, err);
+  worker w[3] = {{gk, 0}, {gk, 0}, {other, 0}};
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++)
+    pthread_create(&t[i], NULL, work, &w[i]);
+  for (int i = 0; i < 3; i++)
+    pthread_join(t[i], NULL);
+  check("two threads on one handle, a third on another handle of its "
+        "cl_kernel: every call succeeds",
+        w[0].bad + w[1].bad + w[2].bad == 0);
+  gsync_kernel_release(other);
+}
+
+/* Sets dev to the first device of the first platform, or of the first
+ * whose name holds $GSYNC_PLATFORM. Returns 0 if there is none. */
+static int pick_device(cl_platform_id *platform) {
+  cl_platform_id all[16];
+  cl_uint n = 0;
+  const char *want = getenv("GSYNC_PLATFORM");
+  if (clGetPlatformIDs(16, all, &n) != CL_SUCCESS)
+    return 0;
+  for (cl_uint i = 0; i < n && i < 16; i++) {
+    char name[256] = "";
+    clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+    if (want && !strstr(name, want))
+      continue;
+    *platform = all[i];
+    return clGetDeviceIDs(all[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) ==
+           CL_SUCCESS;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  char err[ERRLEN];
+  cl_platform_id platform;
+  cl_int rc;
+  if (argc != 2) {
+    fprintf(stderr, "usage: libgsync-misuse DIR\n");
+    return 2;
+  }
+  dir = argv[1];
+  if (!pick_device(&platform)) {
+    fprintf(stderr, "libgsync-misuse: no OpenCL device\n");
+    return 2;
+  }
+  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+  queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
+  queue2 = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * 4, NULL, &rc);
+  if (rc != CL_SUCCESS)
+    return 2;
+
+  program_load();
+  gsync_program *gp = NULL;
+  if (gsync_program_load(in_dir("out.json"), &gp, err, sizeof err)) {
+    fprintf(stderr, "libgsync-misuse: %s\n", err);
+    return 2;
+  }
+  char *source = slurp("out.cl");
+  program_checks(gp, source);
+  cl_program prog = build(source, gsync_program_build_options(gp, dev));
+  cl_kernel k = stencil(prog, buf);
+  kernel_create(gp, k, buf);
+  gsync_kernel *gk = NULL;
+  expect("gsync_kernel_create: the output's kernel",
+         gsync_kernel_create(gp, ctx, queue, k, 4, &gk, err, sizeof err),
+         GSYNC_OK, err);
+  if (gk) {
+    launches(gk);
+    threads(gp, k, gk);
+  }
+  gsync_kernel_release(gk);
+
+  for (int s = GSYNC_OK; s <= GSYNC_ERR_ARGUMENT; s++)
+    check(gsync_status_name((gsync_status)s),
+          strncmp(gsync_status_name((gsync_status)s), "GSYNC_", 6) == 0);
+  check("gsync_status_name: a value out of range",
+        strcmp(gsync_status_name((gsync_status)999), "GSYNC_ERR_UNKNOWN") == 0);
+
+  gsync_program_release(gp);
+  free(source);
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+  clReleaseMemObject(buf);
+  clReleaseCommandQueue(queue2);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(ctx);
+  printf("%d failed\n", failures);
+  return failures != 0;
+}

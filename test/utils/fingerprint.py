@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Checks the fingerprint gsync-rewrite writes (docs/constraints.md).
+
+usage: fingerprint.py OUT.cl C.json
+
+Recomputes the fingerprint of OUT.cl as the docs define it, 64-bit FNV-1a
+over the output's bytes with the fingerprint itself replaced by 16 zeros,
+and prints one line per check:
+  source: FP       the value of the output's gsync_fingerprint line
+  json: FP         the constraints' "fingerprint"
+  hash: FP         the recomputed hash
+  layout: same|differs   the output's gsync_state_layout vs "state_layout"
+"""
+import json
+import re
+import sys
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.strip().splitlines()[2])
+    out = open(sys.argv[1], "rb").read()
+    doc = json.load(open(sys.argv[2]))
+    m = re.search(rb'^#define gsync_fingerprint "([0-9a-f]{16})"', out, re.M)
+    lay = re.search(rb'^#define gsync_state_layout "([^"\n]*)"', out, re.M)
+    fp = m.group(1).decode() if m else "none"
+    zeroed = out[:m.start(1)] + b"0" * 16 + out[m.end(1):] if m else out
+    print("source:", fp)
+    print("json:", doc.get("fingerprint", "none"))
+    print("hash:", fnv1a64(zeroed))
+    same = lay and lay.group(1).decode() == doc.get("state_layout")
+    print("layout:", "same" if same else "differs")
+
+
+main()
