@@ -1,194 +1,195 @@
-/* Part of the plan stage: the checks that let a work-group leave the kernel
- * after a launch was aborted (--spin-limit).
+/* Part of the plan stage: the guards that end a work-group's loops after a
+ * launch was aborted (--spin-limit).
  *
  * A barrier that gives up returns normally, with gsync_aborted() true for
- * every work-item of the group. What must not run on is the code after it,
- * so every statement that can abort, one that calls global_barrier() or a
- * function that reaches it, is followed by
- *     if (gsync_aborted(gsync_ctx)) return;
- * In a helper the return hands the check to its caller's statement, and so
- * on up to the kernel. The check goes after the statement that holds the
- * call in a block of the input's own text (a macro expansion is checked
- * after the whole expansion), in braces when that statement is the body
- * of an if, a loop or a case; after a return there is nothing to check. A
- * loop whose condition or increment can abort also checks at the top of
- * its body, so that a condition that keeps it going cannot keep it going
- * after an abort. Every check reads a local word: cheap, and uniform
- * across the work-group.
+ * every work-item of the group, and from then on no barrier of that group
+ * waits (prelude.cl). What could still keep the group in the kernel is a
+ * loop that goes on because of what the barriers were to synchronise: a
+ * convergence or work-list loop may never end once the other groups stop
+ * taking part. So every loop that can abort (its body, condition or
+ * increment calls global_barrier() or a function that reaches it) gets a
+ * guard in its condition,
+ *     while (c)            ->  while (gsync_running(gsync_ctx) && (c))
+ *     for (i; c; n)        ->  for (i; gsync_running(gsync_ctx) && (c); n)
+ *     for (i; ; n)         ->  for (i; gsync_running(gsync_ctx); n)
+ *     do s while (c);      ->  do s while (gsync_running(gsync_ctx) && (c));
+ * and the rest of the kernel runs to its end with barriers that no longer
+ * wait. The guard reads a local word: cheap, and uniform across the group.
+ *
+ * The guards are the only edits: the rewritten code has no early return.
+ * An earlier form returned after every statement that could abort, and
+ * PoCL 3.1 compiles a kernel with such a return between work-group
+ * barriers wrongly (work after the return that is never taken is lost;
+ * docs/pocl.md has the reduced kernel), which the guards avoid. The cost
+ * is that code after an aborted barrier runs once more with data the
+ * barrier did not synchronise (docs/barriers.md).
+ *
+ * A loop that never repeats (do { ... } while (0), as macros write them,
+ * or while (0)) needs no guard. A loop written with goto (a jump back to a label) cannot
+ * be guarded and is refused where it can abort; so is a loop whose header
+ * a macro writes.
  */
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char check[] = "if (gsync_aborted(gsync_ctx)) ";
+static const char guard[] = "gsync_running(gsync_ctx)";
 
-typedef struct awalk {
-  gsr_ctx *ctx;
-  const unsigned char *abortable; /* per node: a call that can abort */
-  char *leave; /* the check and its return, for this function */
-} awalk;
-
-/* Where a child sits in its parent: in an expression or a header (the
- * check goes further out), as a statement of a block, or as the body of a
- * control statement (it needs braces around it and its check). */
-enum role { INSIDE, IN_BLOCK, AS_BODY };
-
-/* The role of child i of n of a cursor of kind k. libclang lists only the
- * children that are present: a for loop's body is always its last, a do
- * loop's its first, an if's then and else follow its condition. */
-static enum role role_of(enum CXCursorKind k, unsigned i, unsigned n) {
-  switch (k) {
-  case CXCursor_CompoundStmt:
-    return IN_BLOCK;
-  case CXCursor_IfStmt:
-    return i >= 1 ? AS_BODY : INSIDE;
-  case CXCursor_DoStmt:
-    return i == 0 ? AS_BODY : INSIDE;
-  case CXCursor_ForStmt:
-  case CXCursor_WhileStmt:
-  case CXCursor_SwitchStmt:
-  case CXCursor_CaseStmt:
-  case CXCursor_DefaultStmt:
-  case CXCursor_LabelStmt:
-    return i + 1 == n ? AS_BODY : INSIDE;
-  default:
-    return INSIDE;
-  }
-}
-
-/* Nonzero if statement c is written in the input where it stands, not
- * produced by a macro: only there can text go around its statements.
- * (libclang 14 reports a location in a macro body at the expansion, so
- * the test is that the text there is the statement's own first token.) */
-static int written_here(const gsr_ctx *ctx, CXCursor c, enum CXCursorKind k) {
-  static const struct {
-    enum CXCursorKind kind;
-    const char *token;
-  } first[] = {{CXCursor_CompoundStmt, "{"},   {CXCursor_IfStmt, "if"},
-               {CXCursor_ForStmt, "for"},      {CXCursor_WhileStmt, "while"},
-               {CXCursor_DoStmt, "do"},        {CXCursor_SwitchStmt, "switch"},
-               {CXCursor_CaseStmt, "case"},    {CXCursor_DefaultStmt, "default"},
-               {CXCursor_LabelStmt, NULL}};
-  for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
-    if (first[i].kind != k)
-      continue;
-    CXFile f;
-    unsigned off;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)),
-                               &f, NULL, NULL, &off);
-    if (!f || !gsr_same_file(ctx, f, ctx->main_file))
-      return 0;
-    CXString label = clang_getCursorSpelling(c);
-    const char *t = first[i].token ? first[i].token : clang_getCString(label);
-    size_t n = strlen(t);
-    int ok = n && off + n <= ctx->src_len && !memcmp(ctx->src + off, t, n);
-    clang_disposeString(label);
-    return ok;
-  }
-  return 0;
-}
-
-/* The input span of statement s, with the ';' that ends it. Returns 0 if
- * it does not lie in the input. */
-static int statement_span(const gsr_ctx *ctx, CXCursor s, size_t *begin,
-                          size_t *end) {
-  CXSourceRange r = clang_getCursorExtent(s);
-  CXFile bf, ef;
-  unsigned b, e;
-  clang_getExpansionLocation(clang_getRangeStart(r), &bf, NULL, NULL, &b);
-  clang_getExpansionLocation(clang_getRangeEnd(r), &ef, NULL, NULL, &e);
-  if (!bf || !ef || !gsr_same_file(ctx, bf, ctx->main_file) ||
-      !gsr_same_file(ctx, ef, ctx->main_file) || e <= b ||
-      e > ctx->src_len)
+/* Nonzero if the input's text at off is the keyword kw, whole. */
+static int keyword_at(const gsr_ctx *ctx, size_t off, const char *kw) {
+  size_t n = strlen(kw);
+  if (off + n > ctx->src_len || memcmp(ctx->src + off, kw, n) != 0)
     return 0;
-  size_t next = gsr_skip_blank(ctx, e);
-  *begin = b;
-  *end = next < ctx->src_len && ctx->src[next] == ';' ? next + 1 : e;
-  return 1;
+  char next = off + n < ctx->src_len ? ctx->src[off + n] : ' ';
+  return !(next == '_' || (next >= 'a' && next <= 'z') ||
+           (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9'));
 }
 
-/* Plans the check after statement s, or first thing in it (a loop body)
- * when at_top. Reports if s cannot be edited. */
-static void plan_check(awalk *w, CXCursor s, enum role role, int at_top) {
-  gsr_ctx *ctx = w->ctx;
-  if (!at_top && clang_getCursorKind(s) == CXCursor_ReturnStmt)
-    return; /* the caller checks */
-  size_t begin, end;
-  if (!statement_span(ctx, s, &begin, &end)) {
-    unsigned line, col;
-    clang_getExpansionLocation(clang_getCursorLocation(s), NULL, &line, &col,
-                               NULL);
-    gsr_report(ctx, GSR_ERROR, line, col,
-               "cannot place the check that leaves the kernel after an "
-               "aborted barrier after this statement: a macro argument holds "
-               "the whole statement (--spin-limit=0 needs no check)");
-    return;
-  }
-  if (at_top && written_here(ctx, s, clang_getCursorKind(s)) &&
-      clang_getCursorKind(s) == CXCursor_CompoundStmt) {
-    gsr_buf text = {0};
-    gsr_buf_printf(&text, " %s", w->leave);
-    gsr_add_edit(ctx, begin + 1, 0, text.data);
-    gsr_buf_free(&text);
-    return;
-  }
+/* The offset of cursor c's first character in the input, where the user
+ * wrote it; NO_OFF if that is in a macro or another file. */
+static size_t written_at(const gsr_ctx *ctx, CXCursor c) {
+  CXFile f;
+  unsigned off;
+  CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+  clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+  if (!f || !gsr_same_file(ctx, f, ctx->main_file) || off >= ctx->src_len)
+    return NO_OFF;
+  CXFile sf;
+  unsigned soff;
+  clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+  return sf && gsr_same_file(ctx, sf, ctx->main_file) && soff == off ? off
+                                                                   : NO_OFF;
+}
+
+/* The offset just past the end of cursor c in the input, or NO_OFF. */
+static size_t written_end(const gsr_ctx *ctx, CXCursor c) {
+  CXFile f;
+  unsigned off;
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f,
+                             NULL, NULL, &off);
+  if (!f || !gsr_same_file(ctx, f, ctx->main_file) || off > ctx->src_len)
+    return NO_OFF;
+  return off;
+}
+
+/* Wraps the condition between lparen and rparen (a while or do loop's)
+ * in the guard. */
+static void guard_condition(gsr_ctx *ctx, size_t lparen, size_t rparen) {
   gsr_buf text = {0};
-  if (at_top) {
-    gsr_buf_printf(&text, "{ %s ", w->leave);
-    gsr_add_edit(ctx, begin, 0, text.data);
-    gsr_add_edit(ctx, end, 0, " }");
-  } else {
-    if (role == AS_BODY)
-      gsr_add_edit(ctx, begin, 0, "{ ");
-    gsr_buf_printf(&text, " %s%s", w->leave, role == AS_BODY ? " }" : "");
-    gsr_add_edit(ctx, end, 0, text.data);
-  }
+  gsr_buf_printf(&text, "%s && (", guard);
+  gsr_add_edit(ctx, lparen + 1, 0, text.data);
+  gsr_add_edit(ctx, rparen, 0, ")");
   gsr_buf_free(&text);
 }
 
-/* Walks node n after its children (so that inner checks come first where
- * two meet). Returns nonzero if n holds a call that can abort whose
- * statement lies further out. */
-static int walk(awalk *w, unsigned n) {
-  gsr_ctx *ctx = w->ctx;
+/* Plans the guard of loop node n. Returns 0 (after reporting) if its
+ * header is not written in the input where the edits can go. */
+static int guard_loop(gsr_ctx *ctx, unsigned n) {
   const gsr_node *node = &ctx->nodes[n];
-  const unsigned *kids = ctx->kids + node->kids;
-  enum CXCursorKind k = node->kind;
-  int pending = w->abortable[n];
-  int here = written_here(ctx, node->c, k), header = 0;
-  for (unsigned i = 0; i < node->n_kids; i++) {
-    if (!walk(w, kids[i]))
-      continue;
-    enum role r = role_of(k, i, node->n_kids);
-    if (here && r != INSIDE) {
-      plan_check(w, ctx->nodes[kids[i]].c, r, 0);
-      continue;
+  size_t at = written_at(ctx, node->c), kw = at, lparen, rparen;
+  if (node->kind == CXCursor_DoStmt && at != NO_OFF && node->n_kids > 0) {
+    /* do BODY while (COND); the keyword follows the body. */
+    size_t body_end = written_end(ctx, ctx->nodes[ctx->kids[node->kids]].c);
+    kw = body_end == NO_OFF ? NO_OFF : gsr_skip_blank(ctx, body_end);
+    if (kw != NO_OFF && kw < ctx->src_len && ctx->src[kw] == ';')
+      kw = gsr_skip_blank(ctx, kw + 1); /* a body that is one statement */
+  }
+  const char *word = node->kind == CXCursor_ForStmt ? "for" : "while";
+  if (kw != NO_OFF && keyword_at(ctx, kw, word)) {
+    lparen = gsr_skip_blank(ctx, kw + strlen(word));
+    if (lparen < ctx->src_len && ctx->src[lparen] == '(') {
+      size_t semis[2], n_semis = 0;
+      rparen = gsr_scan_parens(ctx, lparen, semis, 2, &n_semis);
+      if (rparen != NO_OFF && node->kind != CXCursor_ForStmt) {
+        guard_condition(ctx, lparen, rparen);
+        return 1;
+      }
+      if (rparen != NO_OFF && n_semis == 2) {
+        size_t cond = gsr_skip_blank(ctx, semis[0] + 1);
+        gsr_buf text = {0};
+        if (cond == semis[1]) {
+          gsr_buf_printf(&text, " %s", guard);
+          gsr_add_edit(ctx, semis[0] + 1, 0, text.data);
+        } else {
+          gsr_buf_printf(&text, "%s && (", guard);
+          gsr_add_edit(ctx, cond, 0, text.data);
+          gsr_add_edit(ctx, semis[1], 0, ")");
+        }
+        gsr_buf_free(&text);
+        return 1;
+      }
     }
-    pending = 1;
-    header |= here && (k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
-                       k == CXCursor_DoStmt);
   }
-  if (header && node->n_kids > 0) {
-    unsigned body = kids[k == CXCursor_DoStmt ? 0 : node->n_kids - 1];
-    plan_check(w, ctx->nodes[body].c, AS_BODY, 1);
-  }
-  return pending;
+  unsigned line, col;
+  clang_getExpansionLocation(clang_getCursorLocation(node->c), NULL, &line,
+                             &col, NULL);
+  gsr_report(ctx, GSR_ERROR, line, col,
+             "cannot guard this loop, which a barrier can abort: a macro "
+             "writes its header (--spin-limit=0 needs no guard)");
+  return 0;
 }
 
-/* The statement that leaves fn: a plain return, or one with a value of
- * the function's type (the caller's check discards it). */
-static char *leave_text(const gsr_func *fn) {
-  CXType t = clang_getCursorResultType(fn->def);
-  gsr_buf b = {0};
-  if (t.kind == CXType_Void) {
-    gsr_buf_printf(&b, "%sreturn;", check);
-  } else {
-    CXString s = clang_getTypeSpelling(t);
-    gsr_buf_printf(&b, "%sreturn (%s){0};", check, clang_getCString(s));
-    clang_disposeString(s);
+/* Reports goto node n if it jumps back, to a label before it: a loop the
+ * guards cannot end. */
+static void check_goto(gsr_ctx *ctx, unsigned n) {
+  const gsr_node *node = &ctx->nodes[n];
+  CXCursor label = clang_getNullCursor();
+  for (unsigned i = 0; i < node->n_kids; i++) {
+    const gsr_node *kid = &ctx->nodes[ctx->kids[node->kids + i]];
+    if (kid->kind == CXCursor_LabelRef)
+      label = clang_getCursorReferenced(kid->c);
   }
-  return gsr_buf_take(&b);
+  if (clang_Cursor_isNull(label))
+    return;
+  CXFile f, lf;
+  unsigned off, loff, line, col;
+  clang_getExpansionLocation(clang_getCursorLocation(node->c), &f, &line,
+                             &col, &off);
+  clang_getExpansionLocation(clang_getCursorLocation(label), &lf, NULL, NULL,
+                             &loff);
+  if (f && lf && clang_File_isEqual(f, lf) && loff < off)
+    gsr_report(ctx, GSR_ERROR, line, col,
+               "a goto back to an earlier label makes a loop that a barrier "
+               "can abort, and that cannot be ended after an aborted launch: "
+               "write it as a for, while or do loop (or rewrite with "
+               "--spin-limit=0)");
+}
+
+/* Nonzero if loop node n never repeats: its condition is the constant 0,
+ * as macros write do { ... } while (0). */
+static int never_repeats(const gsr_ctx *ctx, unsigned n) {
+  const gsr_node *node = &ctx->nodes[n];
+  unsigned cond;
+  if (node->kind == CXCursor_DoStmt && node->n_kids == 2)
+    cond = ctx->kids[node->kids + 1];
+  else if (node->kind == CXCursor_WhileStmt && node->n_kids == 2)
+    cond = ctx->kids[node->kids];
+  else
+    return 0;
+  CXEvalResult r = clang_Cursor_Evaluate(ctx->nodes[cond].c);
+  if (!r)
+    return 0;
+  int zero = clang_EvalResult_getKind(r) == CXEval_Int &&
+             clang_EvalResult_getAsLongLong(r) == 0;
+  clang_EvalResult_dispose(r);
+  return zero;
+}
+
+/* Walks node n after its children. Returns nonzero if n's subtree holds a
+ * call that can abort; guards every loop that does. */
+static int walk(gsr_ctx *ctx, const unsigned char *abortable, unsigned n) {
+  const gsr_node *node = &ctx->nodes[n];
+  const unsigned *kids = ctx->kids + node->kids;
+  int can_abort = abortable[n];
+  for (unsigned i = 0; i < node->n_kids; i++)
+    can_abort |= walk(ctx, abortable, kids[i]);
+  if (can_abort &&
+      (node->kind == CXCursor_ForStmt || node->kind == CXCursor_WhileStmt ||
+       node->kind == CXCursor_DoStmt) &&
+      !never_repeats(ctx, n))
+    guard_loop(ctx, n);
+  return can_abort;
 }
 
 /* Nonzero if fn is defined in the text being rewritten (a definition in
@@ -200,7 +201,7 @@ static int defined_here(const gsr_func *fn) {
   return 0;
 }
 
-/* Plans the checks in every function that reaches a barrier. The calls
+/* Plans the guards in every function that reaches a barrier. The calls
  * that can abort are the call sites of global_barrier() and of functions
  * that reach it; find recorded the node of each. */
 void gsr_plan_abort_checks(gsr_ctx *ctx) {
@@ -218,20 +219,14 @@ void gsr_plan_abort_checks(gsr_ctx *ctx) {
         abortable[site->node] = 1;
     }
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    gsr_func *fn = &ctx->funcs[i];
+    const gsr_func *fn = &ctx->funcs[i];
     if (!fn->has_def || !fn->reaches_barrier || !defined_here(fn))
       continue;
-    awalk w = {ctx, abortable, leave_text(fn)};
-    if (!w.leave) {
-      ctx->errors++;
-      continue;
-    }
-    if (walk(&w, fn->root))
-      gsr_report(ctx, GSR_ERROR, fn->line, fn->col,
-                 "cannot place the checks that leave '%s' after an aborted "
-                 "barrier: its body is written by a macro",
-                 fn->name);
-    free(w.leave);
+    walk(ctx, abortable, fn->root);
+    const gsr_node *root = &ctx->nodes[fn->root];
+    for (unsigned n = fn->root; n < root->end; n++)
+      if (ctx->nodes[n].kind == CXCursor_GotoStmt)
+        check_goto(ctx, n);
   }
   free(abortable);
 }

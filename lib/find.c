@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_OFF ((size_t)-1)
 
 /* The work-item functions remapped to the virtual grid of the
  * participating work-groups (the last exists from OpenCL C 2.0 on and
@@ -65,11 +64,16 @@ size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off) {
 }
 
 /* Returns the offset of the ')' matching the '(' at lparen, skipping
- * comments and string/char literals, or NO_OFF. */
-size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen) {
+ * comments and string/char literals, or NO_OFF. The offsets of the first
+ * max_semis ';' directly inside the parentheses (a for loop's header) go
+ * to semis, and their count to *n_semis, when semis is not NULL. */
+size_t gsr_scan_parens(const gsr_ctx *ctx, size_t lparen, size_t *semis,
+                       size_t max_semis, size_t *n_semis) {
   const char *s = ctx->src;
   size_t n = ctx->src_len, off = lparen;
   int depth = 0;
+  if (n_semis)
+    *n_semis = 0;
   while (off < n) {
     size_t next = gsr_skip_blank(ctx, off);
     if (next != off) {
@@ -86,10 +90,18 @@ size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen) {
     } else if (c == ')') {
       if (--depth == 0)
         return off;
+    } else if (c == ';' && depth == 1 && semis && *n_semis < max_semis) {
+      semis[(*n_semis)++] = off;
     }
     off++;
   }
   return NO_OFF;
+}
+
+/* Returns the offset of the ')' matching the '(' at lparen, skipping
+ * comments and string/char literals, or NO_OFF. */
+size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen) {
+  return gsr_scan_parens(ctx, lparen, NULL, 0, NULL);
 }
 
 /* Returns the spelling offset of loc in the input, or NO_OFF if it is not
@@ -178,6 +190,7 @@ static int func_index(gsr_ctx *ctx, CXCursor decl) {
   fn->name = gsr_strdup(clang_getCString(name));
   clang_disposeString(name);
   fn->body_lbrace = NO_OFF;
+  fn->body_begin = NO_OFF;
   fn->root = GSR_NO_NODE;
   if (!fn->usr || !fn->name ||
       !gsr_table_add(&ctx->funcs_by_decl, dh, ctx->n_funcs) ||
@@ -652,6 +665,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (off != NO_OFF && off == eoff && off < ctx->src_len &&
         ctx->src[off] == '{')
       ctx->funcs[w->cur].body_lbrace = off + 1;
+    if (f && gsr_same_file(ctx, f, ctx->main_file))
+      ctx->funcs[w->cur].body_begin = eoff;
     unsigned end;
     clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)),
                                &f, NULL, NULL, &end);

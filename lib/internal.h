@@ -184,6 +184,8 @@ typedef struct gsr_func {
   } *decls;
   size_t n_decls;
   size_t body_lbrace; /* offset just after the body's '{' */
+  size_t body_begin;  /* where the body begins in the input, '{' or the
+                         macro that writes it; NO_OFF if elsewhere */
   size_t body_end;    /* offset just after the body's '}' */
   CXCursor def;       /* the definition's cursor, when has_def */
   CXFile file;
@@ -415,8 +417,8 @@ void gsr_check_uniformity(gsr_ctx *ctx);
 void gsr_read_pragmas(gsr_ctx *ctx);
 /* Plans the edits inside macro bodies (plan.c). */
 void gsr_plan_macros(gsr_ctx *ctx);
-/* Plans a check after every statement that can abort, so that a group
- * leaves the kernel once a barrier gave up (abort.c). */
+/* Plans the guard of every loop that can abort, so that a group stops
+ * looping once a barrier gave up (abort.c). */
 void gsr_plan_abort_checks(gsr_ctx *ctx);
 /* The prelude: summary comment, rules, #line. Appended to out. */
 gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out);
@@ -440,9 +442,16 @@ void gsr_seal_fingerprint(gsr_ctx *ctx, gsr_buf *output, int rendered);
 /* Skips whitespace and comments in the input from off; returns the offset
  * of the next token character (src_len at the end). */
 size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off);
+/* An offset that is no offset in the input. */
+#define NO_OFF ((size_t)-1)
+
 /* Given the offset of a '(' in the input, returns the offset of its
  * matching ')', skipping comments and literals; (size_t)-1 if none. */
 size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen);
+/* The same, also giving the offsets of the first max_semis ';' directly
+ * inside the parentheses (*n_semis of them). */
+size_t gsr_scan_parens(const gsr_ctx *ctx, size_t lparen, size_t *semis,
+                       size_t max_semis, size_t *n_semis);
 
 /* Layout of the state buffer's fixed part shared by every rule, in 32-bit
  * words (docs/constraints.md): discovery's words from 0 (the participant

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_OFF ((size_t)-1)
 
 static const char *const ctx_param = "private struct gsync_ctx *gsync_ctx";
 static const char *const state_param = "global uint *gsync_state";
@@ -313,7 +312,11 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
 
 /* Plans the code inserted at a participating kernel's entry: the context,
  * then discovery; a group that does not take part returns as a whole. It
- * stays on the line of the '{' so that user line numbers do not move. */
+ * stays on the line of the '{' so that user line numbers do not move.
+ * Without discovery every group takes part, so the entry has no return:
+ * PoCL 3.1 miscompiles some kernels with a return between work-group
+ * barriers (docs/pocl.md), and a branch that is never taken costs that
+ * risk for nothing. */
 static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
   if (fn->body_lbrace == NO_OFF) {
     gsr_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
@@ -323,10 +326,15 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
     return;
   }
   gsr_add_edit(ctx, fn->body_lbrace, 0,
-               " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"
-               " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
-               " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
-               " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
+               ctx->no_discovery
+                   ? " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"
+                     " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
+                     " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
+                     " gsync_ctx_grid(gsync_ctx, gsync_shared);"
+                   : " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"
+                     " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
+                     " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
+                     " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
 }
 
 /* The functions with a body in the input, by where the body opens, so that
@@ -341,7 +349,7 @@ typedef struct body_lookup {
 /* Orders functions by where their bodies open. */
 static int cmp_body(const void *a, const void *b) {
   const gsr_func *x = *(gsr_func *const *)a, *y = *(gsr_func *const *)b;
-  return x->body_lbrace < y->body_lbrace ? -1 : x->body_lbrace > y->body_lbrace;
+  return x->body_begin < y->body_begin ? -1 : x->body_begin > y->body_begin;
 }
 
 /* Returns the function whose body holds offset off, or NULL. */
@@ -350,8 +358,8 @@ static gsr_func *func_at(body_lookup *ml, size_t off) {
   if (ml->overlap) {
     for (size_t i = 0; i < ctx->n_funcs; i++) {
       gsr_func *fn = &ctx->funcs[i];
-      if (fn->body_lbrace != NO_OFF && fn->body_lbrace <= off &&
-          off < fn->body_end)
+      if (fn->body_begin != NO_OFF && fn->body_begin <= off &&
+          (off < fn->body_end || off == fn->body_begin))
         return fn;
     }
     return NULL;
@@ -360,13 +368,14 @@ static gsr_func *func_at(body_lookup *ml, size_t off) {
   size_t lo = 0, hi = ml->n_bodies;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (ml->bodies[mid]->body_lbrace <= off)
+    if (ml->bodies[mid]->body_begin <= off)
       lo = mid + 1;
     else
       hi = mid;
   }
   gsr_func *fn = lo ? ml->bodies[lo - 1] : NULL;
-  return fn && off < fn->body_end ? fn : NULL;
+  /* A body that a macro writes whole opens and ends at its expansion. */
+  return fn && (off < fn->body_end || off == fn->body_begin) ? fn : NULL;
 }
 
 /* Sets up the lookup. Returns 0 when out of memory. */
@@ -377,12 +386,12 @@ static int body_lookup_init(body_lookup *ml, gsr_ctx *ctx) {
   if (!ml->bodies)
     return 0;
   for (size_t i = 0; i < ctx->n_funcs; i++)
-    if (ctx->funcs[i].body_lbrace != NO_OFF)
+    if (ctx->funcs[i].body_begin != NO_OFF)
       ml->bodies[ml->n_bodies++] = &ctx->funcs[i];
   qsort(ml->bodies, ml->n_bodies, sizeof *ml->bodies, cmp_body);
   for (size_t i = 0; i + 1 < ml->n_bodies; i++)
-    ml->overlap |= ml->bodies[i]->body_end > ml->bodies[i + 1]->body_lbrace ||
-                   ml->bodies[i]->body_lbrace == ml->bodies[i + 1]->body_lbrace;
+    ml->overlap |= ml->bodies[i]->body_end > ml->bodies[i + 1]->body_begin ||
+                   ml->bodies[i]->body_begin == ml->bodies[i + 1]->body_begin;
   return 1;
 }
 

@@ -83,6 +83,7 @@ enum {
 typedef struct decl_info {
   CXCursor c;  /* canonical */
   int tainted; /* its value varies between work-items */
+  unsigned cause; /* tainted: the node that made it vary, or NO_NODE */
   int owner;   /* the function whose nodes name it, or SHARED */
   unsigned read_in; /* the walk that last consulted it */
   unsigned char single; /* 0 not asked; 1 a variable of its function that
@@ -157,6 +158,7 @@ static int decl_id(ucheck *u, CXCursor decl) {
   u->decls = d;
   d[u->n_decls].c = decl;
   d[u->n_decls].tainted = 0;
+  d[u->n_decls].cause = NO_NODE;
   d[u->n_decls].owner = (int)u->cur_fn;
   d[u->n_decls].read_in = 0;
   d[u->n_decls].single = 0;
@@ -169,13 +171,15 @@ static int tainted(ucheck *u, int id) {
   return u->decls[id].tainted;
 }
 
-/* Marks a declaration as varying, and the functions that consulted it as
- * to be walked again. */
-static void mark(ucheck *u, int id) {
+/* Marks a declaration as varying because of node cause (NO_NODE: a
+ * condition it is set under), and the functions that consulted it as to
+ * be walked again. */
+static void mark(ucheck *u, int id, unsigned cause) {
   if (id < 0 || u->decls[id].tainted)
     return;
   decl_info *d = &u->decls[id];
   d->tainted = 1;
+  d->cause = cause;
   if (d->owner == SHARED)
     memset(u->dirty, 1, u->ctx->n_funcs);
   else if (d->owner != (int)u->cur_fn || d->read_in == u->walk)
@@ -1153,20 +1157,24 @@ static void propagate_body(ucheck *u, size_t fi, unsigned root) {
     in->under = (unsigned char)under;
 
     if (k == CXCursor_VarDecl) {
-      for (size_t i = 0; i < nk; i++)
-        if (clang_isExpression(u->nodes[kid(u, n, i)].kind) &&
-            (under || scan(u, kid(u, n, i)).varying))
-          mark(u, node_decl(u, n));
+      for (size_t i = 0; i < nk; i++) {
+        if (!clang_isExpression(u->nodes[kid(u, n, i)].kind))
+          continue;
+        expr_scan e = scan(u, kid(u, n, i));
+        if (under || e.varying)
+          mark(u, node_decl(u, n), under ? NO_NODE : e.cause);
+      }
     } else if ((k == CXCursor_BinaryOperator ||
                 k == CXCursor_CompoundAssignOperator) &&
                nk == 2) {
       /* Lexing for '=' costs most, so it is asked last. */
       unsigned var = assigned_var(u, kid(u, n, 0));
+      expr_scan e = {0, NO_NODE, 0};
       if (var != NO_NODE && !tainted(u, u->info[var].decl) &&
-          (under || scan(u, kid(u, n, 1)).varying) &&
+          (under || (e = scan(u, kid(u, n, 1))).varying) &&
           (k == CXCursor_CompoundAssignOperator ||
            is_assignment(u->ctx, p->c, u->nodes[kid(u, n, 0)].c)))
-        mark(u, u->info[var].decl);
+        mark(u, u->info[var].decl, under ? NO_NODE : e.cause);
     } else if (k == CXCursor_ReturnStmt && nk == 1) {
       if (!u->ret[fi] && (under || scan(u, kid(u, n, 0)).varying))
         mark_result(u, fi);
@@ -1174,8 +1182,10 @@ static void propagate_body(ucheck *u, size_t fi, unsigned root) {
       unsigned np = u->params[in->callee + 1] - u->params[in->callee];
       for (size_t a = 0; a < in->n_args; a++) {
         unsigned arg = u->args[in->args + a];
-        if (arg != NO_NODE && scan(u, arg).varying && a < np)
-          mark(u, u->param_ids[u->params[in->callee] + a]);
+        expr_scan e = arg != NO_NODE && a < np ? scan(u, arg)
+                                               : (expr_scan){0, NO_NODE, 0};
+        if (e.varying)
+          mark(u, u->param_ids[u->params[in->callee] + a], e.cause);
       }
     }
 
@@ -1302,6 +1312,24 @@ static void note_race(const ucheck *u, unsigned read) {
   }
 }
 
+/* The racy read that node cause (the cause of a varying condition)
+ * varies through, following the variables that carried it, or NO_NODE if
+ * it varies for another reason: a condition on a variable set from a
+ * racy read is a race, not an id dependence. */
+static unsigned racy_origin(ucheck *u, unsigned cause) {
+  for (int steps = 0; cause != NO_NODE && steps < 64; steps++) {
+    if (u->info[cause].racy)
+      return cause;
+    if (u->nodes[cause].kind != CXCursor_DeclRefExpr)
+      return NO_NODE;
+    int id = node_decl(u, cause);
+    if (id < 0 || !u->decls[id].tainted)
+      return NO_NODE;
+    cause = u->decls[id].cause;
+  }
+  return NO_NODE;
+}
+
 /* Checks one barrier call against the controls and exits around it. */
 static void check_barrier(check_walk *w, unsigned call) {
   ucheck *u = w->u;
@@ -1312,6 +1340,8 @@ static void check_barrier(check_walk *w, unsigned call) {
   if (v != NO_NODE) {
     int loop = is_loop(u->nodes[v].kind);
     unsigned cause = cond_of(u, v)->cause;
+    if (racy_origin(u, cause) != NO_NODE)
+      cause = racy_origin(u, cause);
     int race = cause != NO_NODE && u->info[cause].racy;
     const char *why = race ? "can differ between work-items"
                            : "depends on the work-item or group id";
@@ -1365,6 +1395,8 @@ static void check_barrier(check_walk *w, unsigned call) {
               "taken by only some of them",
               direct ? "global_barrier()" : "this call of a barrier function");
     unsigned cause = cond_of(u, x->control)->cause;
+    if (racy_origin(u, cause) != NO_NODE)
+      cause = racy_origin(u, cause);
     int race = cause != NO_NODE && u->info[cause].racy;
     report_at(u, GSR_NOTE, x->stmt,
               race ? "this '%s' depends on a read that can give work-items "

@@ -52,14 +52,17 @@
  * would tell other groups the barrier is complete (a master releasing the
  * others), and (2) ends with its closing work-group barrier as before:
  * local id 0 wrote the group's verdict to local memory, so after that
- * barrier gsync_aborted(c) holds for every work-item of the group, and the
- * rewritten code leaves the kernel:
+ * barrier gsync_aborted(c) holds for every work-item of the group. From
+ * then on no wait of the group waits (gsync_spin_while tests the verdict
+ * first), and every loop of the kernel that can reach a barrier ends at
+ * its next test of its condition, which the rewrite guarded:
  *
- *     gsync_barrier(gsync_ctx, 3); if (gsync_aborted(gsync_ctx)) return;
+ *     while (gsync_running(gsync_ctx) && (more))
  *
- * A discovery rule calls gsync_ctx_begin() first and makes a group that
- * gave up not take part. A rule must not be left by a return between its
- * two work-group barriers.
+ * so the group runs to the kernel's end (lib/abort.c says why there is no
+ * early return). A discovery rule calls gsync_ctx_begin() first and makes
+ * a group that gave up not take part. A rule must not be left by a return
+ * between its two work-group barriers.
  *
  * State words 10-31 belong to the prelude. 10-17 hold the abort record
  * (docs/constraints.md): 10 what aborted (0 nothing, 1 a barrier, 2
@@ -141,6 +144,10 @@ void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
 int gsync_aborted(private struct gsync_ctx *c) {
   return gsync_spin_limit_ms != 0 && *c->left != 0;
 }
+
+/* Whether the group goes on: the guard of every loop that can reach a
+ * barrier. */
+int gsync_running(private struct gsync_ctx *c) { return !gsync_aborted(c); }
 
 /* The first of the barrier rule's state words. */
 #define gsync_rule_words(c) ((c)->state + 32)
@@ -228,7 +235,7 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
 #define gsync_spin_while(c, site, cond, arrived)                               \
   do {                                                                         \
     ulong gsync_start = 0;                                                     \
-    for (uint gsync_polls = 1; (cond); gsync_polls++) {                        \
+    for (uint gsync_polls = 1; !*(c)->left && (cond); gsync_polls++) {         \
       int gsync_stop = gsync_polls >= gsync_spin_fast                          \
                            ? gsync_spin_check((c), gsync_polls, &gsync_start)  \
                            : 0;                                                \

@@ -1867,14 +1867,15 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
  * whose linear id is id: "7" for a 1-D launch, "(3, 1)" for a 2-D one. */
 static void group_name(const gsync_kernel *k, cl_uint id, char *out,
                        size_t size) {
-  size_t x = id % k->last_shape[0], y = id / k->last_shape[0];
+  size_t w = k->last_shape[0] ? k->last_shape[0] : 1;
+  size_t h = k->last_shape[1] ? k->last_shape[1] : 1;
+  size_t x = id % w, y = id / w;
   if (k->last_dim <= 1)
     snprintf(out, size, "%u", (unsigned)id);
   else if (k->last_dim == 2)
     snprintf(out, size, "(%zu, %zu)", x, y);
   else
-    snprintf(out, size, "(%zu, %zu, %zu)", x, y % k->last_shape[1],
-             y / k->last_shape[1]);
+    snprintf(out, size, "(%zu, %zu, %zu)", x, y % h, y / h);
 }
 
 /* Writes the message for the abort record rec of a launch of k into err;

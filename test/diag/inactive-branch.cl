@@ -11,4 +11,4 @@ kernel void k(global uint *a) {
 #endif
 }
 // ACTIVE-NOT: warning
-// OUT: gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
+// OUT: gsync_barrier(gsync_ctx, 1);

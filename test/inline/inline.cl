@@ -30,7 +30,7 @@ kernel void k(global uint *a, uint n) {
 // CHECK-NEXT: void step(global uint *a, uint n, private struct gsync_ctx *gsync_ctx) {
 // CHECK-NEXT:   for (uint i = gsync_get_global_id(gsync_ctx, 0); i < n; i += gsync_get_global_size(gsync_ctx, 0))
 // CHECK-NEXT:     a[i] *= SCALE;
-// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);
 // CHECK-NEXT: }
 // CHECK-NEXT: #endif
 // CHECK-NEXT: #line 12 "inline.cl"
@@ -41,7 +41,7 @@ kernel void k(global uint *a, uint n) {
 // CHECK-NEXT: #define ANGLE 2u
 // CHECK-NEXT: #line 13 "inline.cl"
 // CHECK-NEXT: kernel void k(global uint *a, uint n, global uint *gsync_state) { {{.*}} return;
-// CHECK-NEXT:   step(a, n * ANGLE, gsync_ctx); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   step(a, n * ANGLE, gsync_ctx);
 // CHECK-NEXT: }
 // The barrier site is named where it is written: in the header.
 // RUN: FileCheck --check-prefix=JSON %s < %t.json

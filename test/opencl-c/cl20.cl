@@ -34,10 +34,10 @@ kernel void k(global uint *a, global uint *out, uint n) {
   }
 }
 // CHECK: uint sum(global uint *a, uint n, local uint *part, private struct gsync_ctx *gsync_ctx) {
-// CHECK:   gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return (uint){0};
+// CHECK:   gsync_barrier(gsync_ctx, 1);
 // CHECK: kernel void k(global uint *a, global uint *out, uint n, global uint *gsync_state) { {{.*}}
 // CHECK-NEXT:   local uint part;
-// CHECK-NEXT:   uint s = sum(a, n, &part, gsync_ctx); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   uint s = sum(a, n, &part, gsync_ctx);
 // JSON:      "opencl_c_version": "2.0",
 // JSON:      "opencl_c_features": [
 // JSON-NEXT:   "__opencl_c_atomic_order_acq_rel",

@@ -25,9 +25,9 @@ void late(void) {
 kernel void second(global uint *a) { SYNC(); global_barrier(); }
 
 // CHECK: #define SYNC() gsync_barrier(gsync_ctx, 1)
-// CHECK:   gsync_barrier(gsync_ctx, 2); if (gsync_aborted(gsync_ctx)) return;
-// CHECK:     gsync_barrier(gsync_ctx, 3); if (gsync_aborted(gsync_ctx)) return; SYNC(); if (gsync_aborted(gsync_ctx)) return;
-// CHECK: kernel void second(global uint *a, global uint *gsync_state) { {{.*}} return; SYNC(); if (gsync_aborted(gsync_ctx)) return; gsync_barrier(gsync_ctx, 4); if (gsync_aborted(gsync_ctx)) return; }
+// CHECK:   gsync_barrier(gsync_ctx, 2);
+// CHECK:     gsync_barrier(gsync_ctx, 3); SYNC();
+// CHECK: kernel void second(global uint *a, global uint *gsync_state) { {{.*}} return; SYNC(); gsync_barrier(gsync_ctx, 4); }
 
 // JSON:      "barrier_sites": [
 // JSON-NEXT:   {

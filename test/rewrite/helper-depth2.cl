@@ -23,9 +23,9 @@ void sync_step(void) { global_barrier(); }
 // CHECK: void sync_step(private struct gsync_ctx *gsync_ctx);
 // CHECK-NEXT: void phase(global uint *a, uint n, private struct gsync_ctx *gsync_ctx);
 // CHECK: kernel void run(global uint *a, uint n, global uint *gsync_state) { {{.*}}
-// CHECK-NEXT:   phase(a, n, gsync_ctx); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   phase(a, n, gsync_ctx);
 // CHECK: void phase(global uint *a, uint n, private struct gsync_ctx *gsync_ctx) {
 // CHECK-NEXT:   for (uint i = gsync_get_global_id(gsync_ctx, 0); i < n; i += gsync_get_global_size(gsync_ctx, 0))
 // CHECK-NEXT:     a[i] += 1;
-// CHECK-NEXT:   sync_step(gsync_ctx); if (gsync_aborted(gsync_ctx)) return;
-// CHECK: void sync_step(private struct gsync_ctx *gsync_ctx) { gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return; }
+// CHECK-NEXT:   sync_step(gsync_ctx);
+// CHECK: void sync_step(private struct gsync_ctx *gsync_ctx) { gsync_barrier(gsync_ctx, 1); }

@@ -18,5 +18,5 @@ kernel void without(global uint *a) { a[slot()] = 2; }
 // CHECK: uint slot(private struct gsync_ctx *gsync_ctx) { return gsync_get_global_id(gsync_ctx, 0); }
 // CHECK: kernel void with_barrier(global uint *a, global uint *gsync_state) { {{.*}}
 // CHECK-NEXT:   a[slot(gsync_ctx)] = 1;
-// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);
 // CHECK: kernel void without(global uint *a) { a[slot(0)] = 2; }

@@ -1,4 +1,5 @@
-// global_barrier() in a loop and in nested blocks.
+// global_barrier() in a loop and in nested blocks. A loop that can reach a
+// barrier is guarded (it ends once the launch was aborted); while (0) is not.
 // RUN: %gsync %s -o %t.cl
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
@@ -14,7 +15,9 @@ kernel void k(global uint *a, uint iters) {
   }
 }
 
-// CHECK:       a[gsync_get_global_id(gsync_ctx, 0)] += it;
-// CHECK-NEXT:       gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
+// CHECK:   for (uint it = 0; gsync_running(gsync_ctx) && (it < iters); it++) {
+// CHECK-NEXT:     {
+// CHECK-NEXT:       a[gsync_get_global_id(gsync_ctx, 0)] += it;
+// CHECK-NEXT:       gsync_barrier(gsync_ctx, 1);
 // CHECK-NEXT:     }
-// CHECK-NEXT:     while (0) { gsync_barrier(gsync_ctx, 2); if (gsync_aborted(gsync_ctx)) return; }
+// CHECK-NEXT:     while (0) { gsync_barrier(gsync_ctx, 2); }

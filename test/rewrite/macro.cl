@@ -19,6 +19,6 @@ kernel void k(global uint *a) {
 // CHECK: #define TWICE(x) do { x; x; } while (0)
 // CHECK: kernel void k(global uint *a, global uint *gsync_state) { {{.*}}
 // CHECK-NEXT:   a[gsync_get_global_id(gsync_ctx, 0)] = 1;
-// CHECK-NEXT:   SYNC(); if (gsync_aborted(gsync_ctx)) return;
-// CHECK-NEXT:   TWICE(gsync_barrier(gsync_ctx, 2)); if (gsync_aborted(gsync_ctx)) return;
-// CHECK-NEXT:   SYNC(); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   SYNC();
+// CHECK-NEXT:   TWICE(gsync_barrier(gsync_ctx, 2));
+// CHECK-NEXT:   SYNC();

@@ -43,7 +43,7 @@ kernel void plain(global size_t *a) {
 // CHECK-NEXT:   a[4] = gsync_get_group_id(gsync_ctx, d) + gsync_get_num_groups(gsync_ctx, d + 1) + gsync_get_global_id(gsync_ctx, 2 - d);
 // CHECK-NEXT:   a[5] = ROW + PLANES(2) + PLANES(d) + span(1, gsync_ctx) + span(d, gsync_ctx);
 // CHECK-NEXT:   a[6] = get_global_offset(1) + get_local_id(2) + get_local_size(1);
-// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);
 // CHECK-NEXT: }
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void plain(global size_t *a) {

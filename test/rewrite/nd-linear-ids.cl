@@ -25,7 +25,7 @@ kernel void plain(global size_t *a) { a[get_global_linear_id()] = 0; }
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void k(global size_t *a, global uint *gsync_state) { {{.*}} return;
 // CHECK-NEXT:   a[me(gsync_ctx)] = WHO + gsync_get_global_linear_id(gsync_ctx );
-// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return;
+// CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);
 // CHECK-NEXT: }
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void plain(global size_t *a) { a[get_global_linear_id()] = 0; }

@@ -38,10 +38,10 @@ kernel void k(global uint *a) {
 // DEFAULT: #define gsync_spin_while(c, site, cond, arrived) {{.*}}
 // DEFAULT-NEXT:   do { {{.*}}
 // DEFAULT-NEXT:     ulong gsync_start = 0; {{.*}}
-// DEFAULT-NEXT:     for (uint gsync_polls = 1; (cond); gsync_polls++) { {{.*}}
-// DEFAULT: void phase(global uint *a, private struct gsync_ctx *gsync_ctx) { a[gsync_get_global_id(gsync_ctx, 0)] += 1; gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return; }
-// DEFAULT:   phase(a, gsync_ctx); if (gsync_aborted(gsync_ctx)) return;
-// DEFAULT-NEXT:   gsync_barrier(gsync_ctx, 2); if (gsync_aborted(gsync_ctx)) return;
+// DEFAULT-NEXT:     for (uint gsync_polls = 1; !*(c)->left && (cond); gsync_polls++) { {{.*}}
+// DEFAULT: void phase(global uint *a, private struct gsync_ctx *gsync_ctx) { a[gsync_get_global_id(gsync_ctx, 0)] += 1; gsync_barrier(gsync_ctx, 1); }
+// DEFAULT:   phase(a, gsync_ctx);
+// DEFAULT-NEXT:   gsync_barrier(gsync_ctx, 2);
 // DEFAULT-JSON: "spin_limit_ms": 5000,
 
 // N: #define gsync_spin_limit_ms 250u

@@ -8,6 +8,6 @@ void sync(void) { global_barrier(); }
 kernel void k(void) { sync(); }
 kernel void k2() { sync(); }
 
-// CHECK: void sync(private struct gsync_ctx *gsync_ctx) { gsync_barrier(gsync_ctx, 1); if (gsync_aborted(gsync_ctx)) return; }
-// CHECK-NEXT: kernel void k(global uint *gsync_state) { {{.*}} return; sync(gsync_ctx); if (gsync_aborted(gsync_ctx)) return; }
-// CHECK-NEXT: kernel void k2(global uint *gsync_state) { {{.*}} return; sync(gsync_ctx); if (gsync_aborted(gsync_ctx)) return; }
+// CHECK: void sync(private struct gsync_ctx *gsync_ctx) { gsync_barrier(gsync_ctx, 1); }
+// CHECK-NEXT: kernel void k(global uint *gsync_state) { {{.*}} return; sync(gsync_ctx); }
+// CHECK-NEXT: kernel void k2(global uint *gsync_state) { {{.*}} return; sync(gsync_ctx); }

@@ -23,4 +23,4 @@ kernel void chunks(global uint *a, uint per, uint lim) {
 }
 // CHECK: /* #pragma gsync uniform */
 // CHECK-NEXT: #endif
-// CHECK-NEXT:   for (uint e = id * per; e < id * per + per && e < lim; e++) {
+// CHECK-NEXT:   for (uint e = id * per; gsync_running(gsync_ctx) && (e < id * per + per && e < lim); e++) {

@@ -1,0 +1,115 @@
+// With a spin limit (the default), every loop that can abort (its body,
+// condition or increment calls global_barrier() or a function that reaches
+// it) is guarded in its condition, so that it ends once the launch was
+// aborted: while, do and for loops, an empty for condition, a condition
+// that itself calls the barrier. A loop that never repeats (a macro's
+// do { ... } while (0)) and a loop that cannot abort are left alone. No
+// other statement changes: there is no early return (PoCL 3.1 miscompiles
+// those, docs/pocl.md).
+// RUN: %gsync %s -o %t.cl
+// RUN: FileCheck --match-full-lines %s < %t.cl
+// RUN: %clang-cl -cl-std=CL1.2 %t.cl
+// RUN: %gsync-run --build-only %t.cl
+#define SYNC() global_barrier()
+#define TWICE(x) do { x; x; } while (0)
+#define BUMP { a[0]++; }
+
+void helper(global uint *a) { a[1] = 0; SYNC(); }
+
+uint sum(global uint *a, uint n) {
+  global_barrier();
+  uint s = 0;
+  for (uint i = 0; i < n; i++)
+    s += a[i];
+  return s;
+}
+
+uint converged(global uint *a) { global_barrier(); return a[0] > 3; }
+
+uint relay(global uint *a) { return converged(a); }
+
+kernel void k(global uint *a, uint n, uint c) {
+  global_barrier();
+  SYNC();
+  TWICE(global_barrier());
+  if (c)
+    global_barrier();
+  else
+    helper(a);
+  for (uint i = 0; i < n; i++)
+    helper(a);
+  uint s = sum(a, n);
+  a[2] = sum(a, n) + s;
+  while (!converged(a)) {
+    a[0]++;
+  }
+  while (!converged(a)) BUMP
+  for (uint i = 0; i < n; global_barrier())
+    i++;
+  do a[3]++; while (!relay(a));
+  for (;;) {
+    global_barrier();
+    if (a[4])
+      break;
+  }
+  for (uint i = 0; i < n; i++) /* no barrier: no guard */
+    a[5] += i;
+  switch (c) {
+  case 1:
+    global_barrier();
+    break;
+  default:
+    helper(a);
+  }
+  { global_barrier(); } // a comment after the call
+}
+
+// CHECK: #define SYNC() gsync_barrier(gsync_ctx, 1)
+// CHECK-NEXT: #define TWICE(x) do { x; x; } while (0)
+// CHECK-NEXT: #define BUMP { a[0]++; }
+// CHECK-EMPTY:
+// CHECK-NEXT: void helper(global uint *a, private struct gsync_ctx *gsync_ctx) { a[1] = 0; SYNC(); }
+// CHECK-EMPTY:
+// CHECK-NEXT: uint sum(global uint *a, uint n, private struct gsync_ctx *gsync_ctx) {
+// CHECK-NEXT:   gsync_barrier(gsync_ctx, 2);
+// CHECK-NEXT:   uint s = 0;
+// CHECK-NEXT:   for (uint i = 0; i < n; i++)
+// CHECK:      uint converged(global uint *a, private struct gsync_ctx *gsync_ctx) { gsync_barrier(gsync_ctx, 3); return a[0] > 3; }
+// CHECK-EMPTY:
+// CHECK-NEXT: uint relay(global uint *a, private struct gsync_ctx *gsync_ctx) { return converged(a, gsync_ctx); }
+// CHECK-EMPTY:
+// CHECK-NEXT: kernel void k(global uint *a, uint n, uint c, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT:   gsync_barrier(gsync_ctx, 4);
+// CHECK-NEXT:   SYNC();
+// CHECK-NEXT:   TWICE(gsync_barrier(gsync_ctx, 5));
+// CHECK-NEXT:   if (c)
+// CHECK-NEXT:     gsync_barrier(gsync_ctx, 6);
+// CHECK-NEXT:   else
+// CHECK-NEXT:     helper(a, gsync_ctx);
+// CHECK-NEXT:   for (uint i = 0; gsync_running(gsync_ctx) && (i < n); i++)
+// CHECK-NEXT:     helper(a, gsync_ctx);
+// CHECK-NEXT:   uint s = sum(a, n, gsync_ctx);
+// CHECK-NEXT:   a[2] = sum(a, n, gsync_ctx) + s;
+// CHECK-NEXT:   while (gsync_running(gsync_ctx) && (!converged(a, gsync_ctx))) {
+// CHECK-NEXT:     a[0]++;
+// CHECK-NEXT:   }
+// CHECK-NEXT:   while (gsync_running(gsync_ctx) && (!converged(a, gsync_ctx))) BUMP
+// CHECK-NEXT:   for (uint i = 0; gsync_running(gsync_ctx) && (i < n); gsync_barrier(gsync_ctx, 7))
+// CHECK-NEXT:     i++;
+// CHECK-NEXT:   do a[3]++; while (gsync_running(gsync_ctx) && (!relay(a, gsync_ctx)));
+// CHECK-NEXT:   for (; gsync_running(gsync_ctx);) {
+// CHECK-NEXT:     gsync_barrier(gsync_ctx, 8);
+// CHECK-NEXT:     if (a[4])
+// CHECK-NEXT:       break;
+// CHECK-NEXT:   }
+// CHECK-NEXT:   for (uint i = 0; i < n; i++) /* no barrier: no guard */
+// CHECK-NEXT:     a[5] += i;
+// CHECK-NEXT:   switch (c) {
+// CHECK-NEXT:   case 1:
+// CHECK-NEXT:     gsync_barrier(gsync_ctx, 9);
+// CHECK-NEXT:     break;
+// CHECK-NEXT:   default:
+// CHECK-NEXT:     helper(a, gsync_ctx);
+// CHECK-NEXT:   }
+// CHECK-NEXT:   { gsync_barrier(gsync_ctx, 10); } // a comment after the call
+// CHECK-NEXT: }
