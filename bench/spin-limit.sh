@@ -91,13 +91,13 @@ timed() {
   *"timed out"*) r=timed-out ;;
   *) r="ERROR:$(echo "$line" | head -1 | cut -c1-80)" ;;
   esac
-  echo "$(echo "$s1 - $s0" | bc) $r"
+  echo "$(awk -v a="$s1" -v b="$s0" 'BEGIN { printf "%.3f", a - b }') $r"
 }
 
 # seconds LIMIT: a --spin-limit value ("500ms", "5s") in seconds.
 seconds() {
   case $1 in
-  *ms) echo "scale=3; ${1%ms} / 1000" | bc ;;
+  *ms) awk -v m="${1%ms}" 'BEGIN { printf "%.3f", m / 1000 }' ;;
   *s) echo "${1%s}" ;;
   esac
 }
@@ -108,7 +108,7 @@ abort_line() {
   timed "$2" "$3" "$4" >/dev/null
   t=$(timed "$2" "$3" "$4")
   base=$(timed "$2" "$3" 1 | cut -d' ' -f1)
-  echo "$1 $4 $t $base late=$(echo "${t%% *} - $base - $(seconds "$5")" | bc)"
+  echo "$1 $4 $t $base late=$(awk -v t="${t%% *}" -v b="$base" -v l="$(seconds "$5")" 'BEGIN { printf "%.3f", t - b - l }')"
 }
 
 run() {
