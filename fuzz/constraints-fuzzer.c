@@ -59,8 +59,8 @@ static void check_groups(const kernel_info *k, size_t groups) {
   if (bytes != k->fixed_bytes + extra)
     broken("state_size is not fixed + per_group x groups");
   size_t end = k->participants_offset + 4;
-  if (k->has_abort_record && k->abort_offset + ABORT_RECORD_BYTES > end)
-    end = k->abort_offset + ABORT_RECORD_BYTES;
+  if (k->has_abort_record && k->abort_offset + k->abort_bytes > end)
+    end = k->abort_offset + k->abort_bytes;
   if (end > bytes || end > STATE_READ_BYTES)
     broken("the words gsync_finish reads lie outside the state");
 }
@@ -77,9 +77,12 @@ static void check_kernel(const kernel_info *k) {
   if (k->participants_offset % 4 != 0 ||
       k->participants_offset + 4 > k->fixed_bytes)
     broken("the participant count outside the fixed state");
-  if (k->has_abort_record && (k->abort_offset % 4 != 0 ||
-                              k->abort_offset + ABORT_RECORD_BYTES >
-                                  k->fixed_bytes))
+  /* Older constraints (a spin limit in polls) have the shorter record. */
+  if (k->has_abort_record &&
+      (k->abort_offset % 4 != 0 ||
+       (k->abort_bytes != ABORT_RECORD_BYTES &&
+        k->abort_bytes != ABORT_RECORD_BYTES_UNTIMED) ||
+       k->abort_offset + k->abort_bytes > k->fixed_bytes))
     broken("the abort record outside the fixed state");
   size_t g[] = {1, 2, 3, 64, 1000, 1u << 20, (size_t)1 << 32, SIZE_MAX / 2,
                 SIZE_MAX - 1, SIZE_MAX, 0, 0, 0};
