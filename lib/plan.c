@@ -325,16 +325,17 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
                fn->name);
     return;
   }
+#define ENTRY_CTX                                                              \
+  " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"                 \
+  " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
   gsr_add_edit(ctx, fn->body_lbrace, 0,
                ctx->no_discovery
-                   ? " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"
-                     " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
-                     " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
-                     " gsync_ctx_grid(gsync_ctx, gsync_shared);"
-                   : " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"
-                     " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
+                   ? ENTRY_CTX " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
+                               " gsync_ctx_grid(gsync_ctx, gsync_shared);"
+                   : ENTRY_CTX
                      " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
                      " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
+#undef ENTRY_CTX
 }
 
 /* The functions with a body in the input, by where the body opens, so that

@@ -1330,6 +1330,14 @@ static unsigned racy_origin(ucheck *u, unsigned cause) {
   return NO_NODE;
 }
 
+/* The cause to report for control node v's varying condition: the racy
+ * read it varies through, if any, else its own cause. */
+static unsigned reported_cause(ucheck *u, unsigned v) {
+  unsigned cause = cond_of(u, v)->cause;
+  unsigned race = racy_origin(u, cause);
+  return race != NO_NODE ? race : cause;
+}
+
 /* Checks one barrier call against the controls and exits around it. */
 static void check_barrier(check_walk *w, unsigned call) {
   ucheck *u = w->u;
@@ -1339,9 +1347,7 @@ static void check_barrier(check_walk *w, unsigned call) {
   unsigned v = varying_control(u, call);
   if (v != NO_NODE) {
     int loop = is_loop(u->nodes[v].kind);
-    unsigned cause = cond_of(u, v)->cause;
-    if (racy_origin(u, cause) != NO_NODE)
-      cause = racy_origin(u, cause);
+    unsigned cause = reported_cause(u, v);
     int race = cause != NO_NODE && u->info[cause].racy;
     const char *why = race ? "can differ between work-items"
                            : "depends on the work-item or group id";
@@ -1394,9 +1400,7 @@ static void check_barrier(check_walk *w, unsigned call) {
               "%s is not reached by every work-item: an earlier exit is "
               "taken by only some of them",
               direct ? "global_barrier()" : "this call of a barrier function");
-    unsigned cause = cond_of(u, x->control)->cause;
-    if (racy_origin(u, cause) != NO_NODE)
-      cause = racy_origin(u, cause);
+    unsigned cause = reported_cause(u, x->control);
     int race = cause != NO_NODE && u->info[cause].racy;
     report_at(u, GSR_NOTE, x->stmt,
               race ? "this '%s' depends on a read that can give work-items "
