@@ -25,9 +25,9 @@
  * barrier did not synchronise (docs/barriers.md).
  *
  * A loop that never repeats (do { ... } while (0), as macros write them,
- * or while (0)) needs no guard. A loop written with goto (a jump back to a label) cannot
- * be guarded and is refused where it can abort; so is a loop whose header
- * a macro writes.
+ * or while (0)) needs no guard. A loop written with goto (a jump back to a
+ * label) cannot be guarded and is refused where it can abort; so is a loop
+ * that a macro writes whole, header and body.
  */
 #include "internal.h"
 
@@ -83,9 +83,11 @@ static void guard_condition(gsr_ctx *ctx, size_t lparen, size_t rparen) {
   gsr_buf_free(&text);
 }
 
-/* Plans the guard of loop node n. Returns 0 (after reporting) if its
- * header is not written in the input where the edits can go. */
-static int guard_loop(gsr_ctx *ctx, unsigned n) {
+/* Guards loop node n in its header (the form the block comment shows):
+ * the fallback for a body that cannot be edited. Returns 0 (after
+ * reporting) if the header is not written in the input where the edits
+ * can go. */
+static int guard_header(gsr_ctx *ctx, unsigned n) {
   const gsr_node *node = &ctx->nodes[n];
   size_t at = written_at(ctx, node->c), kw = at, lparen, rparen;
   if (node->kind == CXCursor_DoStmt && at != NO_OFF && node->n_kids > 0) {
@@ -126,8 +128,96 @@ static int guard_loop(gsr_ctx *ctx, unsigned n) {
                              &col, NULL);
   gsr_report(ctx, GSR_ERROR, line, col,
              "cannot guard this loop, which a barrier can abort: a macro "
-             "writes its header (--spin-limit=0 needs no guard)");
+             "writes both its header and its body (--spin-limit=0 needs no "
+             "guard)");
   return 0;
+}
+
+/* Collects into *conts (up to max) the continue statements of loop node
+ * n's body that continue n itself, not a loop inside it. Returns how many
+ * there are, or -1 if one is not written in the input (a macro's). */
+static int own_continues(const gsr_ctx *ctx, unsigned n, size_t *conts,
+                         int max) {
+  int count = 0;
+  const gsr_node *loop = &ctx->nodes[n];
+  for (unsigned i = n + 1; i < loop->end; i++) {
+    enum CXCursorKind k = ctx->nodes[i].kind;
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+        k == CXCursor_DoStmt) {
+      i = ctx->nodes[i].end - 1; /* its continues are its own */
+      continue;
+    }
+    if (k != CXCursor_ContinueStmt)
+      continue;
+    size_t at = written_at(ctx, ctx->nodes[i].c);
+    if (at == NO_OFF || !keyword_at(ctx, at, "continue"))
+      return -1;
+    if (count < max)
+      conts[count] = at;
+    count++;
+  }
+  return count;
+}
+
+/* Plans the guard of loop node n. A while or for loop is guarded at the
+ * end of its body,
+ *     while (c) { s }      ->  while (c) { s if (!gsync_running(gsync_ctx)) break; }
+ * with a continue of the loop turned into a jump to the guard; a do loop
+ * in its condition, which is at the end already. PoCL 3.1 miscompiles some
+ * loops guarded in a for header (a for (;;) that calls the barrier through
+ * a helper lost work at -O2; docs/pocl.md), and the end of the body is
+ * where the loop decides to go round again in every compiler. A body that
+ * a macro writes, or a continue that one does, keeps the header guard.
+ * Returns 0 (after reporting) if the loop cannot be guarded. */
+static int guard_loop(gsr_ctx *ctx, unsigned n, unsigned *labels) {
+  const gsr_node *node = &ctx->nodes[n];
+  if (node->kind == CXCursor_DoStmt || node->n_kids == 0)
+    return guard_header(ctx, n);
+  /* The body is the last child: libclang leaves out a for's empty parts. */
+  const gsr_node *body = &ctx->nodes[ctx->kids[node->kids + node->n_kids - 1]];
+  size_t start = written_at(ctx, body->c), end = written_end(ctx, body->c);
+  enum { MAX_CONTINUES = 64 };
+  size_t conts[MAX_CONTINUES];
+  int n_conts = own_continues(ctx, n, conts, MAX_CONTINUES);
+  if (start == NO_OFF || end == NO_OFF || end <= start || n_conts < 0 ||
+      n_conts > MAX_CONTINUES)
+    return guard_header(ctx, n);
+  int compound = body->kind == CXCursor_CompoundStmt;
+  if (compound) {
+    if (ctx->src[end - 1] != '}')
+      return guard_header(ctx, n);
+    end--; /* the guard goes before the closing brace */
+  } else if (ctx->src[end - 1] != '}' && ctx->src[end - 1] != ';') {
+    size_t semi = gsr_skip_blank(ctx, end);
+    if (semi >= ctx->src_len || ctx->src[semi] != ';')
+      return guard_header(ctx, n);
+    end = semi + 1; /* a statement's extent leaves out its ';' */
+  }
+  /* " if (...) break; }" after a statement, "if (...) break; }" where
+   * the closing brace has blanks before it: no new line, so the lines
+   * after it keep their numbers. */
+  unsigned label = n_conts > 0 ? ++*labels : 0;
+  gsr_buf text = {0};
+  const char *lead = compound && (ctx->src[end - 1] == ' ' ||
+                                  ctx->src[end - 1] == '\t' ||
+                                  ctx->src[end - 1] == '\n')
+                         ? ""
+                         : " ";
+  if (n_conts > 0)
+    gsr_buf_printf(&text, "%sgsync_next_%u:", lead, label), lead = " ";
+  gsr_buf_printf(&text, "%sif (!%s) break;%s", lead, guard,
+                 compound ? " " : " }");
+  if (!compound)
+    gsr_add_edit(ctx, start, 0, "{ ");
+  gsr_add_edit(ctx, end, 0, text.data);
+  gsr_buf_free(&text);
+  for (int i = 0; i < n_conts; i++) {
+    gsr_buf jump = {0};
+    gsr_buf_printf(&jump, "goto gsync_next_%u", label);
+    gsr_add_edit(ctx, conts[i], strlen("continue"), jump.data);
+    gsr_buf_free(&jump);
+  }
+  return 1;
 }
 
 /* Reports goto node n if it jumps back, to a label before it: a loop the
@@ -177,18 +267,20 @@ static int never_repeats(const gsr_ctx *ctx, unsigned n) {
 }
 
 /* Walks node n after its children. Returns nonzero if n's subtree holds a
- * call that can abort; guards every loop that does. */
-static int walk(gsr_ctx *ctx, const unsigned char *abortable, unsigned n) {
+ * call that can abort; guards every loop that does. *labels counts the
+ * guards' labels (gsync_next_1, 2, ... in the order planned). */
+static int walk(gsr_ctx *ctx, const unsigned char *abortable, unsigned n,
+                unsigned *labels) {
   const gsr_node *node = &ctx->nodes[n];
   const unsigned *kids = ctx->kids + node->kids;
   int can_abort = abortable[n];
   for (unsigned i = 0; i < node->n_kids; i++)
-    can_abort |= walk(ctx, abortable, kids[i]);
+    can_abort |= walk(ctx, abortable, kids[i], labels);
   if (can_abort &&
       (node->kind == CXCursor_ForStmt || node->kind == CXCursor_WhileStmt ||
        node->kind == CXCursor_DoStmt) &&
       !never_repeats(ctx, n))
-    guard_loop(ctx, n);
+    guard_loop(ctx, n, labels);
   return can_abort;
 }
 
@@ -218,11 +310,12 @@ void gsr_plan_abort_checks(gsr_ctx *ctx) {
            ctx->funcs[site->callee].reaches_barrier))
         abortable[site->node] = 1;
     }
+  unsigned labels = 0;
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     const gsr_func *fn = &ctx->funcs[i];
     if (!fn->has_def || !fn->reaches_barrier || !defined_here(fn))
       continue;
-    walk(ctx, abortable, fn->root);
+    walk(ctx, abortable, fn->root, &labels);
     const gsr_node *root = &ctx->nodes[fn->root];
     for (unsigned n = fn->root; n < root->end; n++)
       if (ctx->nodes[n].kind == CXCursor_GotoStmt)

@@ -55,9 +55,10 @@
  * barrier gsync_aborted(c) holds for every work-item of the group. From
  * then on no wait of the group waits (gsync_spin_while tests the verdict
  * first), and every loop of the kernel that can reach a barrier ends at
- * its next test of its condition, which the rewrite guarded:
+ * the guard the rewrite put at the end of its body (a do loop's, in its
+ * condition):
  *
- *     while (gsync_running(gsync_ctx) && (more))
+ *     while (more) { ... if (!gsync_running(gsync_ctx)) break; }
  *
  * so the group runs to the kernel's end (lib/abort.c says why there is no
  * early return). A discovery rule calls gsync_ctx_begin() first and makes

@@ -15,7 +15,7 @@ reference. A variant whose state shows an abort, or that differs, fails the
 seed with its name; so does a rewrite the tool refuses for any reason but
 the uniformity checker's (REFUSED: conservative, not wrong).
 
-usage: run.py --tool GSYNC_REWRITE --work DIR SEED...
+usage: run.py --tool GSYNC_REWRITE --work DIR [--kernel FILE]... SEED...
 Exit status 1 if any seed failed."""
 import argparse
 import json
@@ -98,17 +98,34 @@ def rewrite(tool, src_path, name, flags):
 def check_seed(tool, work, seed, ctx, queue):
     """Returns a line that starts with OK or FAIL."""
     kernel = gen.Kernel(seed)
-    src = kernel.source()
-    r = random.Random(seed * 7 + 1)
+    return check_kernel(tool, work, f"seed {seed}", f"seed{seed}",
+                        kernel.source(), kernel.guarded,
+                        random.Random(seed * 7 + 1), ctx, queue)
+
+
+def check_file(tool, work, path, ctx, queue):
+    """The same for a kernel written by hand in gen.py's signature, in
+    grid-stride style; its inputs come from the random stream of seed 6
+    (eight work-items a group: the quickest for PoCL to compile)."""
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    name = os.path.basename(path)[:-3]
+    return check_kernel(tool, work, name, name, src, False, random.Random(6),
+                        ctx, queue)
+
+
+def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue):
+    """Runs every variant of src against the reference on inputs drawn
+    from r; returns a line that starts with OK, FAIL or REFUSED."""
     local = r.choice([8, 16, 32, 64])
-    n = r.randint(local // 2 + 1, local) if kernel.guarded else r.randint(40, 300)
+    n = r.randint(local // 2 + 1, local) if guarded else r.randint(40, 300)
     k = r.randint(1, 3)
     a0 = np.array([r.randint(0, 1000) for _ in range(n)], np.int32)
-    src_path = os.path.join(work, f"seed{seed}.cl")
+    src_path = os.path.join(work, f"{stem}.cl")
     with open(src_path, "w", encoding="utf-8") as out:
         out.write(src)
     run = Launcher(ctx, queue, a0, n, k, local).run
-    head = f"seed {seed} ({'guarded' if kernel.guarded else 'grid-stride'}, " \
+    head = f"{label} ({'guarded' if guarded else 'grid-stride'}, " \
            f"local size {local}, n {n}, k {k})"
     try:
         results = {"ref-O2": run(REFERENCE + src, "", 1, None)}
@@ -116,12 +133,12 @@ def check_seed(tool, work, seed, ctx, queue):
         code, cons = rewrite(tool, src_path, "nd", ["--no-discovery"])
         results["nd-O2"] = run(code, "", 1, cons)
         results["nd-O0"] = run(code, "-cl-opt-disable", 1, cons)
-        if not kernel.guarded:
+        if not guarded:
             results["nd2-O2"] = run(code, "", 2, cons)
         code, cons = rewrite(tool, src_path, "spin0",
                              ["--no-discovery", "--spin-limit=0"])
         results["spin0-O2"] = run(code, "", 1, cons)
-        if not kernel.guarded:
+        if not guarded:
             code, cons = rewrite(tool, src_path, "disc", [])
             results["disc-O2"] = run(code, "", 17, cons)
     except Refused as err:
@@ -139,14 +156,20 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", required=True)
     parser.add_argument("--work", required=True)
-    parser.add_argument("seeds", type=int, nargs="+")
+    parser.add_argument("--kernel", action="append", default=[],
+                        help="also a kernel file written by hand")
+    parser.add_argument("seeds", type=int, nargs="*")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ctx = cl.create_some_context(interactive=False)
     queue = cl.CommandQueue(ctx)
     failed = 0
-    for seed in args.seeds:
-        line = check_seed(args.tool, args.work, seed, ctx, queue)
+    lines = [lambda s=s: check_seed(args.tool, args.work, s, ctx, queue)
+             for s in args.seeds]
+    lines += [lambda p=p: check_file(args.tool, args.work, p, ctx, queue)
+              for p in args.kernel]
+    for check in lines:
+        line = check()
         print(line, flush=True)
         failed += line.startswith("FAIL")
     return 1 if failed else 0

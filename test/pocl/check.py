@@ -8,11 +8,16 @@ device at hand, and that the forms gsync-rewrite writes instead are right.
                     `get_local_id(0) == 0` makes a user's own
                     `if (get_local_id(0) == 0)` block run in every
                     work-item: f[0] must count the a[i] > 100 once
+  loop-header.cl    a loop guarded in its header, `for (; running(c);)`,
+                    whose body reaches such a barrier through a helper
+                    that returns a value, ends after one round: f[0]
+                    must count the rounds until every a[i] is halved to 0
 
 Each bug form runs optimised and with -cl-opt-disable, and is reported as
 "reproduces" or "does not reproduce" (a fixed PoCL does not fail this).
 Each workaround form (the same kernel as the tool writes it: no return;
-the leader test through a volatile) must give the right answer at every
+the leader test through a volatile; the loop's guard at the end of its
+body) must give the right answer at every
 optimisation level; exit status 1 if one does not.
 
 usage: check.py [KERNELS_DIR]"""
@@ -46,6 +51,17 @@ def leader_block(src):
     return fixed
 
 
+def loop_header(src):
+    """The loop-header kernel and its workaround: the guard moved from the
+    loop's header to the end of its body."""
+    fixed = src.replace("  for (; running(c);) {\n",
+                        "  for (;;) {\n").replace(
+        "      break;\n  }\n", "      break;\n    if (!running(c))\n"
+        "      break;\n  }\n")
+    assert fixed.count("running(c)") == 2
+    return fixed
+
+
 def run(ctx, queue, code, options, local, n, a0):
     """One work-group of local work-items; returns f[0]."""
     mf = cl.mem_flags
@@ -70,7 +86,9 @@ def main():
     a0 = (np.arange(218, dtype=np.int32) * 37) % 1000
     cases = [("early-return.cl", early_return, 16, 14, a0[:14], 14),
              ("leader-block.cl", leader_block, 8, 218, a0,
-              int(np.count_nonzero(a0 > 100)))]
+              int(np.count_nonzero(a0 > 100))),
+             ("loop-header.cl", loop_header, 16, 10, a0[:10],
+              int(a0[:10].max()).bit_length())]
     failed = 0
     for name, workaround, local, n, a, want in cases:
         with open(os.path.join(kernels, name), encoding="utf-8") as f:

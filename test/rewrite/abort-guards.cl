@@ -1,11 +1,12 @@
 // With a spin limit (the default), every loop that can abort (its body,
 // condition or increment calls global_barrier() or a function that reaches
-// it) is guarded in its condition, so that it ends once the launch was
-// aborted: while, do and for loops, an empty for condition, a condition
-// that itself calls the barrier. A loop that never repeats (a macro's
-// do { ... } while (0)) and a loop that cannot abort are left alone. No
-// other statement changes: there is no early return (PoCL 3.1 miscompiles
-// those, docs/pocl.md).
+// it) is guarded, so that it ends once the launch was aborted: a while or
+// for loop at the end of its body (a body of one statement becomes a
+// block; a continue of the loop jumps to the guard), a do loop in its
+// condition; a body that a macro writes keeps the guard in the header. A
+// loop that never repeats (a macro's do { ... } while (0)) and a loop that
+// cannot abort are left alone. No other statement changes: there is no
+// early return (PoCL 3.1 miscompiles those, docs/pocl.md).
 // RUN: %gsync %s -o %t.cl
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
@@ -13,6 +14,7 @@
 #define SYNC() global_barrier()
 #define TWICE(x) do { x; x; } while (0)
 #define BUMP { a[0]++; }
+#define FOREVER for (;;)
 
 void helper(global uint *a) { a[1] = 0; SYNC(); }
 
@@ -62,11 +64,35 @@ kernel void k(global uint *a, uint n, uint c) {
     helper(a);
   }
   { global_barrier(); } // a comment after the call
+  uint t = 0;
+  FOREVER {
+    if (t++ < n)
+      continue;
+    for (uint i = 0; i < n; i++) {
+      if (i == c)
+        continue; // the inner loop's own: no barrier, no guard
+      a[i] = 1;
+    }
+    switch (t) {
+    case 7:
+      continue;
+    }
+    global_barrier();
+    if (t > 2 * n)
+      break;
+  }
+  while (t--)
+    if (c)
+      global_barrier();
+    else
+      helper(a);
 }
 
 // CHECK: #define SYNC() gsync_barrier(gsync_ctx, 1)
 // CHECK-NEXT: #define TWICE(x) do { x; x; } while (0)
 // CHECK-NEXT: #define BUMP { a[0]++; }
+// CHECK-NEXT: #define FOREVER for (;;)
+#define FOREVER for (;;)
 // CHECK-EMPTY:
 // CHECK-NEXT: void helper(global uint *a, private struct gsync_ctx *gsync_ctx) { a[1] = 0; SYNC(); }
 // CHECK-EMPTY:
@@ -86,22 +112,22 @@ kernel void k(global uint *a, uint n, uint c) {
 // CHECK-NEXT:     gsync_barrier(gsync_ctx, 6);
 // CHECK-NEXT:   else
 // CHECK-NEXT:     helper(a, gsync_ctx);
-// CHECK-NEXT:   for (uint i = 0; gsync_running(gsync_ctx) && (i < n); i++)
-// CHECK-NEXT:     helper(a, gsync_ctx);
+// CHECK-NEXT:   for (uint i = 0; i < n; i++)
+// CHECK-NEXT:     { helper(a, gsync_ctx); if (!gsync_running(gsync_ctx)) break; }
 // CHECK-NEXT:   uint s = sum(a, n, gsync_ctx);
 // CHECK-NEXT:   a[2] = sum(a, n, gsync_ctx) + s;
-// CHECK-NEXT:   while (gsync_running(gsync_ctx) && (!converged(a, gsync_ctx))) {
+// CHECK-NEXT:   while (!converged(a, gsync_ctx)) {
 // CHECK-NEXT:     a[0]++;
-// CHECK-NEXT:   }
+// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; }
 // CHECK-NEXT:   while (gsync_running(gsync_ctx) && (!converged(a, gsync_ctx))) BUMP
-// CHECK-NEXT:   for (uint i = 0; gsync_running(gsync_ctx) && (i < n); gsync_barrier(gsync_ctx, 7))
-// CHECK-NEXT:     i++;
+// CHECK-NEXT:   for (uint i = 0; i < n; gsync_barrier(gsync_ctx, 7))
+// CHECK-NEXT:     { i++; if (!gsync_running(gsync_ctx)) break; }
 // CHECK-NEXT:   do a[3]++; while (gsync_running(gsync_ctx) && (!relay(a, gsync_ctx)));
-// CHECK-NEXT:   for (; gsync_running(gsync_ctx);) {
+// CHECK-NEXT:   for (;;) {
 // CHECK-NEXT:     gsync_barrier(gsync_ctx, 8);
 // CHECK-NEXT:     if (a[4])
 // CHECK-NEXT:       break;
-// CHECK-NEXT:   }
+// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; }
 // CHECK-NEXT:   for (uint i = 0; i < n; i++) /* no barrier: no guard */
 // CHECK-NEXT:     a[5] += i;
 // CHECK-NEXT:   switch (c) {
@@ -112,4 +138,26 @@ kernel void k(global uint *a, uint n, uint c) {
 // CHECK-NEXT:     helper(a, gsync_ctx);
 // CHECK-NEXT:   }
 // CHECK-NEXT:   { gsync_barrier(gsync_ctx, 10); } // a comment after the call
+// CHECK-NEXT:   uint t = 0;
+// CHECK-NEXT:   FOREVER {
+// CHECK-NEXT:     if (t++ < n)
+// CHECK-NEXT:       goto gsync_next_1;
+// CHECK-NEXT:     for (uint i = 0; i < n; i++) {
+// CHECK-NEXT:       if (i == c)
+// CHECK-NEXT:         continue; // the inner loop's own: no barrier, no guard
+// CHECK-NEXT:       a[i] = 1;
+// CHECK-NEXT:     }
+// CHECK-NEXT:     switch (t) {
+// CHECK-NEXT:     case 7:
+// CHECK-NEXT:       goto gsync_next_1;
+// CHECK-NEXT:     }
+// CHECK-NEXT:     gsync_barrier(gsync_ctx, 11);
+// CHECK-NEXT:     if (t > 2 * n)
+// CHECK-NEXT:       break;
+// CHECK-NEXT:   gsync_next_1: if (!gsync_running(gsync_ctx)) break; }
+// CHECK-NEXT:   while (t--)
+// CHECK-NEXT:     { if (c)
+// CHECK-NEXT:       gsync_barrier(gsync_ctx, 12);
+// CHECK-NEXT:     else
+// CHECK-NEXT:       helper(a, gsync_ctx); if (!gsync_running(gsync_ctx)) break; }
 // CHECK-NEXT: }

@@ -15,9 +15,11 @@ kernel void k(global uint *a, uint iters) {
   }
 }
 
-// CHECK:   for (uint it = 0; gsync_running(gsync_ctx) && (it < iters); it++) {
+// CHECK:   for (uint it = 0; it < iters; it++) {
 // CHECK-NEXT:     {
 // CHECK-NEXT:       a[gsync_get_global_id(gsync_ctx, 0)] += it;
 // CHECK-NEXT:       gsync_barrier(gsync_ctx, 1);
 // CHECK-NEXT:     }
 // CHECK-NEXT:     while (0) { gsync_barrier(gsync_ctx, 2); }
+// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; }
+// CHECK-NEXT: }

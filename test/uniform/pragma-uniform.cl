@@ -23,4 +23,7 @@ kernel void chunks(global uint *a, uint per, uint lim) {
 }
 // CHECK: /* #pragma gsync uniform */
 // CHECK-NEXT: #endif
-// CHECK-NEXT:   for (uint e = id * per; gsync_running(gsync_ctx) && (e < id * per + per && e < lim); e++) {
+// CHECK-NEXT:   for (uint e = id * per; e < id * per + per && e < lim; e++) {
+// CHECK-NEXT:     a[e] += 1;
+// CHECK-NEXT:     gsync_barrier(gsync_ctx, 1);
+// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; }
