@@ -53,6 +53,7 @@ class Program:
     def __init__(self, constraints, source=None):
         self.constraints = constraints
         self.source = source
+        self.warnings = ""  # what gsync-rewrite printed, from rewrite()
 
     path = property(lambda self: self.constraints.path)
     barrier = property(lambda self: self.constraints.barrier)
@@ -88,9 +89,9 @@ class Program:
         devices = devices or context.devices
         for d in devices:
             self.check_device(d)
-        opts = self.build_options(devices[0]).split(" ") if devices else []
-        opts = [o for o in opts if o] + list(options)
-        return cl.Program(context, self.source).build(options=opts,
+        # One string: the options quote what holds a space.
+        opts = " ".join([self.build_options(devices[0])] + list(options))
+        return cl.Program(context, self.source).build(options=[opts.strip()],
                                                       devices=devices)
 
     def kernel(self, queue, kernel, max_groups):

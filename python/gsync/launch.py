@@ -44,7 +44,7 @@ class LaunchInfo:
     groups: tuple      # the virtual grid, 3 extents, 1 past work_dim
 
 
-def _shape(name, value, what):
+def _shape(name, value):
     """A launch extent as a tuple of 1 to 3 ints."""
     t = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
     if not 1 <= len(t) <= 3:
@@ -155,16 +155,15 @@ class Kernel:
         results."""
         if queue is None:
             raise ArgumentError("gsync_enqueue_nd: queue is NULL")
-        groups = _shape(self.name, groups, "groups")
-        local = _shape(self.name, local_size, "local_size")
-        if len(local) != len(groups) or (
-                offset is not None and
-                len(_shape(self.name, offset, "offset")) != len(groups)):
+        groups = _shape(self.name, groups)
+        local = _shape(self.name, local_size)
+        if offset is not None:
+            offset = _shape(self.name, offset)
+        if len(local) != len(groups) or (offset is not None and
+                                         len(offset) != len(groups)):
             raise LaunchError(
                 f"kernel {self.name}: groups, local size and offset differ in "
                 "dimensions")
-        if offset is not None:
-            offset = _shape(self.name, offset, "offset")
         if args and len(args) != self.num_args:
             raise ArgumentError(
                 f"kernel {self.name}: takes {self.num_args} arguments besides "

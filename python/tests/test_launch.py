@@ -137,6 +137,8 @@ def test_refused_launches(context, queue, rewritten):
         k.enqueue(queue, 5, 8, *args)
     with pytest.raises(gsync.LaunchError, match=r"empty launch \(0"):
         k.enqueue(queue, 0, 8, *args)
+    with pytest.raises(gsync.LaunchError, match="differ in dimensions"):
+        k.enqueue(queue, (2, 2), 8, *args)
     with pytest.raises(gsync.LaunchError, match="nothing launched"):
         k.finish(queue)
     with pytest.raises(gsync.ArgumentError, match="takes 4 arguments"):
