@@ -2,7 +2,11 @@
 
 The same checks as libgsync's gsync_program_load(), in the same order and
 with the same messages, so that a file one of them refuses the other
-refuses too, by the same field.
+refuses too, by the same field. The JSON is read as json-c reads it
+(_parse_json), but for numbers: json-c also takes leading zeros (007) and
+a trailing point (40.), which Python's json refuses, so such a file (the
+tool never writes one) is "not valid JSON" here where libgsync may name a
+field; and the text of a syntax error is Python's, not json-c's.
 """
 
 import json
@@ -154,20 +158,42 @@ def read_text(path):
         os.close(fd)
 
 
+def _drop_trailing_commas(text):
+    """text without the commas that close an object or array ({"a": 1,}),
+    which json-c, libgsync's parser, accepts and Python's json does not."""
+    out, in_string, escaped = [], False, False
+    for i, ch in enumerate(text):
+        if in_string:
+            escaped = not escaped and ch == "\\"
+            in_string = escaped or ch != '"'
+        elif ch == '"':
+            in_string = True
+        elif ch == ",":
+            rest = text[i + 1:].lstrip()
+            if rest[:1] in ("}", "]"):
+                continue
+        out.append(ch)
+    return "".join(out)
+
+
 def _parse_json(name, data):
+    """The document in data, read as json-c reads it: strings may hold
+    control characters and bytes that are not UTF-8, and a comma may end
+    an object or array."""
     if b"\0" in data:
         raise FormatError(f"{name}: not valid JSON: it holds a NUL byte")
+    text = data.decode("utf-8", "surrogateescape")
     try:
-        text = data.decode("utf-8")
-        return json.loads(text)
-    except UnicodeDecodeError:
-        raise FormatError(f"{name}: not valid JSON: invalid string sequence") \
-            from None
-    except json.JSONDecodeError as e:
-        why = ("text after the JSON document" if e.msg == "Extra data"
-               else "unexpected end of data" if e.pos >= len(text.rstrip())
-               else e.msg)
-        raise FormatError(f"{name}: not valid JSON: {why}") from None
+        return json.loads(text, strict=False)
+    except json.JSONDecodeError as first:
+        try:
+            return json.loads(_drop_trailing_commas(text), strict=False)
+        except json.JSONDecodeError:
+            e = first
+    why = ("text after the JSON document" if e.msg == "Extra data"
+           else "unexpected end of data" if e.pos >= len(text.rstrip())
+           else e.msg)
+    raise FormatError(f"{name}: not valid JSON: {why}") from None
 
 
 def _parse_version(s):

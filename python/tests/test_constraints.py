@@ -69,7 +69,7 @@ def libgsync_message(gsync_run, cl_path, js):
     r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl",
                         str(cl_path), "--constraints", str(js), "--groups",
                         "1", "--local", "1"], capture_output=True, text=True,
-                       timeout=120)
+                       errors="surrogateescape", timeout=120)
     assert r.returncode == 1, r.stdout + r.stderr
     line = r.stderr.splitlines()[0]
     assert line.startswith("gsync-run: error: ")
@@ -88,6 +88,25 @@ def test_refused_like_libgsync(original, tmp_path, gsync_run, field, value):
         gsync.load(js)
     assert e.value.status == "GSYNC_ERR_FORMAT"
     assert str(e.value) == libgsync_message(gsync_run, out, js)
+
+
+def test_read_as_json_c_reads(original, tmp_path, gsync_run):
+    """json-c, libgsync's parser, takes a comma that ends an object and
+    control characters and stray bytes in strings: so does gsync, and a
+    field wrong in such a file is named as libgsync names it."""
+    out, doc = original
+    doc = json.loads(json.dumps(doc))
+    doc["requires"]["opencl_c_version"] = "x"
+    text = json.dumps(doc, indent=1).replace('"x"', '"\x01\t\xff"')
+    text = text.replace('"version": 1,', '"version": 1,\n "extra": [1,],')
+    js = tmp_path / "lax.json"
+    js.write_bytes(text.encode("utf-8", "surrogateescape")
+                   .replace(b"\xc3\xbf", b"\xff"))
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert "is not a version like" in str(e.value)
+    assert str(e.value).encode("utf-8", "surrogateescape") == \
+        libgsync_message(gsync_run, out, js).encode("utf-8", "surrogateescape")
 
 
 @pytest.mark.parametrize("text", ['{"format": "gsync-constraints"} x', "[]"])
