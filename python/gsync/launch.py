@@ -96,7 +96,8 @@ class Kernel:
         self.spin_limit_ms = c.spin_limit_ms
         self.discovery = c.discovery
         self.sites = list(c.sites)
-        self._lock = threading.Lock()
+        # Reentrant: a call holds it across its enqueue and its finish.
+        self._lock = threading.RLock()
         self._last = None       # the latest command on the state
         self._launched = False
         self._last_groups = 0
@@ -206,9 +207,11 @@ class Kernel:
             return self._finish(queue)
 
     def __call__(self, queue, groups, local_size, *args, offset=None):
-        """enqueue() then finish(): returns the LaunchInfo."""
-        self.enqueue(queue, groups, local_size, *args, offset=offset)
-        return self.finish(queue)
+        """enqueue() then finish(), with no other thread's launch of this
+        Kernel between them: returns the LaunchInfo."""
+        with self._lock:
+            self.enqueue(queue, groups, local_size, *args, offset=offset)
+            return self.finish(queue)
 
     def _finish(self, queue):
         if not self._launched:

@@ -197,3 +197,28 @@ def test_rewrite_refused():
                       "  if (get_global_id(0)) global_barrier();\n}\n")
     assert e.value.exit_status == 1
     assert re.search(r"<stdin>:2:\d+: error", e.value.diagnostics)
+
+
+def test_threads_take_turns(context, rewritten):
+    """Launches of one Kernel from two threads, each on its own queue,
+    are ordered on the shared state: every one completes."""
+    import threading
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    built = prog_build(prog, context)
+    queues = [cl.CommandQueue(context) for _ in range(2)]
+    k = prog.kernel(queues[0], built.stencil, max_groups=4)
+    args = stencil_args(context)
+    seen, errors = [], []
+
+    def launch(q):
+        try:
+            for _ in range(4):
+                seen.append(k(q, 4, 8, *args).participants)
+        except Exception as e:  # reported below, not lost in the thread
+            errors.append(e)
+    threads = [threading.Thread(target=launch, args=(q,)) for q in queues]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=100)
+    assert not errors and len(seen) == 8 and all(1 <= p <= 4 for p in seen)
