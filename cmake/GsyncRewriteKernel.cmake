@@ -17,6 +17,12 @@
 # for the build to make them. The directory that holds gsync.h is on the
 # include path last, so kernels may include it.
 #
+# Each output has a command of its own, which runs the whole rewrite (the
+# tool writes the same bytes whichever files it is asked for), so that a
+# deleted output is made again with every generator: with one command for
+# both, the Makefile generators rebuild only the first output and leave a
+# deleted second one missing.
+#
 # Installed with gsync-rewrite's CMake package (find_package(gsync-rewrite))
 # and used by its own source tree. Needs CMake 3.20 for DEPFILE with the
 # Makefile generators; other generators rerun only when the kernel changes.
@@ -43,14 +49,7 @@ function(gsync_rewrite_kernel output)
     BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   get_filename_component(src "${arg_SOURCE}" ABSOLUTE
     BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-  set(outputs "${out}")
-  set(args "${src}" -o "${out}")
-  if(arg_CONSTRAINTS)
-    get_filename_component(json "${arg_CONSTRAINTS}" ABSOLUTE
-      BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
-    list(APPEND outputs "${json}")
-    list(APPEND args --constraints "${json}")
-  endif()
+  set(args)
   if(arg_BARRIER)
     list(APPEND args "--barrier=${arg_BARRIER}")
   endif()
@@ -76,16 +75,36 @@ function(gsync_rewrite_kernel output)
   endif()
   list(APPEND args ${arg_OPTIONS})
 
+  get_filename_component(name "${src}" NAME)
+  _gsync_rewrite_command("${out}" "${src}" "${name}" ${args} "${src}"
+                         -o "${out}")
+  if(arg_CONSTRAINTS)
+    get_filename_component(json "${arg_CONSTRAINTS}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    # The same rewrite again for the constraints; the output it writes
+    # too goes where no one looks.
+    get_filename_component(json_name "${json}" NAME)
+    set(scratch "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/gsync-rewrite-kernel")
+    file(MAKE_DIRECTORY "${scratch}")
+    _gsync_rewrite_command("${json}" "${src}" "${name} (constraints)" ${args}
+      "${src}" -o "${scratch}/${json_name}.cl" --constraints "${json}")
+  endif()
+endfunction()
+
+# The command that writes file (one output of gsync_rewrite_kernel()) by
+# running gsync-rewrite with the arguments that follow; it reruns when src,
+# a file src includes, or the tool changes.
+function(_gsync_rewrite_command file src comment)
+  set(args ${ARGN})
   set(depfile)
   if(CMAKE_GENERATOR MATCHES "Make|Ninja")
-    set(depfile DEPFILE "${out}.d")
-    list(APPEND args -MD -MF "${out}.d" -MT "${out}")
+    set(depfile DEPFILE "${file}.d")
+    list(APPEND args -MD -MF "${file}.d" -MT "${file}")
   endif()
-  get_filename_component(name "${src}" NAME)
-  add_custom_command(OUTPUT ${outputs}
+  add_custom_command(OUTPUT "${file}"
     COMMAND gsync::gsync-rewrite ${args}
     DEPENDS "${src}" gsync::gsync-rewrite
     ${depfile}
-    COMMENT "gsync-rewrite ${name}"
+    COMMENT "gsync-rewrite ${comment}"
     VERBATIM)
 endfunction()

@@ -31,7 +31,10 @@
 #               nothing otherwise
 #   %char-device DIR NAME   prints a character device to write to (see
 #               test/utils/char-device)
-# Features: ninja, when the Ninja build tool is installed.
+#   %pytest     pytest on Debian's python3, with the gsync package of this
+#               build tree (build/python) and its tools, under a timeout
+# Features: ninja, when the Ninja build tool is installed; pyopencl, when
+# the python3 of %pytest has pyopencl, numpy and pytest.
 import os
 import sys
 import lit.formats
@@ -99,3 +102,19 @@ config.substitutions.append(
     ("%char-device", "sh " + os.path.join(src, "test", "utils", "char-device")))
 if config.ninja:
     config.available_features.add("ninja")
+
+# The gsync Python package's tests run on the python3 CMake found (Debian's,
+# where python3-pyopencl is), not necessarily the one running lit.
+config.substitutions.append(
+    ("%pytest", " ".join([
+        "timeout -k 5 300 env PYTHONDONTWRITEBYTECODE=1",
+        "PYTHONPATH=" + os.path.join(config.build_root, "python"),
+        "GSYNC_REWRITE=" + config.gsync_tool,
+        "GSYNC_RUN=" + config.gsync_run,
+        "ASAN_OPTIONS=detect_leaks=0",
+        config.python3, "-m pytest -q -p no:cacheprovider"])))
+import subprocess
+if subprocess.run([config.python3, "-c", "import pyopencl, numpy, pytest"],
+                  stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("pyopencl")

@@ -1,0 +1,178 @@
+"""gsync: launch kernels rewritten by gsync-rewrite from Python, with
+PyOpenCL.
+
+The Python counterpart of libgsync (runtime/libgsync.h): it reads the same
+constraints file, makes the same checks and reports failures with the
+same messages, as exceptions (gsync.errors). A short session::
+
+    import pyopencl as cl, gsync
+    prog = gsync.rewrite("heat.cl")           # runs gsync-rewrite
+    # or: prog = gsync.load("heat.json", source_path="heat.out.cl")
+    ctx = cl.create_some_context(); queue = cl.CommandQueue(ctx)
+    built = prog.build(ctx)                   # checks the device first
+    heat = prog.kernel(queue, built.heat, max_groups=256)
+    info = heat(queue, 256, 64, u, tmp, np.uint32(n), ...)
+    print(info.participants)                  # groups that took part
+
+A launch whose barrier waited past the spin limit raises
+gsync.LaunchAborted, which names the barrier (file:line:col) and carries
+the abort record.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pyopencl as cl
+
+from . import constraints as _constraints
+from .device import build_options as _build_options
+from .device import check_device as _check_device
+from .errors import (ArgumentError, DeviceError, FileError, FormatError,
+                     GsyncError, KernelError, LaunchAborted, LaunchError,
+                     MismatchError, OpenCLError, RewriteError)
+from .launch import Kernel, LaunchInfo
+
+__all__ = [
+    "Program", "Kernel", "LaunchInfo", "load", "rewrite", "find_tool",
+    "GsyncError", "FileError", "FormatError", "DeviceError", "KernelError",
+    "LaunchError", "OpenCLError", "MismatchError", "ArgumentError",
+    "RewriteError", "LaunchAborted",
+]
+
+
+class Program:
+    """One constraints file, and the output it belongs to when known.
+
+    ``source`` is the rewritten OpenCL C (from rewrite(), or read from
+    source_path), or None. The attributes of the constraints are there
+    too: ``barrier``, ``discovery``, ``spin_limit_ms``, ``kernels``
+    (their descriptions), ``fingerprint``."""
+
+    def __init__(self, constraints, source=None):
+        self.constraints = constraints
+        self.source = source
+        self.warnings = ""  # what gsync-rewrite printed, from rewrite()
+
+    path = property(lambda self: self.constraints.path)
+    barrier = property(lambda self: self.constraints.barrier)
+    discovery = property(lambda self: self.constraints.discovery)
+    spin_limit_ms = property(lambda self: self.constraints.spin_limit_ms)
+    kernels = property(lambda self: self.constraints.kernels)
+    fingerprint = property(lambda self: self.constraints.fingerprint)
+
+    def check_device(self, device):
+        """Raises DeviceError if device lacks what the kernels need
+        (gsync_program_check_device)."""
+        if device is None:
+            raise ArgumentError("gsync_program_check_device: dev is NULL")
+        _check_device(self.constraints, device)
+
+    def build_options(self, device):
+        """The options for building the output on device, as one string
+        (gsync_program_build_options); add your own after them."""
+        return _build_options(self.constraints, device)
+
+    def check_source(self, source):
+        """Raises MismatchError unless source is the output these
+        constraints were written with (gsync_program_check_source)."""
+        _constraints.check_identity(self.constraints, source)
+
+    def build(self, context, devices=None, options=()):
+        """Builds the output (``source``) for devices (default: the
+        context's) after checking each, with build_options() and then
+        options; returns the pyopencl.Program."""
+        if self.source is None:
+            raise ArgumentError(f"{self.path}: no source: load() it with "
+                                "source_path, or use rewrite()")
+        devices = devices or context.devices
+        for d in devices:
+            self.check_device(d)
+        # One string: the options quote what holds a space.
+        opts = " ".join([self.build_options(devices[0])] + list(options))
+        return cl.Program(context, self.source).build(options=[opts.strip()],
+                                                      devices=devices)
+
+    def kernel(self, queue, kernel, max_groups):
+        """Prepares kernel (a pyopencl.Kernel of a program built from this
+        output) for launches of up to max_groups work-groups: makes and
+        zeroes its state buffer on queue (gsync_kernel_create)."""
+        return Kernel(self, queue, kernel, max_groups)
+
+
+def load(constraints_path, source_path=None, source=None):
+    """Reads and validates a constraints file (gsync_program_load); with
+    source_path or source, the output it belongs to, for Program.build()."""
+    c = _constraints.load(constraints_path)
+    if source_path is not None:
+        with open(source_path, encoding="utf-8") as f:
+            source = f.read()
+    return Program(c, source)
+
+
+def find_tool():
+    """The gsync-rewrite to run: $GSYNC_REWRITE, else the one on PATH."""
+    tool = os.environ.get("GSYNC_REWRITE") or shutil.which("gsync-rewrite")
+    if not tool:
+        raise RewriteError("gsync-rewrite not found: install it, put it on "
+                           "PATH or name it in GSYNC_REWRITE")
+    return tool
+
+
+def _is_path(source_or_path):
+    if isinstance(source_or_path, os.PathLike):
+        return True
+    return ("\n" not in source_or_path and len(source_or_path) < 4096 and
+            os.path.isfile(source_or_path))
+
+
+def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
+            spin_limit=None, include_dirs=(), options=(), tool=None):
+    """Runs gsync-rewrite on a kernel file (a path, or a str naming an
+    existing file on one line) or on OpenCL C text, and returns the
+    Program of its output and constraints (``source`` holds the output).
+
+    barrier: the barrier rule (--barrier); defines: a dict {NAME: value or
+    None} or a list of "NAME=value" strings (-D); discovery=False:
+    --no-discovery; spin_limit: --spin-limit, e.g. "500ms" or a number of
+    milliseconds; include_dirs: -I; options: more arguments as given.
+    Raises RewriteError, with the tool's file:line:col messages, when the
+    tool refuses the input."""
+    args = [tool or find_tool()]
+    if barrier is not None:
+        args.append(f"--barrier={barrier}")
+    if not discovery:
+        args.append("--no-discovery")
+    if spin_limit is not None:
+        args.append(f"--spin-limit={spin_limit}" if isinstance(spin_limit, str)
+                    else f"--spin-limit={int(spin_limit)}ms")
+    if isinstance(defines, dict):
+        defines = [k if v is None else f"{k}={v}" for k, v in defines.items()]
+    args += [f"-D{d}" for d in defines or ()]
+    args += [f"-I{os.path.abspath(d)}" for d in include_dirs]
+    args += list(options)
+    text = None
+    if _is_path(source_or_path):
+        args.append(os.fspath(source_or_path))
+    else:
+        args.append("-")
+        text = source_or_path
+    with tempfile.TemporaryDirectory(prefix="gsync-") as tmp:
+        out = os.path.join(tmp, "out.cl")
+        js = os.path.join(tmp, "out.json")
+        args += ["-o", out, "--constraints", js]
+        r = subprocess.run(args, input=text, capture_output=True, text=True)
+        if r.returncode != 0:
+            diag = r.stderr.strip()
+            raise RewriteError(
+                f"gsync-rewrite failed (exit status {r.returncode})"
+                + (f":\n{diag}" if diag else ""), r.returncode, r.stderr)
+        with open(out, encoding="utf-8") as f:
+            source = f.read()
+        prog = Program(_constraints.load(js), source)
+    # The file is gone: name the program by what was rewritten.
+    prog.constraints.path = (os.fspath(source_or_path) if text is None
+                             else "<source>") + " (rewritten)"
+    prog.warnings = r.stderr
+    return prog

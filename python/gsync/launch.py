@@ -1,0 +1,319 @@
+"""Kernels and launches: libgsync's gsync_kernel_create(), gsync_enqueue(),
+gsync_enqueue_nd() and gsync_finish_nd() over PyOpenCL."""
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import pyopencl as cl
+
+from .errors import (ArgumentError, KernelError, LaunchAborted, LaunchError,
+                     OpenCLError)
+
+# The abort record's words (docs/constraints.md, "The state buffer").
+(ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
+ ABORT_EXPECTED, ABORT_WAITED_MS, ABORT_LAUNCHED) = range(8)
+ABORTED_IN_BARRIER, ABORTED_IN_DISCOVERY = 1, 2
+
+# Held while a launch sets a kernel's state argument and enqueues it: two
+# handles may share one cl.Kernel, and another thread's argument must not
+# slip in between.
+_launch_lock = threading.Lock()
+
+
+def cl_error(call, e):
+    """An OpenCLError for the pyopencl.Error e of call, in libgsync's words."""
+    code = getattr(e, "code", None)
+    if code is None and e.args and hasattr(e.args[0], "code"):
+        code = e.args[0].code()
+    try:
+        name = "CL_" + cl.status_code.to_string(code)
+    except Exception:
+        name = "unknown error"
+    return OpenCLError(f"{call} failed: {name} ({code})", code)
+
+
+@dataclass
+class LaunchInfo:
+    """What a finished launch ran on (gsync_launch_info)."""
+
+    work_dim: int      # of the launch
+    admitted: int      # work-groups discovery admitted (without: all)
+    participants: int  # took part in the global barrier: prod(groups)
+    left_out: int      # admitted but left out of the virtual grid
+    groups: tuple      # the virtual grid, 3 extents, 1 past work_dim
+
+
+def _shape(name, value):
+    """A launch extent as a tuple of 1 to 3 ints."""
+    t = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if not 1 <= len(t) <= 3:
+        raise LaunchError(f"kernel {name}: a launch needs 1 to 3 dimensions, "
+                          "with work-groups and a local size for each")
+    return tuple(int(x) for x in t)
+
+
+class Kernel:
+    """One kernel and its hidden state buffer, made by Program.kernel().
+
+    Launches of one Kernel are ordered (they share the state), on any
+    queue; calls from several threads take turns. ``kernel`` is the
+    pyopencl.Kernel, whose own arguments are the caller's to set, or pass
+    them to enqueue() and __call__()."""
+
+    def __init__(self, program, queue, kernel, max_groups):
+        c = program.constraints
+        if queue is None or kernel is None:
+            raise ArgumentError("gsync_kernel_create: "
+                                f'{"queue" if queue is None else "kernel"} '
+                                "is NULL")
+        name = kernel.function_name
+        info = c.kernel(name)
+        if info is None:
+            raise KernelError(f'{c.path}: no kernel "{name}"')
+        if max_groups == 0:
+            raise LaunchError(f"kernel {name}: max_groups must be at least 1")
+        # Before the state is made to the constraints' layout: the program
+        # must be built from the output they were written with.
+        try:
+            src = kernel.program.get_info(cl.program_info.SOURCE)
+        except cl.Error:
+            src = ""
+        if src:
+            program.check_source(src)
+        if info.global_barrier:
+            nargs = kernel.num_args
+            if nargs != info.state_index + 1:
+                raise KernelError(
+                    f"kernel {name} has {nargs} parameters, but {c.path} puts "
+                    f"its state argument at index {info.state_index} (built "
+                    "from another rewrite?)")
+        self.info = info
+        self.name = name
+        self.kernel = kernel
+        self.program = program
+        self.max_groups = max_groups
+        self.spin_limit_ms = c.spin_limit_ms
+        self.discovery = c.discovery
+        self.sites = list(c.sites)
+        # Reentrant: a call holds it across its enqueue and its finish.
+        self._lock = threading.RLock()
+        self._last = None       # the latest command on the state
+        self._launched = False
+        self._last_groups = 0
+        self._last_dim = 1
+        self._last_shape = (1, 1, 1)
+        self.state = None
+        if info.global_barrier:
+            self.state_bytes = info.state_bytes(max_groups)
+            try:
+                self.state = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE,
+                                       max(self.state_bytes, 4))
+            except cl.Error as e:
+                raise cl_error("clCreateBuffer (state)", e) from None
+            # The first launch waits on this fill through _last.
+            self._zero(queue)
+
+    @property
+    def num_args(self):
+        """How many arguments the caller sets: the kernel's own."""
+        return (self.info.state_index if self.info.global_barrier
+                else self.kernel.num_args)
+
+    def _zero(self, queue):
+        try:
+            self._last = cl.enqueue_fill_buffer(
+                queue, self.state, np.uint8(0), 0, self.state_bytes,
+                wait_for=[self._last] if self._last is not None else None)
+        except cl.Error as e:
+            raise cl_error("clEnqueueFillBuffer (state)", e) from None
+
+    def _check(self, groups, local):
+        i = self.info
+        g = int(np.prod(groups, dtype=object))
+        ls = int(np.prod(local, dtype=object))
+        if g == 0 or ls == 0:
+            raise LaunchError(f"kernel {i.name}: empty launch ({g} work-groups "
+                              f"of {ls})")
+        if g > self.max_groups:
+            raise LaunchError(f"kernel {i.name}: {g} work-groups exceed the "
+                              f"{self.max_groups} it was created for")
+        if i.global_barrier:
+            if i.max_work_groups and g > i.max_work_groups:
+                raise LaunchError(f"kernel {i.name}: {g} work-groups exceed "
+                                  f"its limit of {i.max_work_groups}")
+            if ls < i.min_local_size:
+                raise LaunchError(f"kernel {i.name}: local size {ls} is below "
+                                  f"its minimum of {i.min_local_size}")
+        return g
+
+    def enqueue(self, queue, groups, local_size, *args, offset=None):
+        """Sets the hidden argument (and args, the kernel's own arguments in
+        order, if given) and enqueues a launch of groups work-groups of
+        local_size work-items, each an int (1-D) or a tuple of 1 to 3
+        (gsync_enqueue_nd), with the global work offset offset (None:
+        none). Returns at once: call finish() before trusting the
+        results."""
+        if queue is None:
+            raise ArgumentError("gsync_enqueue_nd: queue is NULL")
+        groups = _shape(self.name, groups)
+        local = _shape(self.name, local_size)
+        if offset is not None:
+            offset = _shape(self.name, offset)
+        if len(local) != len(groups) or (offset is not None and
+                                         len(offset) != len(groups)):
+            raise LaunchError(
+                f"kernel {self.name}: groups, local size and offset differ in "
+                "dimensions")
+        if args and len(args) != self.num_args:
+            raise ArgumentError(
+                f"kernel {self.name}: takes {self.num_args} arguments besides "
+                f"its state, {len(args)} given")
+        with self._lock:
+            total = self._check(groups, local)
+            if (self.state is not None and not self.info.reset_by_kernel and
+                    self._launched):
+                self._zero(queue)
+            glob = tuple(g * ls for g, ls in zip(groups, local))
+            with _launch_lock:
+                try:
+                    for n, a in enumerate(args):
+                        self.kernel.set_arg(n, a)
+                    if self.state is not None:
+                        self.kernel.set_arg(self.info.state_index, self.state)
+                except cl.Error as e:
+                    raise cl_error("clSetKernelArg", e) from None
+                try:
+                    ev = cl.enqueue_nd_range_kernel(
+                        queue, self.kernel, glob, local,
+                        global_work_offset=offset,
+                        wait_for=[self._last] if self._last is not None
+                        else None)
+                except cl.Error as e:
+                    raise cl_error("clEnqueueNDRangeKernel", e) from None
+            self._last = ev
+            self._launched = True
+            self._last_groups = total
+            self._last_dim = len(groups)
+            self._last_shape = tuple(groups) + (1,) * (3 - len(groups))
+
+    def finish(self, queue):
+        """Waits for the latest launch and says how it ended: a LaunchInfo,
+        or LaunchAborted (the launch's results are not valid; the state is
+        zeroed again for the next launch)."""
+        if queue is None:
+            raise ArgumentError("gsync_finish: queue is NULL")
+        with self._lock:
+            return self._finish(queue)
+
+    def __call__(self, queue, groups, local_size, *args, offset=None):
+        """enqueue() then finish(), with no other thread's launch of this
+        Kernel between them: returns the LaunchInfo."""
+        with self._lock:
+            self.enqueue(queue, groups, local_size, *args, offset=offset)
+            return self.finish(queue)
+
+    def _finish(self, queue):
+        if not self._launched:
+            raise LaunchError(f"kernel {self.name}: nothing launched")
+        shape = self._last_shape
+        if self.state is None:
+            try:
+                self._last.wait()
+            except cl.Error as e:
+                raise cl_error("clWaitForEvents", e) from None
+            n = self._last_groups
+            return LaunchInfo(self._last_dim, n, n, 0, shape)
+        i = self.info
+        end = i.participants_offset + 4
+        if i.abort_offset is not None:
+            end = max(end, i.abort_offset + i.abort_bytes)
+        if i.grid_offset is not None:
+            end = max(end, i.grid_offset + 12)
+        words = np.zeros(end // 4, np.uint32)
+        try:
+            cl.enqueue_copy(queue, words, self.state, wait_for=[self._last],
+                            is_blocking=True)
+        except cl.Error as e:
+            raise cl_error("clEnqueueReadBuffer (state)", e) from None
+        words = [int(w) for w in words]
+        if i.abort_offset is not None and words[i.abort_offset // 4]:
+            rec = words[i.abort_offset // 4:(i.abort_offset + i.abort_bytes) // 4]
+            self._zero(queue)
+            raise self._aborted(rec)
+        admitted = words[i.participants_offset // 4]
+        grid = (words[i.grid_offset // 4:i.grid_offset // 4 + 3]
+                if i.grid_offset is not None else None)
+        if grid and all(grid):
+            participants = grid[0] * grid[1] * grid[2]
+            groups = tuple(grid)
+        else:
+            # Constraints from before the grid: discovery numbered
+            # dimension 0.
+            participants = admitted
+            groups = (admitted, 1, 1)
+        return LaunchInfo(self._last_dim, admitted, participants,
+                          max(admitted - participants, 0), groups)
+
+    def _group_name(self, gid):
+        w = self._last_shape[0] or 1
+        h = self._last_shape[1] or 1
+        x, y = gid % w, gid // w
+        if self._last_dim <= 1:
+            return str(gid)
+        if self._last_dim == 2:
+            return f"({x}, {y})"
+        return f"({x}, {y % h}, {y // h})"
+
+    def _aborted(self, rec):
+        """The LaunchAborted for the abort record rec, with libgsync's
+        message: what was seen, all from the record, and the causes that
+        can explain it (the device cannot tell them apart)."""
+        timed = len(rec) > ABORT_WAITED_MS
+        real = self._group_name(rec[ABORT_REAL_GROUP])
+        if rec[ABORT_GROUP] in (rec[ABORT_REAL_GROUP], 0xFFFFFFFF):
+            group = real
+        else:
+            group = f"{rec[ABORT_GROUP]} (launched as {real})"
+        waited = f"{rec[ABORT_WAITED_MS]} ms" if timed else "past the spin limit"
+        limit = (f"the spin limit of {self.spin_limit_ms} ms"
+                 if self.spin_limit_ms else "the spin limit")
+        record = dict(
+            kernel=self.name, record=tuple(rec),
+            group=None if rec[ABORT_GROUP] == 0xFFFFFFFF else rec[ABORT_GROUP],
+            launch_group=rec[ABORT_REAL_GROUP], arrived=rec[ABORT_ARRIVED],
+            expected=rec[ABORT_EXPECTED],
+            waited_ms=rec[ABORT_WAITED_MS] if timed else None,
+            launched=rec[ABORT_LAUNCHED] if timed else self._last_groups)
+        if rec[ABORT_KIND] == ABORTED_IN_DISCOVERY:
+            causes = ["a work-group that joined stopped before closing the "
+                      "poll",
+                      "the device starts work-groups more slowly than "
+                      f"{limit} allows (--spin-limit)"]
+            return LaunchAborted(
+                f"kernel {self.name}: occupancy discovery aborted the launch: "
+                f"work-group {group} waited {waited} for the poll to close and "
+                f"saw {rec[ABORT_ARRIVED]} of {rec[ABORT_EXPECTED]} launched "
+                f"work-groups join; possible causes: {causes[0]}, or "
+                f"{causes[1]}",
+                kind="discovery", site=None, site_number=0, causes=causes,
+                **record)
+        site = rec[ABORT_SITE]
+        where = self.sites[site - 1] if 1 <= site <= len(self.sites) else None
+        place = f"at {where[:80]}" if where else f"site {site}"
+        causes = []
+        if not self.discovery:
+            causes.append("more work-groups launched than the device runs at "
+                          "once (this output has no discovery)")
+        causes += ["a global_barrier() that some work-group does not reach",
+                   "work between two barriers that takes longer than "
+                   f"{limit} (--spin-limit)"]
+        return LaunchAborted(
+            f"kernel {self.name}: global barrier {place} aborted the launch: "
+            f"work-group {group} waited {waited} and saw {rec[ABORT_ARRIVED]} "
+            f"of {rec[ABORT_EXPECTED]} work-groups arrive "
+            f"({record['launched']} launched); possible causes: "
+            + "".join(c + ", " for c in causes[:-2]) + causes[-2] + ", or "
+            + causes[-1],
+            kind="barrier", site=where, site_number=site, causes=causes,
+            **record)

@@ -1,0 +1,165 @@
+"""Loading constraints and checking devices: gsync refuses what libgsync
+refuses, with the same message. Each case edits a real constraints file
+and compares gsync's message with the one libgsync gives through
+gsync-run (which loads the file and checks the device before anything
+else)."""
+import json
+import os
+import subprocess
+
+import pytest
+
+import gsync
+from conftest import KERNELS
+
+
+def edit(doc, path, value):
+    """Sets (or, with value None, deletes) the field at the dotted path."""
+    *parents, last = path.split(".")
+    for p in parents:
+        doc = doc[int(p)] if isinstance(doc, list) else doc[p]
+    if value is None:
+        del doc[last]
+    elif isinstance(doc, list):
+        doc[int(last)] = value
+    else:
+        doc[last] = value
+
+
+CASES = [
+    ("format", None),
+    ("format", "other"),
+    ("version", 2),
+    ("barrier", 3),
+    ("discovery", "yes"),
+    ("spin_limit_ms", -1),
+    ("requires.opencl_c_version", "12"),
+    ("requires.atomic_capabilities", ["relaxed", "fast"]),
+    ("requires.extensions", ["cl_khr_fp64", 7]),
+    ("build.options", "-DN=1"),
+    ("kernels.0.name", None),
+    ("kernels.0.work_dim", 0),
+    ("kernels.0.work_dim", 4),
+    ("kernels.0.state_arg.init", "ones"),
+    ("kernels.0.state_arg.participants_offset", 2),
+    ("kernels.0.state_arg.grid_offset", 6),
+    ("kernels.0.state_arg.abort_offset", 252),
+    ("kernels.0.state_arg.bytes.fixed", 4096),
+    ("kernels.0.state_arg.bytes.per_group", 1 << 17),
+    ("kernels.0.state_arg.reset_by_kernel", 1),
+    ("barrier_sites.0.site", 2),
+    ("barrier_sites.0.line", "7"),
+    ("fingerprint", "12345"),
+    ("fingerprint", None),
+    ("state_layout", "gsync-layout/2"),
+    ("kernels", {}),
+]
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory):
+    d = tmp_path_factory.mktemp("orig")
+    out, js = d / "stencil.out.cl", d / "stencil.json"
+    subprocess.run([gsync.find_tool(), os.path.join(KERNELS, "stencil.cl"),
+                    "-o", str(out), "--constraints", str(js)], check=True)
+    return out, json.loads(js.read_text())
+
+
+def libgsync_message(gsync_run, cl_path, js):
+    r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl",
+                        str(cl_path), "--constraints", str(js), "--groups",
+                        "1", "--local", "1"], capture_output=True, text=True,
+                       errors="surrogateescape", timeout=120)
+    assert r.returncode == 1, r.stdout + r.stderr
+    line = r.stderr.splitlines()[0]
+    assert line.startswith("gsync-run: error: ")
+    return line[len("gsync-run: error: "):]
+
+
+@pytest.mark.parametrize("field,value", CASES,
+                         ids=[f"{f}={v!r}" for f, v in CASES])
+def test_refused_like_libgsync(original, tmp_path, gsync_run, field, value):
+    out, doc = original
+    doc = json.loads(json.dumps(doc))
+    edit(doc, field, value)
+    js = tmp_path / "edited.json"
+    js.write_text(json.dumps(doc, indent=2))
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert e.value.status == "GSYNC_ERR_FORMAT"
+    assert str(e.value) == libgsync_message(gsync_run, out, js)
+
+
+def test_read_as_json_c_reads(original, tmp_path, gsync_run):
+    """json-c, libgsync's parser, takes a comma that ends an object and
+    control characters and stray bytes in strings: so does gsync, and a
+    field wrong in such a file is named as libgsync names it."""
+    out, doc = original
+    doc = json.loads(json.dumps(doc))
+    doc["requires"]["opencl_c_version"] = "x"
+    text = json.dumps(doc, indent=1).replace('"x"', '"\x01\t\xff"')
+    text = text.replace('"version": 1,', '"version": 1,\n "extra": [1,],')
+    js = tmp_path / "lax.json"
+    js.write_bytes(text.encode("utf-8", "surrogateescape")
+                   .replace(b"\xc3\xbf", b"\xff"))
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert "is not a version like" in str(e.value)
+    assert str(e.value).encode("utf-8", "surrogateescape") == \
+        libgsync_message(gsync_run, out, js).encode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize("text", ['{"format": "gsync-constraints"} x', "[]"])
+def test_not_json_or_not_object(tmp_path, text):
+    js = tmp_path / "bad.json"
+    js.write_text(text)
+    with pytest.raises(gsync.FormatError, match=r"bad\.json: not"):
+        gsync.load(js)
+
+
+def test_files_that_cannot_be_read(tmp_path, original, gsync_run):
+    out, _ = original
+    for path, error in ((tmp_path / "missing.json", gsync.FileError),
+                        (tmp_path, gsync.FileError)):
+        with pytest.raises(error) as e:
+            gsync.load(path)
+        assert e.value.status == "GSYNC_ERR_IO"
+        assert str(e.value) == libgsync_message(gsync_run, out, path)
+
+
+def test_device_lacks_extension(original, tmp_path, device, gsync_run):
+    out, doc = original
+    doc = json.loads(json.dumps(doc))
+    doc["requires"]["extensions"].append("cl_khr_not_here")
+    js = tmp_path / "ext.json"
+    js.write_text(json.dumps(doc))
+    prog = gsync.load(js)
+    with pytest.raises(gsync.DeviceError) as e:
+        prog.check_device(device)
+    assert str(e.value) == libgsync_message(gsync_run, out, js)
+    assert "lacks extension cl_khr_not_here required by barrier" in str(e.value)
+
+
+def test_device_lacks_c_feature(original, tmp_path, device, gsync_run):
+    out, doc = original
+    doc = json.loads(json.dumps(doc))
+    doc["requires"]["opencl_c_version"] = "2.0"
+    doc["requires"]["opencl_c_features"] = ["__opencl_c_not_here"]
+    js = tmp_path / "ver.json"
+    js.write_text(json.dumps(doc))
+    with pytest.raises(gsync.DeviceError) as e:
+        gsync.load(js).check_device(device)
+    assert str(e.value) == libgsync_message(gsync_run, out, js)
+
+
+def test_build_options(original, device, tmp_path):
+    out, doc = original
+    doc = json.loads(json.dumps(doc))
+    doc["build"]["options"] = ["-DN=1024", "-I/a dir/with space", '-DQ="x"']
+    js = tmp_path / "opts.json"
+    js.write_text(json.dumps(doc))
+    opts = gsync.load(js).build_options(device)
+    assert opts.startswith("-cl-std=CL1.2 -DN=1024 \"-I/a dir/with space\" "
+                           '"-DQ=\\"x\\""')
+    if device.type & 2:  # a CPU device: its clock's rate, for the limit
+        assert " -Dgsync_clock_hz=" in opts

@@ -1,0 +1,224 @@
+"""Launching through gsync on the OpenCL device (PoCL in CI): the heat
+example against numpy, global offsets, aborts, and the launches libgsync
+refuses."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pyopencl as cl
+import pytest
+
+import gsync
+from conftest import EXAMPLES, KERNELS
+
+sys.path.insert(0, EXAMPLES)
+import heat  # noqa: E402  examples/heat.py
+
+
+def test_heat_example_matches_numpy(capsys):
+    assert heat.main(["--groups", "8", "--local", "16", "--steps", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "result:       matches the numpy reference" in out
+    assert re.search(r"took part:    [1-8] work-groups of the 8 launched", out)
+
+
+def test_heat_example_from_files(tmp_path, capsys):
+    src = tmp_path / "heat.out.cl"
+    js = tmp_path / "heat.json"
+    subprocess.run([gsync.find_tool(), "--barrier=flip",
+                    os.path.join(EXAMPLES, "heat.cl"), "-o", str(src),
+                    "--constraints", str(js)], check=True)
+    assert heat.main(["--groups", "4", "--local", "8", "--steps", "20",
+                      str(src), str(js)]) == 0
+    assert "matches the numpy reference" in capsys.readouterr().out
+
+
+IDS = """
+kernel void ids(global uint *out, global uint *hits, uint n) {
+  global_barrier();
+  size_t x = get_global_id(0) - get_global_offset(0);
+  size_t y = get_global_id(1) - get_global_offset(1);
+  size_t at = y * get_global_size(0) + x;
+  if (at < n) {
+    atomic_inc(&hits[at]);
+    out[2 * at] = (uint)get_global_id(0);
+    out[2 * at + 1] = (uint)get_global_id(1);
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("discovery", [True, False], ids=["discovery",
+                                                          "no-discovery"])
+@pytest.mark.parametrize("groups,local,offset", [
+    (2, 4, 1000), ((2, 1), (2, 3), (7, 5))], ids=["1-D", "2-D"])
+def test_global_offset(context, queue, rewritten, discovery, groups, local,
+                       offset):
+    """Work-items see get_global_id() = the offset + their place in the
+    virtual grid, with and without discovery: each place once."""
+    prog = rewritten(IDS, discovery=discovery, barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).ids, max_groups=8)
+    n = 4096
+    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 8 * n)
+    hits = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    cl.enqueue_fill_buffer(queue, hits, np.uint32(0), 0, 4 * n)
+    info = k(queue, groups, local, out, hits, np.uint32(n), offset=offset)
+    dims = 1 if isinstance(groups, int) else len(groups)
+    local_t = (local,) if dims == 1 else local
+    off = (offset,) if dims == 1 else offset
+    grid = info.groups[:dims]
+    size = [g * ls for g, ls in zip(grid, local_t)]
+    items = int(np.prod(size))
+    h = np.empty(n, np.uint32)
+    o = np.empty(2 * n, np.uint32)
+    cl.enqueue_copy(queue, h, hits)
+    cl.enqueue_copy(queue, o, out)
+    assert list(h[:items]) == [1] * items and not h[items:].any()
+    ids = o[:2 * items].reshape(items, 2)
+    want = [(off[0] + i % size[0], (off[1] if dims > 1 else 0) + i // size[0])
+            for i in range(items)]
+    assert [tuple(int(v) for v in r) for r in ids] == want
+    assert info.work_dim == dims
+    if not discovery:
+        assert info.participants == int(np.prod(groups))
+
+
+_builds = {}
+
+
+def prog_build(prog, context):
+    key = (id(prog), id(context))
+    if key not in _builds:
+        _builds[key] = prog.build(context)
+    return _builds[key]
+
+
+def stencil_args(context, n=256):
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    b = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    return a, b, np.uint32(n), np.uint32(3)
+
+
+def test_abort_names_the_barrier(context, queue, rewritten):
+    """--no-discovery with more groups than run at once: the spin limit
+    aborts the launch, and LaunchAborted says where, as libgsync does
+    (test/run/abort-no-discovery.test); the next launch, of one group,
+    runs on the zeroed state."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip",
+                     discovery=False, spin_limit="300ms")
+    k = prog.kernel(queue, prog_build(prog, context).stencil, max_groups=64)
+    with pytest.raises(gsync.LaunchAborted) as e:
+        k(queue, 64, 16, *stencil_args(context))
+    a = e.value
+    assert a.status == "GSYNC_ERR_TIMEOUT"
+    assert a.kind == "barrier" and a.site_number == 1
+    assert re.fullmatch(r".*stencil\.cl:10:5", a.site)
+    assert a.expected == 64 and a.launched == 64 and 1 <= a.arrived < 64
+    assert re.fullmatch(
+        r"kernel stencil: global barrier at .*stencil\.cl:10:5 aborted the "
+        r"launch: work-group [0-9]+ waited [0-9]+ ms and saw [1-9][0-9]? of "
+        r"64 work-groups arrive \(64 launched\); possible causes: more "
+        r"work-groups launched than the device runs at once \(this output "
+        r"has no discovery\), a global_barrier\(\) that some work-group does "
+        r"not reach, or work between two barriers that takes longer than the "
+        r"spin limit of 300 ms \(--spin-limit\)", str(a))
+    assert k(queue, 1, 16, *stencil_args(context)).participants == 1
+
+
+def test_refused_launches(context, queue, rewritten):
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    built = prog_build(prog, context)
+    k = prog.kernel(queue, built.stencil, max_groups=4)
+    args = stencil_args(context)
+    with pytest.raises(gsync.LaunchError, match="kernel stencil: 5 work-groups "
+                       "exceed the 4 it was created for"):
+        k.enqueue(queue, 5, 8, *args)
+    with pytest.raises(gsync.LaunchError, match=r"empty launch \(0"):
+        k.enqueue(queue, 0, 8, *args)
+    with pytest.raises(gsync.LaunchError, match="differ in dimensions"):
+        k.enqueue(queue, (2, 2), 8, *args)
+    with pytest.raises(gsync.LaunchError, match="nothing launched"):
+        k.finish(queue)
+    with pytest.raises(gsync.ArgumentError, match="takes 4 arguments"):
+        k.enqueue(queue, 1, 8, args[0])
+    with pytest.raises(gsync.LaunchError, match="max_groups must be at least"):
+        prog.kernel(queue, built.stencil, max_groups=0)
+    # Arguments set by hand, then launched many times through one state.
+    for i, a in enumerate(args):
+        k.kernel.set_arg(i, a)
+    for _ in range(5):
+        k.enqueue(queue, 4, 8)
+    assert 1 <= k.finish(queue).participants <= 4
+
+
+def test_mismatched_output(context, queue, rewritten):
+    flip = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    tree = rewritten(os.path.join(KERNELS, "stencil.cl"))
+    with pytest.raises(gsync.MismatchError, match="the constraints belong to "
+                       "output [0-9a-f]{16}, but the program was built from "
+                       "output [0-9a-f]{16}"):
+        tree.kernel(queue, prog_build(flip, context).stencil, max_groups=2)
+
+
+def test_unknown_kernel(context, queue, rewritten):
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    other = gsync.Program(prog.constraints, prog.source)
+    other.constraints = type(prog.constraints).__new__(
+        type(prog.constraints))
+    other.constraints.__dict__.update(prog.constraints.__dict__,
+                                      kernels=[], path="x.json")
+    with pytest.raises(gsync.KernelError, match='x.json: no kernel "stencil"'):
+        other.kernel(queue, prog_build(prog, context).stencil, max_groups=2)
+
+
+def test_rewrite_text_with_defines(context, queue):
+    prog = gsync.rewrite("""
+kernel void fill(global int *a, global int *b) {
+  a[get_global_id(0)] = VALUE;
+  global_barrier();
+  b[get_global_id(0)] = a[(get_global_id(0) + 1) % get_global_size(0)] * 2;
+}""", defines={"VALUE": 21}, barrier="flip")
+    assert "-DVALUE=21" in prog.build_options(context.devices[0])
+    k = prog.kernel(queue, prog.build(context).fill, max_groups=4)
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64)
+    b = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64)
+    info = k(queue, 4, 16, a, b)
+    got = np.empty(64, np.int32)
+    cl.enqueue_copy(queue, got, b)
+    n = info.participants * 16
+    assert list(got[:n]) == [42] * n
+
+
+def test_rewrite_refused():
+    with pytest.raises(gsync.RewriteError) as e:
+        gsync.rewrite("kernel void k(global int *a) {\n"
+                      "  if (get_global_id(0)) global_barrier();\n}\n")
+    assert e.value.exit_status == 1
+    assert re.search(r"<stdin>:2:\d+: error", e.value.diagnostics)
+
+
+def test_threads_take_turns(context, rewritten):
+    """Launches of one Kernel from two threads, each on its own queue,
+    are ordered on the shared state: every one completes."""
+    import threading
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    built = prog_build(prog, context)
+    queues = [cl.CommandQueue(context) for _ in range(2)]
+    k = prog.kernel(queues[0], built.stencil, max_groups=4)
+    args = stencil_args(context)
+    seen, errors = [], []
+
+    def launch(q):
+        try:
+            for _ in range(4):
+                seen.append(k(q, 4, 8, *args).participants)
+        except Exception as e:  # reported below, not lost in the thread
+            errors.append(e)
+    threads = [threading.Thread(target=launch, args=(q,)) for q in queues]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=100)
+    assert not errors and len(seen) == 8 and all(1 <= p <= 4 for p in seen)
