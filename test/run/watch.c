@@ -4,8 +4,8 @@
  *   ok: WHAT            or            FAIL: WHAT (why)
  * then, for the record, lines starting "figure:" with what was measured.
  *
- * usage: libgsync-watch OUT.cl OUT.json [--groups G] [--options TEXT]
- *                       [--bench]
+ * usage: libgsync-watch OUT.cl OUT.json [--groups G] [--local L]
+ *                       [--options TEXT] [--bench]
  *   (GSYNC_PLATFORM=TEXT: the first platform whose name holds TEXT)
  * OUT.cl/OUT.json: test/run/kernels/stencil.cl rewritten with a spin limit.
  * The checks: progress grows monotonically while a launch runs and ends at
@@ -377,6 +377,8 @@ int main(int argc, char **argv) {
       bench_mode = 1;
     else if (!strcmp(argv[i], "--options") && i + 1 < argc)
       user_options = argv[++i];
+    else if (!strcmp(argv[i], "--local") && i + 1 < argc)
+      local_size = (size_t)strtoul(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--groups") && i + 1 < argc)
       groups = (size_t)strtoul(argv[++i], NULL, 10);
     else
