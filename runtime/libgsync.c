@@ -89,7 +89,7 @@ enum { WATCH_BARRIERS = 18, WATCH_DEADLINE_MS, WATCH_START_LO, WATCH_START_HI,
 typedef struct watch_state {
   cl_uint *svm;      /* the state's storage when shared, else NULL */
   cl_context ctx;    /* retained while svm is held */
-  int prepare;       /* write words 18-23 before each launch */
+  int prepare;       /* write words 18-21 and 23 before each launch */
   int has_clock;     /* the device has the clock a deadline needs */
   cl_uint deadline_ms;
   cl_uint tag;       /* the latest launch's tag (atomic: gsync_cancel) */

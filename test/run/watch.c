@@ -5,7 +5,7 @@
  * then, for the record, lines starting "figure:" with what was measured.
  *
  * usage: libgsync-watch OUT.cl OUT.json [--groups G] [--local L]
- *                       [--options TEXT] [--bench]
+ *                       [--options TEXT] [--bench | --unwatchable]
  *   (GSYNC_PLATFORM=TEXT: the first platform whose name holds TEXT)
  * OUT.cl/OUT.json: test/run/kernels/stencil.cl rewritten with a spin limit.
  * The checks: progress grows monotonically while a launch runs and ends at
@@ -16,6 +16,8 @@
  * a deadline stops a launch near its time. With --bench, instead: the time
  * per barrier of one launch built as usual and built with -Dgsync_no_watch
  * (the watch compiled out), and how long a deadline takes to stop a launch.
+ * With --unwatchable: that gsync_watch_enable refuses OUT (rewritten with
+ * --spin-limit=0). Misuse cases (NULLs, calls out of order) come first.
  * Exit status 0 when every check passed.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -286,6 +288,58 @@ static void check_race(gsync_kernel *k, cl_kernel kern) {
   printf("figure: race cancelled %d completed %d\n", cancelled, completed);
 }
 
+/* Misuse: NULLs, a handle not watched, deadlines out of range. */
+static void check_misuse(const gsync_program *p, const char *source) {
+  char err[ERRLEN];
+  gsync_progress_info info = {sizeof info, 0, 0, 0};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+  check(gsync_watch_enable(NULL, ctx, dev, queue, &sup, err, sizeof err) ==
+                GSYNC_ERR_ARGUMENT &&
+            strstr(err, "k"),
+        "misuse: gsync_watch_enable(NULL) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_progress(NULL, &info, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_progress(NULL) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_cancel(NULL, NULL, 0) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_cancel(NULL) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_set_deadline(NULL, 1, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_set_deadline(NULL) -> GSYNC_ERR_ARGUMENT");
+  cl_kernel kern = build(p, source, "");
+  gsync_kernel *k;
+  if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
+    die("gsync_kernel_create", err);
+  check(gsync_watch_enable(k, ctx, dev, NULL, &sup, err, sizeof err) ==
+            GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_watch_enable(queue NULL) -> GSYNC_ERR_ARGUMENT");
+  gsync_status st = gsync_progress(k, &info, err, sizeof err);
+  check(st == GSYNC_ERR_ARGUMENT && strstr(err, "gsync_watch_enable"),
+        "misuse: gsync_progress before gsync_watch_enable -> %s",
+        gsync_status_name(st));
+  st = gsync_cancel(k, err, sizeof err);
+  check(st == GSYNC_ERR_ARGUMENT, "misuse: gsync_cancel before "
+                                  "gsync_watch_enable -> %s",
+        gsync_status_name(st));
+  if (gsync_watch_enable(k, ctx, dev, queue, NULL, err, sizeof err))
+    die("gsync_watch_enable", err);
+  st = gsync_cancel(k, err, sizeof err);
+  check(st == GSYNC_ERR_LAUNCH, "misuse: gsync_cancel before a launch -> %s",
+        gsync_status_name(st));
+  check(gsync_progress(k, NULL, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_progress(info NULL) -> GSYNC_ERR_ARGUMENT");
+  info.size = 4;
+  check(gsync_progress(k, &info, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_progress(info->size too small) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_set_deadline(k, -1, err, sizeof err) == GSYNC_ERR_ARGUMENT &&
+            gsync_set_deadline(k, 1e7, err, sizeof err) ==
+                GSYNC_ERR_ARGUMENT,
+        "misuse: deadlines below 0 or past 4294967 s -> GSYNC_ERR_ARGUMENT");
+  check(gsync_watch_enable(k, ctx, dev, queue, NULL, err, sizeof err) ==
+                GSYNC_OK &&
+            run_ok(k, kern, 3),
+        "misuse: gsync_watch_enable twice, and the launch is correct");
+  gsync_kernel_release(k);
+  clReleaseKernel(kern);
+}
+
 static double deadline_run(gsync_kernel *k, cl_kernel kern, double seconds,
                            gsync_status *st, char *err) {
   finisher f;
@@ -368,13 +422,15 @@ static void bench(const gsync_program *p, const char *source) {
 }
 
 int main(int argc, char **argv) {
-  int bench_mode = 0;
+  int bench_mode = 0, unwatchable = 0;
   if (argc < 3)
     die("usage", "libgsync-watch OUT.cl OUT.json [--groups G] [--options "
                  "TEXT] [--bench]");
   for (int i = 3; i < argc; i++) {
     if (!strcmp(argv[i], "--bench"))
       bench_mode = 1;
+    else if (!strcmp(argv[i], "--unwatchable"))
+      unwatchable = 1;
     else if (!strcmp(argv[i], "--options") && i + 1 < argc)
       user_options = argv[++i];
     else if (!strcmp(argv[i], "--local") && i + 1 < argc)
@@ -404,7 +460,19 @@ int main(int argc, char **argv) {
     die("OpenCL setup", "");
   if (bench_mode) {
     bench(p, source);
+  } else if (unwatchable) {
+    cl_kernel kern = build(p, source, "");
+    gsync_kernel *k;
+    if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
+      die("gsync_kernel_create", err);
+    gsync_status st = gsync_watch_enable(k, ctx, dev, queue, NULL, err,
+                                         sizeof err);
+    check(st == GSYNC_ERR_KERNEL, "unwatchable: %s: %s",
+          gsync_status_name(st), err);
+    gsync_kernel_release(k);
+    clReleaseKernel(kern);
   } else {
+    check_misuse(p, source);
     cl_kernel kern = build(p, source, "");
     gsync_kernel *k;
     if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
