@@ -93,7 +93,6 @@ typedef struct watch_state {
   int has_clock;     /* the device has the clock a deadline needs */
   cl_uint deadline_ms;
   cl_uint tag;       /* the latest launch's tag (atomic: gsync_cancel) */
-  cl_uint init[WATCH_END - WATCH_BARRIERS]; /* what the next launch gets */
 } watch_state;
 
 struct gsync_kernel {
@@ -2084,8 +2083,8 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
  * another is kept until it runs, and a late one, naming a launch that has
  * ended, stops no other. */
 
-/* The byte ranges of the state that zero_state fills while the host owns
- * word 22: all but that word. */
+/* Whether the host shares k's state and so owns word 22, which
+ * zero_state must then leave alone. */
 static int watch_keeps_cancel(const gsync_kernel *k) {
   return k->watch.svm != NULL;
 }
