@@ -128,6 +128,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
         gsync_spin_while(c, site, gsync_tree_waiting(w, t),
                          gsync_tree_adds(atomic_or(w, 0u), c->groups));
     }
+    gsync_watch_tick(c);
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
@@ -189,6 +190,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_spin_while(c, site, gsync_tree_waiting(top, before),
                      gsync_tree_arrived(c));
     gsync_tree_acquire(top);
+    gsync_watch_tick(c);
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }

@@ -70,7 +70,11 @@
  * discovery; the word a long wait polls), 11 the site, 12 the virtual and
  * 13 the real id of the first group that gave up, 14 how many groups it
  * saw arrive, 15 how many it waited for, 16 how long it waited (ms), 17
- * how many groups were launched. Words 32 on are the barrier rule's
+ * how many groups were launched. 18-23 let the host watch a launch
+ * (docs/watch.md): 18 the global barriers it has completed, 19 a deadline
+ * in ms (0 none), 20-21 the device clock when participant 0 set up the
+ * grid, 22 a cancel (the tag of the launch to stop), 23 this launch's
+ * tag. Words 32 on are the barrier rule's
  * (gsync_rule_words).
  */
 /* A device-wide fence for global memory, used by the barrier rules before
@@ -126,6 +130,7 @@ struct gsync_ctx {
   local uint *left;   /* nonzero: the launch aborted, this group leaves */
   uint id[3];         /* its id in the virtual grid, per dimension */
   uint n[3];          /* the virtual grid: work-groups per dimension */
+  uint ticks;         /* participant 0: barriers completed (watching) */
 };
 
 /* Starts a context: discovery calls it first, from every work-item. */
@@ -135,6 +140,7 @@ void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
   c->group = 0xffffffffu;
   c->groups = 0;
   c->left = shared + 2;
+  c->ticks = 0;
   if (gsync_leader())
     shared[2] = 0;
 }
@@ -254,6 +260,69 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
   } while (0)
 #endif
 
+/* Watching (docs/watch.md). Every rule calls gsync_watch_tick(c) last in
+ * its leader block, once per completed barrier. In participant 0 only it
+ * (1) counts the barrier in a register and stores the count in word 18,
+ * which the host reads while the kernel runs; and after every barrier
+ * (every gsync_watch_every, where a build sets it) (2) stops the launch as gsync_cancelled if the host wrote this
+ * launch's tag (word 23, which libgsync writes before the launch) into
+ * word 22; (3) with a deadline (word 19, ms) set, stops it as
+ * gsync_deadline once the device clock has passed it. To stop, it sets the
+ * abort word as a group that gave up does, and leaves: it stops arriving,
+ * and every other group finds the abort word set in its next long wait
+ * (gsync_spin_check) and leaves too. A tag rather than a flag: a cancel
+ * that comes after its launch ended cannot stop the next one. The cost is
+ * one store by one work-item per barrier, which nothing waits for, and
+ * three independent loads, one round trip that participant 0 makes
+ * before it arrives at the next barrier (-Dgsync_watch_every=8 pays it
+ * every 8th barrier, and a cancel takes up to 8 barriers). Volatile, not
+ * atomic (a GPU's volatile access goes to L2, where the host's write
+ * arrives; a CPU device shares the memory).
+ * Without a spin limit nothing could leave a wait, and this is empty; so
+ * it is with -Dgsync_no_watch, which measures what watching costs. */
+#define gsync_cancelled 3u
+#ifndef gsync_watch_every
+#define gsync_watch_every 1u
+#endif
+#define gsync_deadline 4u
+#if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll) ||              \
+    defined(gsync_clock_tsc)
+#define gsync_watch_clock 1
+#endif
+
+void gsync_watch_tick(private struct gsync_ctx *c) {
+#if gsync_spin_limit_ms && !defined(gsync_no_watch)
+  if (c->group == 0u && !*c->left) {
+    volatile global uint *w = c->state;
+    w[18] = ++c->ticks;
+    uint stop = 0u;
+    if (c->ticks % gsync_watch_every == 0u)
+      stop = w[22] != 0u && w[22] == w[23] ? gsync_cancelled : 0u;
+#ifdef gsync_watch_clock
+    uint limit = c->ticks % gsync_watch_every == 0u ? w[19] : 0u;
+    if (stop == 0u && limit != 0u) {
+      ulong start = (ulong)w[20] | (ulong)w[21] << 32;
+      if (gsync_clock(0u) - start >= (ulong)limit * gsync_clock_per_ms)
+        stop = gsync_deadline;
+    }
+#endif
+    if (stop != 0u) {
+      atomic_cmpxchg(c->state + 10, 0u, stop);
+      *c->left = 1;
+    }
+  }
+#endif
+}
+
+/* Where the deadline counts from: participant 0 sets up the grid. */
+void gsync_watch_start(private struct gsync_ctx *c) {
+#if gsync_spin_limit_ms && defined(gsync_watch_clock)
+  ulong now = gsync_clock(0u);
+  c->state[20] = (uint)now;
+  c->state[21] = (uint)(now >> 32);
+#endif
+}
+
 /* Largest r with r^k <= p (k = 2 or 3): the float root, corrected. */
 uint gsync_root(uint p, uint k) {
   uint r = (uint)(k == 2u ? sqrt((float)p) : cbrt((float)p));
@@ -363,6 +432,7 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
     c->state[6] = v0;
     c->state[7] = v1;
     c->state[8] = v2;
+    gsync_watch_start(c);
   }
   return 1;
 }

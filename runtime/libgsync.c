@@ -83,6 +83,18 @@ struct gsync_program {
   int any_barrier; /* some kernel has a state argument */
 };
 
+/* Watching a launch (docs/watch.md): state words 18-23 of the prelude. */
+enum { WATCH_BARRIERS = 18, WATCH_DEADLINE_MS, WATCH_START_LO, WATCH_START_HI,
+       WATCH_CANCEL, WATCH_TAG, WATCH_END };
+typedef struct watch_state {
+  cl_uint *svm;      /* the state's storage when shared, else NULL */
+  cl_context ctx;    /* retained while svm is held */
+  int prepare;       /* write words 18-21 and 23 before each launch */
+  int has_clock;     /* the device has the clock a deadline needs */
+  cl_uint deadline_ms;
+  cl_uint tag;       /* the latest launch's tag (atomic: gsync_cancel) */
+} watch_state;
+
 struct gsync_kernel {
   kernel_info info; /* a copy: the kernel may outlive its program */
   cl_kernel kernel; /* retained */
@@ -95,6 +107,7 @@ struct gsync_kernel {
   cl_uint last_dim;   /* its dimensions, and work-groups in each */
   size_t last_shape[3];
   abort_info abort;   /* a copy of the program's */
+  watch_state watch;  /* all zero until gsync_watch_enable */
   /* Calls on one handle from several threads take turns: each holds this
    * for its whole length (see libgsync.h). */
   pthread_mutex_t lock;
@@ -134,7 +147,8 @@ enum { ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
 /* gsync_finish reads the participant count and the abort record in one
  * read of the state's first bytes: both must lie in them. */
 #define STATE_READ_BYTES 256u
-enum { ABORTED_IN_BARRIER = 1, ABORTED_IN_DISCOVERY = 2 };
+enum { ABORTED_IN_BARRIER = 1, ABORTED_IN_DISCOVERY = 2, ABORTED_BY_CANCEL = 3,
+       ABORTED_AT_DEADLINE = 4 };
 
 /* Writes a formatted message into err (when there is room for one) and
  * returns status, so that a failure is reported in one statement. */
@@ -1557,20 +1571,33 @@ static int state_size(const kernel_info *info, size_t groups, size_t *bytes) {
   return 1;
 }
 
+static int watch_keeps_cancel(const gsync_kernel *k);
+
 /* Enqueues the zeroing of k's state after its latest command (if any),
  * which becomes the latest. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
 static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
                                char *err, size_t errlen) {
   const cl_uchar zero = 0;
-  cl_event ev = NULL;
-  cl_int rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, 0,
-                                  k->state_bytes, k->last != NULL ? 1 : 0,
-                                  k->last != NULL ? &k->last : NULL, &ev);
-  if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
-  if (k->last != NULL)
-    clReleaseEvent(k->last);
-  k->last = ev;
+  /* While the host shares the state, it alone writes word 22 (the
+   * cancel; see gsync_cancel): the zeroing goes around it. */
+  size_t ranges[2][2] = {{0, k->state_bytes}, {0, 0}};
+  if (watch_keeps_cancel(k)) {
+    ranges[0][1] = WATCH_CANCEL * 4;
+    ranges[1][0] = WATCH_CANCEL * 4 + 4;
+    ranges[1][1] = k->state_bytes;
+  }
+  for (int r = 0; r < 2 && ranges[r][1] > ranges[r][0]; r++) {
+    cl_event ev = NULL;
+    cl_int rc = clEnqueueFillBuffer(
+        queue, k->state, &zero, sizeof zero, ranges[r][0],
+        ranges[r][1] - ranges[r][0], k->last != NULL ? 1 : 0,
+        k->last != NULL ? &k->last : NULL, &ev);
+    if (rc != CL_SUCCESS)
+      return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
+    if (k->last != NULL)
+      clReleaseEvent(k->last);
+    k->last = ev;
+  }
   return GSYNC_OK;
 }
 
@@ -1692,6 +1719,12 @@ free_name:
   return st;
 }
 
+static void watch_release(gsync_kernel *k);
+static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
+                                  char *err, size_t errlen);
+static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
+                                  char *err, size_t errlen);
+
 /* Releases k's event, state buffer and kernel reference; NULL is a no-op. */
 void gsync_kernel_release(gsync_kernel *k) {
   if (k == NULL)
@@ -1700,6 +1733,7 @@ void gsync_kernel_release(gsync_kernel *k) {
     clReleaseEvent(k->last);
   if (k->state != NULL)
     clReleaseMemObject(k->state);
+  watch_release(k);
   if (k->kernel != NULL)
     clReleaseKernel(k->kernel);
   free_abort_info(&k->abort);
@@ -1783,6 +1817,8 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
    * it so; gsync_kernel_create zeroed it for the first. */
   if (k->state != NULL && !k->info.reset_by_kernel && k->launched &&
       (st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
+    return st;
+  if (k->watch.prepare && (st = watch_prepare(k, queue, err, errlen)) != GSYNC_OK)
     return st;
   size_t global[3];
   for (cl_uint d = 0; d < work_dim; d++)
@@ -1965,6 +2001,8 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
     end = i->abort_offset + i->abort_bytes;
   if (i->has_grid && i->grid_offset + 12 > end)
     end = i->grid_offset + 12;
+  if (k->watch.prepare && end < WATCH_END * 4)
+    end = WATCH_END * 4;
   cl_uint words[64];
   if (end > sizeof words)
     return fail(err, errlen, GSYNC_ERR_FORMAT,
@@ -1977,6 +2015,10 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
   const cl_uint *rec = i->has_abort_record ? words + i->abort_offset / 4 : NULL;
   if (rec != NULL && rec[ABORT_KIND] != 0) {
     gsync_status st = zero_state(k, queue, err, errlen);
+    if (st == GSYNC_OK && k->watch.prepare &&
+        (rec[ABORT_KIND] == ABORTED_BY_CANCEL ||
+         rec[ABORT_KIND] == ABORTED_AT_DEADLINE))
+      return watch_stopped(k, words, err, errlen);
     return st != GSYNC_OK ? st : timeout_error(k, rec, err, errlen);
   }
   info->admitted = info->participants = words[i->participants_offset / 4];
@@ -2030,6 +2072,276 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
   return st;
 }
 
+/* ---- Watching a launch (docs/watch.md) ----
+ *
+ * The kernel's participant 0 counts barriers in state word 18 and looks
+ * for a cancel (word 22 equal to the launch's tag, word 23) and a deadline
+ * (word 19) after each barrier (rewrite-rules/prelude.cl). Before each
+ * launch libgsync writes words 18-21 and 23 through the queue, ordered
+ * like the state's zeroing; word 22 is written by gsync_cancel alone (the
+ * zeroing leaves it), so that a cancel of a launch still queued behind
+ * another is kept until it runs, and a late one, naming a launch that has
+ * ended, stops no other. */
+
+/* Whether the host shares k's state and so owns word 22, which
+ * zero_state must then leave alone. */
+static int watch_keeps_cancel(const gsync_kernel *k) {
+  return k->watch.svm != NULL;
+}
+
+/* Whether dev's kernels read a clock a deadline can use: NVIDIA's
+ * %globaltimer or an x86 CPU device's time-stamp counter (prelude.cl). */
+static int watch_device_clock(cl_device_id dev) {
+  cl_device_type type = 0;
+  if (nv_compute_capability(dev) != 0)
+    return 1;
+  return clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) ==
+             CL_SUCCESS &&
+         (type & CL_DEVICE_TYPE_CPU) && tsc_hz() != 0;
+}
+
+/* Whether dev offers fine-grained buffer SVM with atomics: memory that
+ * the host and a running kernel both read and write, and that the
+ * device's atomics keep coherent with the host's. */
+static int watch_device_svm(cl_device_id dev) {
+  cl_device_svm_capabilities caps = 0;
+  const cl_device_svm_capabilities need =
+      CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
+  return clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps,
+                         NULL) == CL_SUCCESS &&
+         (caps & need) == need;
+}
+
+/* Moves k's state into fine-grained SVM: a buffer made over it
+ * (CL_MEM_USE_HOST_PTR), so that every other use of the state is as
+ * before. No launch of k is in flight. */
+static gsync_status watch_share_state(gsync_kernel *k, cl_context ctx,
+                                      char *err, size_t errlen) {
+  cl_int rc = CL_SUCCESS;
+  cl_uint *svm = clSVMAlloc(ctx,
+                            CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER |
+                                CL_MEM_SVM_ATOMICS,
+                            k->state_bytes, 0);
+  if (svm == NULL)
+    return fail(err, errlen, GSYNC_ERR_NOMEM,
+                "kernel %s: clSVMAlloc of %zu bytes (state) failed",
+                k->info.name, k->state_bytes);
+  memset(svm, 0, k->state_bytes);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                              k->state_bytes, svm, &rc);
+  if (rc != CL_SUCCESS) {
+    clSVMFree(ctx, svm);
+    return cl_fail(err, errlen, "clCreateBuffer (state over SVM)", rc);
+  }
+  if ((rc = clRetainContext(ctx)) != CL_SUCCESS) {
+    clReleaseMemObject(buf);
+    clSVMFree(ctx, svm);
+    return cl_fail(err, errlen, "clRetainContext", rc);
+  }
+  clReleaseMemObject(k->state);
+  k->state = buf;
+  k->watch.svm = svm;
+  k->watch.ctx = ctx;
+  return GSYNC_OK;
+}
+
+gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
+                                cl_device_id dev, cl_command_queue queue,
+                                gsync_watch_support *support, char *err,
+                                size_t errlen) {
+  static const char fn[] = "gsync_watch_enable";
+  if (k == NULL || ctx == NULL || dev == NULL || queue == NULL)
+    return null_argument(err, errlen, fn,
+                         k == NULL     ? "k"
+                         : ctx == NULL ? "ctx"
+                         : dev == NULL ? "dev"
+                                       : "queue");
+  gsync_status st = GSYNC_OK;
+  gsync_watch_support got = {sizeof got, 0, 0, 0, "none"};
+  pthread_mutex_lock(&k->lock);
+  if (k->state == NULL) {
+    st = fail(err, errlen, GSYNC_ERR_KERNEL,
+              "kernel %s reaches no global_barrier(): nothing to watch",
+              k->info.name);
+    goto out;
+  }
+  /* Words 18-23 are the prelude's only where its abort record is at word
+   * 10; without a spin limit no work-group could leave a wait. */
+  if (!k->info.has_abort_record || k->info.abort_offset != 40 ||
+      k->abort.spin_limit_ms == 0 || k->state_bytes < WATCH_END * 4) {
+    st = fail(err, errlen, GSYNC_ERR_KERNEL,
+              "kernel %s cannot be watched: it was rewritten without a spin "
+              "limit (--spin-limit=0) or by an older gsync-rewrite",
+              k->info.name);
+    goto out;
+  }
+  cl_int rc;
+  if (k->last != NULL && (rc = clWaitForEvents(1, &k->last)) != CL_SUCCESS) {
+    st = cl_fail(err, errlen, "clWaitForEvents", rc);
+    goto out;
+  }
+  if (k->watch.svm == NULL && watch_device_svm(dev) &&
+      (st = watch_share_state(k, ctx, err, errlen)) != GSYNC_OK)
+    goto out;
+  k->watch.has_clock = watch_device_clock(dev);
+  got.progress = got.cancel = k->watch.svm != NULL;
+  got.deadline = k->watch.has_clock;
+  got.channel = k->watch.svm != NULL ? "fine-grained SVM" : "none";
+  if (!got.progress && !got.deadline) {
+    char *name = NULL;
+    device_string(dev, CL_DEVICE_NAME, &name);
+    st = fail(err, errlen, GSYNC_ERR_DEVICE,
+              "device \"%s\" offers no way to watch kernel %s: no "
+              "fine-grained SVM with atomics (progress, cancel) and no "
+              "clock its kernels read (deadline)",
+              name != NULL ? name : "?", k->info.name);
+    free(name);
+    goto out;
+  }
+  k->watch.prepare = 1;
+out:
+  pthread_mutex_unlock(&k->lock);
+  if (support != NULL && support->size >= sizeof got) {
+    got.size = support->size;
+    *support = got;
+  }
+  return st;
+}
+
+/* Enqueues, after k's latest command, the words a launch starts from:
+ * no barriers yet (18), the deadline (19), no start time (20-21), and the
+ * launch's tag (23), which gsync_cancel then names. Fills, because a fill
+ * copies its pattern at once and a write would need the source kept. */
+static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
+                                  char *err, size_t errlen) {
+  cl_uint tag = k->watch.tag + 1 != 0 ? k->watch.tag + 1 : 1;
+  const struct {
+    size_t word;
+    cl_uint pattern[2];
+  } fills[] = {{WATCH_BARRIERS, {0, k->watch.deadline_ms}},
+               {WATCH_START_LO, {0, 0}},
+               {WATCH_TAG, {tag, 0}}};
+  for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+    cl_event ev = NULL;
+    size_t bytes = fills[f].word == WATCH_TAG ? 4 : 8;
+    cl_int rc = clEnqueueFillBuffer(
+        queue, k->state, fills[f].pattern, bytes, fills[f].word * 4, bytes,
+        k->last != NULL ? 1 : 0, k->last != NULL ? &k->last : NULL, &ev);
+    if (rc != CL_SUCCESS)
+      return cl_fail(err, errlen, "clEnqueueFillBuffer (watch words)", rc);
+    if (k->last != NULL)
+      clReleaseEvent(k->last);
+    k->last = ev;
+  }
+  __atomic_store_n(&k->watch.tag, tag, __ATOMIC_SEQ_CST);
+  return GSYNC_OK;
+}
+
+/* The message of a launch that the host stopped, from the state's words. */
+static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
+                                  char *err, size_t errlen) {
+  if (words[10] == ABORTED_AT_DEADLINE)
+    return fail(err, errlen, GSYNC_ERR_CANCELLED,
+                "kernel %s: stopped at its deadline of %u ms after %u "
+                "barriers",
+                k->info.name, (unsigned)words[WATCH_DEADLINE_MS],
+                (unsigned)words[WATCH_BARRIERS]);
+  return fail(err, errlen, GSYNC_ERR_CANCELLED,
+              "kernel %s: cancelled by the host after %u barriers",
+              k->info.name, (unsigned)words[WATCH_BARRIERS]);
+}
+
+/* Why progress and cancel do not work on k: not watched, or no channel. Reads
+ * only what gsync_watch_enable set before any launch. */
+static gsync_status watch_unshared(const gsync_kernel *k, const char *fn,
+                                   char *err, size_t errlen) {
+  if (!k->watch.prepare)
+    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                "%s: kernel %s is not watched (call gsync_watch_enable)", fn,
+                k->info.name);
+  return fail(err, errlen, GSYNC_ERR_DEVICE,
+              "%s: kernel %s: the device shares no memory with a running "
+              "kernel (no fine-grained SVM with atomics)",
+              fn, k->info.name);
+}
+
+gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
+                            char *err, size_t errlen) {
+  static const char fn[] = "gsync_progress";
+  if (k == NULL || info == NULL)
+    return null_argument(err, errlen, fn, k == NULL ? "k" : "info");
+  if (k->watch.svm == NULL)
+    return watch_unshared(k, fn, err, errlen);
+  gsync_progress_info got = {sizeof got, 0, 0, 0};
+  const cl_uint *w = k->watch.svm;
+  got.launches = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
+  /* Until the latest launch's words are written (its tag with them), the
+   * words are an earlier launch's: the latest has done nothing yet. */
+  if (__atomic_load_n(&w[WATCH_TAG], __ATOMIC_ACQUIRE) == got.launches)
+    got.barriers = __atomic_load_n(&w[WATCH_BARRIERS], __ATOMIC_ACQUIRE);
+  /* Participant 0 wrote the grid before the launch's first barrier. */
+  if (got.barriers != 0 && k->info.has_grid) {
+    const cl_uint *g = w + k->info.grid_offset / 4;
+    got.participants = __atomic_load_n(&g[0], __ATOMIC_RELAXED) *
+                       __atomic_load_n(&g[1], __ATOMIC_RELAXED) *
+                       __atomic_load_n(&g[2], __ATOMIC_RELAXED);
+  }
+  if (info->size < sizeof got)
+    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                "%s: info->size %zu is too small", fn, info->size);
+  got.size = info->size;
+  *info = got;
+  return GSYNC_OK;
+}
+
+gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen) {
+  static const char fn[] = "gsync_cancel";
+  if (k == NULL)
+    return null_argument(err, errlen, fn, "k");
+  if (k->watch.svm == NULL)
+    return watch_unshared(k, fn, err, errlen);
+  cl_uint tag = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
+  if (tag == 0)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH, "%s: kernel %s: nothing launched",
+                fn, k->info.name);
+  __atomic_store_n(&k->watch.svm[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
+  return GSYNC_OK;
+}
+
+gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
+                                size_t errlen) {
+  static const char fn[] = "gsync_set_deadline";
+  if (k == NULL)
+    return null_argument(err, errlen, fn, "k");
+  if (!(seconds >= 0.0 && seconds <= 4294967.0))
+    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                "%s: a deadline of %g s is not between 0 and 4294967 s", fn,
+                seconds);
+  pthread_mutex_lock(&k->lock);
+  gsync_status st = GSYNC_OK;
+  if (!k->watch.prepare)
+    st = watch_unshared(k, fn, err, errlen);
+  else if (!k->watch.has_clock)
+    st = fail(err, errlen, GSYNC_ERR_DEVICE,
+              "%s: kernel %s: the device's kernels read no clock", fn,
+              k->info.name);
+  else {
+    /* At least 1 ms: 0 means none. */
+    double ms = seconds * 1000.0 + 0.5;
+    k->watch.deadline_ms = seconds > 0.0 && ms < 1.0 ? 1u : (cl_uint)ms;
+  }
+  pthread_mutex_unlock(&k->lock);
+  return st;
+}
+
+/* Frees the SVM that held k's state, after its buffer was released. */
+static void watch_release(gsync_kernel *k) {
+  if (k->watch.svm != NULL) {
+    clSVMFree(k->watch.ctx, k->watch.svm);
+    clReleaseContext(k->watch.ctx);
+  }
+}
+
 /* Returns the enumerator's name as a static string. */
 const char *gsync_status_name(gsync_status s) {
   switch (s) {
@@ -2055,6 +2367,8 @@ const char *gsync_status_name(gsync_status s) {
     return "GSYNC_ERR_MISMATCH";
   case GSYNC_ERR_ARGUMENT:
     return "GSYNC_ERR_ARGUMENT";
+  case GSYNC_ERR_CANCELLED:
+    return "GSYNC_ERR_CANCELLED";
   }
   return "GSYNC_ERR_UNKNOWN";
 }

@@ -46,7 +46,10 @@ typedef enum gsync_status {
                          names the barrier and the likely cause */
   GSYNC_ERR_MISMATCH, /* the program was not built from the output these
                          constraints were written with */
-  GSYNC_ERR_ARGUMENT  /* a NULL handle or pointer where one is needed */
+  GSYNC_ERR_ARGUMENT, /* a NULL handle or pointer where one is needed */
+  GSYNC_ERR_CANCELLED /* the launch was stopped by gsync_cancel or its
+                         deadline (gsync_set_deadline); err says which and
+                         after how many barriers */
 } gsync_status;
 
 typedef struct gsync_program gsync_program; /* one constraints file */
@@ -189,6 +192,62 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
  * gsync_finish to report. */
 gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
                           cl_uint *participants, char *err, size_t errlen);
+
+/* Watching a running launch (docs/watch.md): its progress, a cancel and a
+ * deadline. Needs output rewritten with a spin limit (the default), which
+ * gives every work-group a way out of a wait.
+ *
+ * gsync_watch_enable prepares k on dev, once, before its launches (any
+ * launch in flight is waited for): it chooses how the host and the running
+ * kernel share the state and says in *support (may be NULL) what works.
+ * Progress and cancel need a channel the device honours while the kernel
+ * runs: fine-grained buffer SVM with atomics (the state then lives in
+ * SVM, through a buffer made over it). A device without it (NVIDIA's
+ * OpenCL 1.2) has none: a mapped host buffer was measured there not to
+ * see the device's writes until the kernel ended, so it is not used. The
+ * deadline needs only the device's clock (NVIDIA GPUs, x86 CPU devices).
+ * GSYNC_OK whatever is available; GSYNC_ERR_DEVICE only when nothing is
+ * (err says why). The caller sets support->size. */
+typedef struct gsync_watch_support {
+  size_t size;
+  int progress;      /* gsync_progress works */
+  int cancel;        /* gsync_cancel works */
+  int deadline;      /* gsync_set_deadline works */
+  const char *channel; /* "fine-grained SVM" or "none" (static) */
+} gsync_watch_support;
+gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
+                                cl_device_id dev, cl_command_queue queue,
+                                gsync_watch_support *support, char *err,
+                                size_t errlen);
+
+/* How far the latest launch of k is: callable at any time from any
+ * thread, while another waits in gsync_finish; it reads the shared state
+ * and never blocks. The caller sets size. */
+typedef struct gsync_progress_info {
+  size_t size;
+  cl_uint barriers;     /* global barriers the latest launch has
+                           completed (0 before it starts) */
+  cl_uint participants; /* work-groups taking part (0 until known) */
+  cl_uint launches;     /* launches of k enqueued since watching began */
+} gsync_progress_info;
+gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
+                            char *err, size_t errlen);
+
+/* Asks k's latest launch to stop: participant 0 leaves at its next
+ * barrier, every other work-group in its next wait, and gsync_finish
+ * reports GSYNC_ERR_CANCELLED ("cancelled by the host after N barriers")
+ * and zeroes the state for the next launch. Results are then not valid.
+ * A launch that completes first reports as usual; a cancel never reaches
+ * a later launch. Callable from any thread (a signal handler too: it is
+ * one atomic store); never blocks. */
+gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen);
+
+/* Stops each later launch of k once it has run seconds (0: no deadline) by
+ * the device's clock, at participant 0's next barrier; gsync_finish then
+ * reports GSYNC_ERR_CANCELLED ("stopped at the deadline ..."). Up to
+ * 4294967 s, in whole milliseconds. */
+gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
+                                size_t errlen);
 
 /* A static, human-readable name for a status. */
 const char *gsync_status_name(gsync_status s);

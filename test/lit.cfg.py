@@ -4,6 +4,7 @@
 #   %gsync      the gsync-rewrite tool of this build
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
 #   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
+#   %gsync-watch  test/run/watch.c: running launches watched, cancelled
 #   %heat-host  the bundled example's host program
 #   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
 #   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
@@ -59,6 +60,8 @@ src = config.source_root
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
 config.substitutions.append(
     ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
+config.substitutions.append(
+    ("%gsync-watch", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_watch))
 config.substitutions.append(
     ("%gsync-misuse", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_misuse))
 config.substitutions.append(

@@ -459,7 +459,7 @@ int main(int argc, char **argv) {
   }
   gsync_kernel_release(gk);
 
-  for (int s = GSYNC_OK; s <= GSYNC_ERR_ARGUMENT; s++)
+  for (int s = GSYNC_OK; s <= GSYNC_ERR_CANCELLED; s++)
     check(gsync_status_name((gsync_status)s),
           strncmp(gsync_status_name((gsync_status)s), "GSYNC_", 6) == 0);
   check("gsync_status_name: a value out of range",

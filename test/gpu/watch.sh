@@ -1,0 +1,40 @@
+#!/bin/bash
+# test/gpu/watch.sh: watching a running launch (docs/watch.md) on the GPU
+# machine. For each barrier in BARRIERS, on NVIDIA's OpenCL: what libgsync
+# offers there, the time per global barrier of the stencil run-test kernel
+# built as usual and built with -Dgsync_no_watch (the watch compiled out),
+# alternately, in one process; and how long a 500 ms deadline takes to stop
+# a launch. Then the same on PoCL, and PoCL's full checks (progress,
+# cancel, races, deadline; test/run/watch.test). Writes $OUT/watch.txt.
+#
+# On your machine first:  sh test/gpu/prepare.sh   (needs libclang)
+# On the GPU machine:     . .gpu/on-gpu.sh; bash test/gpu/watch.sh
+#
+# Environment:
+#   BARRIERS="tree flip"   rules to measure (prepare.sh rewrote stencil.B)
+#   NV_GROUPS=1056 NV_LOCAL=256   the launch on NVIDIA (discovery admits
+#                          what runs at once)
+set -u
+root=$(pwd)
+K=$root/build/gpu-kernels
+W=$root/build/test/run/libgsync-watch
+OUT=${OUT:-$root/build/gpu-out}
+mkdir -p "$OUT"
+[ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+{
+  for b in ${BARRIERS:-tree flip}; do
+    echo "== NVIDIA, barrier $b, ${NV_GROUPS:-1056} groups of ${NV_LOCAL:-256}"
+    GSYNC_PLATFORM=NVIDIA timeout -k 5 100 "$W" "$K/stencil.$b.cl" \
+      "$K/stencil.$b.json" --groups "${NV_GROUPS:-1056}" \
+      --local "${NV_LOCAL:-256}" --bench
+    echo "exit $?"
+  done
+  echo "== PoCL, barrier tree, 64 groups of 64"
+  GSYNC_PLATFORM=Portable timeout -k 5 100 "$W" "$K/stencil.tree.cl" \
+    "$K/stencil.tree.json" --groups 64 --bench
+  echo "exit $?"
+  echo "== PoCL checks, barrier tree, 200 groups of 64"
+  GSYNC_PLATFORM=Portable timeout -k 5 100 "$W" "$K/stencil.tree.cl" \
+    "$K/stencil.tree.json" --groups 200
+  echo "exit $?"
+} 2>&1 | tee "$OUT/watch.txt"

@@ -1,0 +1,502 @@
+/* libgsync-watch: watches running launches of the stencil run-test kernel
+ * through libgsync (docs/watch.md) on the first OpenCL device and prints
+ * one line per check:
+ *   ok: WHAT            or            FAIL: WHAT (why)
+ * then, for the record, lines starting "figure:" with what was measured.
+ *
+ * usage: libgsync-watch OUT.cl OUT.json [--groups G] [--local L]
+ *                       [--options TEXT] [--bench | --unwatchable]
+ *   (GSYNC_PLATFORM=TEXT: the first platform whose name holds TEXT)
+ * OUT.cl/OUT.json: test/run/kernels/stencil.cl rewritten with a spin limit.
+ * The checks: progress grows monotonically while a launch runs and ends at
+ * the kernel's barrier count; a launch that would run for hours is
+ * cancelled within a second, and the next launch is correct; cancels
+ * racing with normal completion end in one or the other, and the launch
+ * after each is correct; a cancel after its launch ended stops no other;
+ * a deadline stops a launch near its time. With --bench, instead: the time
+ * per barrier of one launch built as usual and built with -Dgsync_no_watch
+ * (the watch compiled out), and how long a deadline takes to stop a launch.
+ * With --unwatchable: that gsync_watch_enable refuses OUT (rewritten with
+ * --spin-limit=0). Misuse cases (NULLs, calls out of order) come first.
+ * Exit status 0 when every check passed.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "libgsync.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ERRLEN 512
+#define N 4096 /* stencil elements */
+
+static int failures;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue queue;
+static cl_mem buf_a, buf_b;
+static size_t groups = 64, local_size = 64;
+static const char *user_options = ""; /* --options: more build options */
+
+static void check(int ok, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void check(int ok, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  printf("%s: ", ok ? "ok" : "FAIL");
+  vprintf(fmt, ap);
+  printf("\n");
+  va_end(ap);
+  fflush(stdout);
+  failures += !ok;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s) {
+  struct timespec t = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+  nanosleep(&t, NULL);
+}
+
+static void die(const char *what, const char *err) {
+  fprintf(stderr, "libgsync-watch: %s: %s\n", what, err ? err : "");
+  exit(2);
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    die(path, strerror(errno));
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
+    die(path, "cannot read");
+  s[n] = '\0';
+  fclose(f);
+  *len = (size_t)n;
+  return s;
+}
+
+static int pick_device(void) {
+  cl_platform_id all[16];
+  cl_uint n = 0;
+  const char *want = getenv("GSYNC_PLATFORM");
+  if (clGetPlatformIDs(16, all, &n) != CL_SUCCESS)
+    return 0;
+  for (cl_uint i = 0; i < n && i < 16; i++) {
+    char name[256] = "";
+    clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+    if (want && !strstr(name, want))
+      continue;
+    return clGetDeviceIDs(all[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) ==
+           CL_SUCCESS;
+  }
+  return 0;
+}
+
+/* Builds the stencil kernel of source, with extra build options. */
+static cl_kernel build(const gsync_program *p, const char *source,
+                       const char *extra) {
+  char options[4096];
+  cl_int rc;
+  snprintf(options, sizeof options, "%s %s %s",
+           gsync_program_build_options(p, dev), user_options, extra);
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &rc);
+  if (rc != CL_SUCCESS ||
+      clBuildProgram(prog, 1, &dev, options, NULL, NULL) != CL_SUCCESS)
+    die("clBuildProgram", options);
+  cl_kernel k = clCreateKernel(prog, "stencil", &rc);
+  clReleaseProgram(prog);
+  if (rc != CL_SUCCESS)
+    die("clCreateKernel", "stencil");
+  return k;
+}
+
+/* Sets a and b to all ones and the kernel's arguments for iters. */
+static void arm(cl_kernel k, cl_uint iters) {
+  static cl_uint ones[N];
+  cl_uint n = N;
+  for (size_t i = 0; i < N; i++)
+    ones[i] = 1;
+  if (clEnqueueWriteBuffer(queue, buf_a, CL_TRUE, 0, sizeof ones, ones, 0,
+                           NULL, NULL) != CL_SUCCESS ||
+      clSetKernelArg(k, 0, sizeof buf_a, &buf_a) ||
+      clSetKernelArg(k, 1, sizeof buf_b, &buf_b) ||
+      clSetKernelArg(k, 2, sizeof n, &n) ||
+      clSetKernelArg(k, 3, sizeof iters, &iters))
+    die("arm", "cannot set the stencil's arguments");
+}
+
+/* Whether every element of a is 3^iters (mod 2^32). */
+static int correct(cl_uint iters) {
+  static cl_uint a[N];
+  cl_uint want = 1;
+  for (cl_uint i = 0; i < iters; i++)
+    want *= 3u;
+  if (clEnqueueReadBuffer(queue, buf_a, CL_TRUE, 0, sizeof a, a, 0, NULL,
+                          NULL) != CL_SUCCESS)
+    die("clEnqueueReadBuffer", "a");
+  for (size_t i = 0; i < N; i++)
+    if (a[i] != want)
+      return 0;
+  return 1;
+}
+
+/* gsync_finish in a thread of its own, so that the main thread can watch. */
+typedef struct finisher {
+  gsync_kernel *k;
+  gsync_status st;
+  char err[ERRLEN];
+  double done; /* when finish returned */
+  int finished;
+  pthread_t thread;
+} finisher;
+
+static void *finish_main(void *arg) {
+  finisher *f = arg;
+  f->st = gsync_finish(f->k, queue, NULL, f->err, sizeof f->err);
+  f->done = now_s();
+  __atomic_store_n(&f->finished, 1, __ATOMIC_SEQ_CST);
+  return NULL;
+}
+
+static void launch(gsync_kernel *k, cl_kernel kern, cl_uint iters,
+                   finisher *f) {
+  char err[ERRLEN];
+  arm(kern, iters);
+  if (gsync_enqueue(k, queue, groups, local_size, NULL, err, sizeof err))
+    die("gsync_enqueue", err);
+  clFlush(queue);
+  memset(f, 0, sizeof *f);
+  f->k = k;
+  if (pthread_create(&f->thread, NULL, finish_main, f) != 0)
+    die("pthread_create", "finisher");
+}
+
+/* A normal launch of iters, checked against the reference. */
+static int run_ok(gsync_kernel *k, cl_kernel kern, cl_uint iters) {
+  char err[ERRLEN];
+  arm(kern, iters);
+  gsync_status st =
+      gsync_enqueue(k, queue, groups, local_size, NULL, err, sizeof err);
+  if (st == GSYNC_OK)
+    st = gsync_finish(k, queue, NULL, err, sizeof err);
+  if (st != GSYNC_OK)
+    fprintf(stderr, "libgsync-watch: %s: %s\n", gsync_status_name(st), err);
+  return st == GSYNC_OK && correct(iters);
+}
+
+static void check_progress(gsync_kernel *k, cl_kernel kern) {
+  const cl_uint iters = 20000;
+  finisher f;
+  gsync_progress_info info = {sizeof info, 0, 0, 0};
+  char err[ERRLEN];
+  launch(k, kern, iters, &f);
+  cl_uint last = 0, participants = 0;
+  size_t samples = 0, between = 0;
+  int monotonic = 1;
+  for (;;) {
+    int finished = __atomic_load_n(&f.finished, __ATOMIC_SEQ_CST);
+    if (gsync_progress(k, &info, err, sizeof err) != GSYNC_OK)
+      die("gsync_progress", err);
+    samples++;
+    monotonic &= info.barriers >= last;
+    last = info.barriers;
+    between += last > 0 && last < 2 * iters;
+    if (info.participants)
+      participants = info.participants;
+    if (finished)
+      break;
+    sleep_s(0.0002);
+  }
+  pthread_join(f.thread, NULL);
+  check(f.st == GSYNC_OK && correct(iters), "progress: the launch is correct");
+  check(monotonic, "progress: monotonic over %s samples",
+        samples > 10 ? "many" : "few");
+  check(between > 0, "progress: seen between 0 and the end");
+  check(last == 2 * iters, "progress: ends at the kernel's %u barriers (%u)",
+        2 * iters, (unsigned)last);
+  check(participants >= 1 && participants <= groups,
+        "progress: participants known");
+}
+
+static void check_cancel(gsync_kernel *k, cl_kernel kern) {
+  finisher f;
+  gsync_progress_info info = {sizeof info, 0, 0, 0};
+  char err[ERRLEN];
+  launch(k, kern, 0x7fffffffu, &f); /* hours */
+  sleep_s(0.3);
+  gsync_progress(k, &info, err, sizeof err);
+  check(info.barriers > 0 && !f.finished, "cancel: the long launch runs");
+  double t0 = now_s();
+  gsync_status st = gsync_cancel(k, err, sizeof err);
+  check(st == GSYNC_OK, "cancel: gsync_cancel -> %s", gsync_status_name(st));
+  pthread_join(f.thread, NULL);
+  double latency = f.done - t0;
+  check(f.st == GSYNC_ERR_CANCELLED, "cancel: gsync_finish -> %s",
+        gsync_status_name(f.st));
+  check(strstr(f.err, "cancelled by the host after ") != NULL,
+        "cancel: the message says so");
+  printf("message: %.*s\n", (int)(strcspn(f.err, "0123456789")), f.err);
+  check(latency < 1.0, "cancel: ended within a second");
+  printf("figure: cancel to finish %.2f ms\n", latency * 1e3);
+  check(run_ok(k, kern, 10), "cancel: the next launch is correct");
+  /* A cancel after its launch ended names that launch alone. */
+  check(gsync_cancel(k, err, sizeof err) == GSYNC_OK,
+        "cancel: a late cancel is accepted");
+  check(run_ok(k, kern, 12), "cancel: the launch after a late cancel is "
+                             "correct");
+}
+
+static void check_race(gsync_kernel *k, cl_kernel kern) {
+  int cancelled = 0, completed = 0, broken = 0;
+  /* The cancels come from the start of a launch to past its end. */
+  double t0 = now_s();
+  broken += !run_ok(k, kern, 400);
+  double span = now_s() - t0;
+  for (int r = 0; r < 40; r++) {
+    finisher f;
+    char err[ERRLEN];
+    launch(k, kern, 400, &f);
+    sleep_s(span * (r % 20) / 16.0);
+    gsync_cancel(k, err, sizeof err);
+    pthread_join(f.thread, NULL);
+    if (f.st == GSYNC_OK && correct(400))
+      completed++;
+    else if (f.st == GSYNC_ERR_CANCELLED &&
+             strstr(f.err, "cancelled by the host"))
+      cancelled++;
+    else
+      broken++;
+    if (!run_ok(k, kern, 6 + (cl_uint)(r % 3)))
+      broken++;
+  }
+  check(broken == 0 && cancelled + completed == 40,
+        "race: 40 cancels near completion: each cancelled or correct, and "
+        "the next launch correct");
+  printf("figure: race cancelled %d completed %d\n", cancelled, completed);
+}
+
+/* Misuse: NULLs, a handle not watched, deadlines out of range. */
+static void check_misuse(const gsync_program *p, const char *source) {
+  char err[ERRLEN];
+  gsync_progress_info info = {sizeof info, 0, 0, 0};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+  check(gsync_watch_enable(NULL, ctx, dev, queue, &sup, err, sizeof err) ==
+                GSYNC_ERR_ARGUMENT &&
+            strstr(err, "k"),
+        "misuse: gsync_watch_enable(NULL) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_progress(NULL, &info, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_progress(NULL) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_cancel(NULL, NULL, 0) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_cancel(NULL) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_set_deadline(NULL, 1, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_set_deadline(NULL) -> GSYNC_ERR_ARGUMENT");
+  cl_kernel kern = build(p, source, "");
+  gsync_kernel *k;
+  if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
+    die("gsync_kernel_create", err);
+  check(gsync_watch_enable(k, ctx, dev, NULL, &sup, err, sizeof err) ==
+            GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_watch_enable(queue NULL) -> GSYNC_ERR_ARGUMENT");
+  gsync_status st = gsync_progress(k, &info, err, sizeof err);
+  check(st == GSYNC_ERR_ARGUMENT && strstr(err, "gsync_watch_enable"),
+        "misuse: gsync_progress before gsync_watch_enable -> %s",
+        gsync_status_name(st));
+  st = gsync_cancel(k, err, sizeof err);
+  check(st == GSYNC_ERR_ARGUMENT, "misuse: gsync_cancel before "
+                                  "gsync_watch_enable -> %s",
+        gsync_status_name(st));
+  if (gsync_watch_enable(k, ctx, dev, queue, NULL, err, sizeof err))
+    die("gsync_watch_enable", err);
+  st = gsync_cancel(k, err, sizeof err);
+  check(st == GSYNC_ERR_LAUNCH, "misuse: gsync_cancel before a launch -> %s",
+        gsync_status_name(st));
+  check(gsync_progress(k, NULL, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_progress(info NULL) -> GSYNC_ERR_ARGUMENT");
+  info.size = 4;
+  check(gsync_progress(k, &info, err, sizeof err) == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_progress(info->size too small) -> GSYNC_ERR_ARGUMENT");
+  check(gsync_set_deadline(k, -1, err, sizeof err) == GSYNC_ERR_ARGUMENT &&
+            gsync_set_deadline(k, 1e7, err, sizeof err) ==
+                GSYNC_ERR_ARGUMENT,
+        "misuse: deadlines below 0 or past 4294967 s -> GSYNC_ERR_ARGUMENT");
+  check(gsync_watch_enable(k, ctx, dev, queue, NULL, err, sizeof err) ==
+                GSYNC_OK &&
+            run_ok(k, kern, 3),
+        "misuse: gsync_watch_enable twice, and the launch is correct");
+  gsync_kernel_release(k);
+  clReleaseKernel(kern);
+}
+
+static double deadline_run(gsync_kernel *k, cl_kernel kern, double seconds,
+                           gsync_status *st, char *err) {
+  finisher f;
+  if (gsync_set_deadline(k, seconds, err, ERRLEN) != GSYNC_OK)
+    die("gsync_set_deadline", err);
+  double t0 = now_s();
+  launch(k, kern, 0x7fffffffu, &f);
+  pthread_join(f.thread, NULL);
+  *st = f.st;
+  strcpy(err, f.err);
+  gsync_set_deadline(k, 0, err + ERRLEN / 2, ERRLEN / 2);
+  return f.done - t0;
+}
+
+static void check_deadline(gsync_kernel *k, cl_kernel kern) {
+  char err[ERRLEN];
+  gsync_status st;
+  double took = deadline_run(k, kern, 0.3, &st, err);
+  check(st == GSYNC_ERR_CANCELLED, "deadline: gsync_finish -> %s",
+        gsync_status_name(st));
+  check(strstr(err, "stopped at its deadline of 300 ms after ") != NULL,
+        "deadline: the message says so");
+  check(took >= 0.3 && took < 1.3, "deadline: 300 ms stops the launch "
+                                   "within a second of it");
+  printf("figure: deadline 300 ms took %.1f ms\n", took * 1e3);
+  check(run_ok(k, kern, 10), "deadline: cleared, the next launch is correct");
+}
+
+/* Microseconds per barrier of one launch of iters. */
+static double per_barrier_us(gsync_kernel *k, cl_kernel kern, cl_uint iters) {
+  char err[ERRLEN];
+  arm(kern, iters);
+  clFinish(queue);
+  double t0 = now_s();
+  if (gsync_enqueue(k, queue, groups, local_size, NULL, err, sizeof err) ||
+      gsync_finish(k, queue, NULL, err, sizeof err))
+    die("bench launch", err);
+  return (now_s() - t0) * 1e6 / (2.0 * iters);
+}
+
+static void bench(const gsync_program *p, const char *source) {
+  char err[ERRLEN];
+  cl_kernel with = build(p, source, ""), without =
+                                              build(p, source,
+                                                    "-Dgsync_no_watch");
+  gsync_kernel *kw, *kn;
+  if (gsync_kernel_create(p, ctx, queue, with, groups, &kw, err, sizeof err) ||
+      gsync_kernel_create(p, ctx, queue, without, groups, &kn, err,
+                          sizeof err))
+    die("gsync_kernel_create", err);
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+  gsync_status st = gsync_watch_enable(kw, ctx, dev, queue, &sup, err,
+                                       sizeof err);
+  printf("figure: watch %s: progress %d cancel %d deadline %d channel %s%s%s\n",
+         gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
+         sup.channel ? sup.channel : "-", st ? ": " : "", st ? err : "");
+  const cl_uint iters = 20000;
+  per_barrier_us(kw, with, 100);
+  per_barrier_us(kn, without, 100);
+  for (int r = 0; r < 5; r++) {
+    double a = per_barrier_us(kn, without, iters);
+    double b = per_barrier_us(kw, with, iters);
+    printf("figure: us/barrier without %.3f with %.3f ratio %.3f\n", a, b,
+           b / a);
+  }
+  if (sup.deadline)
+    for (int r = 0; r < 3; r++) {
+      gsync_status dst;
+      double took = deadline_run(kw, with, 0.5, &dst, err);
+      printf("figure: deadline 500 ms -> %s after %.1f ms: %s\n",
+             gsync_status_name(dst), took * 1e3, err);
+    }
+  if (sup.cancel) {
+    check_cancel(kw, with);
+  }
+  gsync_kernel_release(kw);
+  gsync_kernel_release(kn);
+  clReleaseKernel(with);
+  clReleaseKernel(without);
+}
+
+int main(int argc, char **argv) {
+  int bench_mode = 0, unwatchable = 0;
+  if (argc < 3)
+    die("usage", "libgsync-watch OUT.cl OUT.json [--groups G] [--options "
+                 "TEXT] [--bench]");
+  for (int i = 3; i < argc; i++) {
+    if (!strcmp(argv[i], "--bench"))
+      bench_mode = 1;
+    else if (!strcmp(argv[i], "--unwatchable"))
+      unwatchable = 1;
+    else if (!strcmp(argv[i], "--options") && i + 1 < argc)
+      user_options = argv[++i];
+    else if (!strcmp(argv[i], "--local") && i + 1 < argc)
+      local_size = (size_t)strtoul(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--groups") && i + 1 < argc)
+      groups = (size_t)strtoul(argv[++i], NULL, 10);
+    else
+      die("unknown option", argv[i]);
+  }
+  char err[ERRLEN];
+  size_t len;
+  char *source = slurp(argv[1], &len);
+  gsync_program *p;
+  if (gsync_program_load(argv[2], &p, err, sizeof err))
+    die("gsync_program_load", err);
+  if (!pick_device())
+    die("no OpenCL device", "");
+  cl_int rc;
+  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+  if (rc == CL_SUCCESS)
+    queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
+  if (rc == CL_SUCCESS)
+    buf_a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &rc);
+  if (rc == CL_SUCCESS)
+    buf_b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &rc);
+  if (rc != CL_SUCCESS)
+    die("OpenCL setup", "");
+  if (bench_mode) {
+    bench(p, source);
+  } else if (unwatchable) {
+    cl_kernel kern = build(p, source, "");
+    gsync_kernel *k;
+    if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
+      die("gsync_kernel_create", err);
+    gsync_status st = gsync_watch_enable(k, ctx, dev, queue, NULL, err,
+                                         sizeof err);
+    check(st == GSYNC_ERR_KERNEL, "unwatchable: %s: %s",
+          gsync_status_name(st), err);
+    gsync_kernel_release(k);
+    clReleaseKernel(kern);
+  } else {
+    check_misuse(p, source);
+    cl_kernel kern = build(p, source, "");
+    gsync_kernel *k;
+    if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
+      die("gsync_kernel_create", err);
+    gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+    gsync_status st =
+        gsync_watch_enable(k, ctx, dev, queue, &sup, err, sizeof err);
+    check(st == GSYNC_OK && sup.progress && sup.cancel && sup.deadline,
+          "watch: %s: progress %d cancel %d deadline %d through %s",
+          gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
+          sup.channel);
+    check(run_ok(k, kern, 5), "watch: a launch is correct");
+    check_progress(k, kern);
+    check_cancel(k, kern);
+    check_race(k, kern);
+    check_deadline(k, kern);
+    gsync_kernel_release(k);
+    clReleaseKernel(kern);
+  }
+  clReleaseMemObject(buf_a);
+  clReleaseMemObject(buf_b);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(ctx);
+  gsync_program_release(p);
+  free(source);
+  return failures ? 1 : 0;
+}
