@@ -67,7 +67,7 @@ size_t gsr_table_find(const gsr_table *t, unsigned hash,
 void gsr_table_free(gsr_table *t);
 unsigned gsr_hash_string(const char *s);
 
-/* ---- rules (rules.c) ---- */
+/* ---- rules (rules.c; headers in rule-header.c) ---- */
 typedef struct gsr_embedded_rule {
   const char *name; /* file name without .cl */
   const char *text;
@@ -112,6 +112,12 @@ gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
 /* Reads and checks a rule's name and header comment into r (name, file,
  * text and len set), reporting through diag; 0 on a problem. */
 int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user);
+/* Frees one rule's fields (rule-header.c) and zeroes it. */
+void gsr_rule_free(gsr_rule *r);
+/* Reads a rule file (a regular file of at most GSR_RULE_FILE_MAX bytes)
+ * into a malloc'd NUL-terminated buffer; NULL with *why set (a static
+ * string, or NULL for errno's). */
+char *gsr_rule_read_file(const char *path, size_t *len, const char **why);
 const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
                                const char *name);
 void gsr_rules_free(gsr_ruleset *set);

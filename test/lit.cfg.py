@@ -9,6 +9,7 @@
 #   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
 #   %graph-barriers APP INPUT TMP [OPTS]  test/utils/graph-barriers: APP
 #               with every barrier, --no-discovery, on 2 and 4 groups
+#   %check-rules  gsync-check-rules: checks rule headers as the build does
 #   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
 #   %api-test   test/api/api-test.c: the engine's interface used from C
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
@@ -68,6 +69,7 @@ config.substitutions.append(
     ("%graph-barriers", "env ASAN_OPTIONS=detect_leaks=0 sh " +
      os.path.join(src, "test", "utils", "graph-barriers") + " " +
      config.gsync_tool + " " + config.gsync_graph))
+config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%bench", os.path.join(src, "bench")))
 config.substitutions.append(("%api-test", config.api_test))
