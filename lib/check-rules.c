@@ -47,7 +47,10 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s: error: out of memory\n", path);
       return 2;
     }
-    if (!gsr_rule_parse_header(&r, print_diag, NULL))
+    int ok = gsr_rule_parse_header(&r, print_diag, NULL);
+    if (ok < 0)
+      fprintf(stderr, "%s: error: out of memory\n", path);
+    if (ok <= 0)
       bad = 1;
     gsr_rule_free(&r);
   }

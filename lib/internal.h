@@ -110,7 +110,8 @@ struct gsr_ctx;
 gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
                           gsr_ruleset *out);
 /* Reads and checks a rule's name and header comment into r (name, file,
- * text and len set), reporting through diag; 0 on a problem. */
+ * text and len set), reporting through diag; 0 on a problem, -1 when out
+ * of memory (not reported), 1 when good. */
 int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user);
 /* Frees one rule's fields (rule-header.c) and zeroes it. */
 void gsr_rule_free(gsr_rule *r);
@@ -265,6 +266,11 @@ typedef struct gsr_ctx {
   gsr_diag_fn diag;
   void *diag_user;
   unsigned errors, warnings;
+  /* Sticky: an allocation failed somewhere (gsr_nomem). Any stage may set
+   * it and go on with what it has; gsr_rewrite checks it at every stage
+   * boundary and fails with GSR_ERR_NOMEM, as SQLite's mallocFailed. So no
+   * stage drops data or skips a check silently, and none has to unwind. */
+  int nomem;
 
   CXIndex index;
   CXTranslationUnit tu;
@@ -331,6 +337,12 @@ typedef struct gsr_ctx {
 } gsr_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
+/* Records that an allocation failed (ctx->nomem) and returns 0, so that a
+ * caller can write "return gsr_nomem(ctx);". */
+int gsr_nomem(struct gsr_ctx *ctx);
+/* A buffer's text for an edit or a message: "" (never NULL, which would
+ * mean "keep this span") and ctx->nomem set if an append to it failed. */
+const char *gsr_buf_text(struct gsr_ctx *ctx, const gsr_buf *b);
 void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Reports a diagnostic with an explicit file name. */

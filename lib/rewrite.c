@@ -54,6 +54,44 @@ static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
   gsr_buf_free(&msg);
 }
 
+/* Records an allocation failure; see gsr_ctx.nomem. */
+int gsr_nomem(gsr_ctx *ctx) {
+  ctx->nomem = 1;
+  return 0;
+}
+
+/* See internal.h. */
+const char *gsr_buf_text(gsr_ctx *ctx, const gsr_buf *b) {
+  if (b->failed)
+    gsr_nomem(ctx);
+  return b->failed || !b->data ? "" : b->data;
+}
+
+/* A stage boundary: a stage's status, or GSR_ERR_NOMEM if an allocation
+ * failed anywhere so far, whatever the stage made of it. */
+static gsr_status boundary(const gsr_ctx *ctx, gsr_status st) {
+  return ctx->nomem ? GSR_ERR_NOMEM : st;
+}
+
+/* What a status means, for a message (see gsync_rewrite.h). */
+const char *gsr_status_str(gsr_status st) {
+  switch (st) {
+  case GSR_OK:
+    return "ok";
+  case GSR_ERR_INPUT:
+    return "the input has errors";
+  case GSR_ERR_OPTIONS:
+    return "bad options";
+  case GSR_ERR_PARSER:
+    return "libclang could not parse";
+  case GSR_ERR_NOMEM:
+    return "out of memory";
+  case GSR_ERR_INTERNAL:
+    return "internal error";
+  }
+  return "unknown status";
+}
+
 /* Reports at a position of the input (line 0: about no position). */
 void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
                 const char *fmt, ...) {
@@ -269,38 +307,40 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
 
   gsr_buf output = {0}, json = {0}, flat = {0};
   gsr_result *res = NULL;
-  gsr_status st = gsr_rules_load(&ctx, opt->rules_dir, &ctx.rules);
+  /* Every stage's status goes through boundary(): an allocation that
+   * failed inside a stage fails the rewrite there. */
+  gsr_status st = boundary(&ctx, gsr_rules_load(&ctx, opt->rules_dir,
+                                                &ctx.rules));
   if (st != GSR_OK)
     goto free_rules;
-  st = choose_rules(&ctx);
+  st = boundary(&ctx, choose_rules(&ctx));
   if (st == GSR_OK)
-    st = gsr_language_options(&ctx);
+    st = boundary(&ctx, gsr_language_options(&ctx));
   if (st != GSR_OK)
     goto free_rules;
 
-  st = gsr_prescan_includes(&ctx);
+  st = boundary(&ctx, gsr_prescan_includes(&ctx));
   if (st == GSR_OK)
-    st = gsr_parse(&ctx);
+    st = boundary(&ctx, gsr_parse(&ctx));
   if (st == GSR_OK)
-    st = gsr_parse_diagnostics(&ctx, opt->inline_includes);
+    st = boundary(&ctx, gsr_parse_diagnostics(&ctx, opt->inline_includes));
   if (st == GSR_OK)
-    st = gsr_list_includes(&ctx);
+    st = boundary(&ctx, gsr_list_includes(&ctx));
   if (st == GSR_OK)
-    st = list_rule_files(&ctx);
+    st = boundary(&ctx, list_rule_files(&ctx));
   if (st == GSR_OK && opt->inline_includes)
-    st = parse_inlined(&ctx, &flat);
+    st = boundary(&ctx, parse_inlined(&ctx, &flat));
   if (st != GSR_OK)
     goto dispose_tu;
-  st = gsr_find(&ctx);
+  st = boundary(&ctx, gsr_find(&ctx));
   if (st != GSR_OK)
     goto dispose_tu;
-  st = gsr_plan(&ctx);
+  st = boundary(&ctx, gsr_plan(&ctx));
   if (st != GSR_OK)
     goto dispose_tu;
-  if (gsr_check_blocks(&ctx)) {
-    st = GSR_ERR_INPUT;
+  st = boundary(&ctx, gsr_check_blocks(&ctx) ? GSR_ERR_INPUT : GSR_OK);
+  if (st != GSR_OK)
     goto dispose_tu;
-  }
   gsr_find_features(&ctx);
 
   /* A file that calls no global_barrier() passes through untouched. */
@@ -313,9 +353,10 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
       gsr_buf_line_directive(&output, 1, ctx.name);
     gsr_buf_append(&output, ctx.src, ctx.src_len);
   }
+  st = boundary(&ctx, st);
   if (st == GSR_OK) {
     gsr_seal_fingerprint(&ctx, &output, ctx.n_barrier_sites != 0);
-    st = gsr_emit_constraints(&ctx, &json);
+    st = boundary(&ctx, gsr_emit_constraints(&ctx, &json));
   }
   if (st == GSR_OK && (output.failed || json.failed))
     st = GSR_ERR_NOMEM;
@@ -354,6 +395,10 @@ dispose_tu:
 free_rules:
   gsr_language_dispose(&ctx);
   gsr_rules_free(&ctx.rules);
+  /* One clear message, however deep the failure was (the report needs no
+   * memory to say it). */
+  if (st == GSR_ERR_NOMEM)
+    gsr_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
   return st;
 }
 
@@ -402,7 +447,7 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
   const char *def = strcmp(kind, "barrier") == 0 ? DEFAULT_BARRIER
                                                  : DEFAULT_DISCOVERY;
   size_t kl = strlen(kind);
-  gsr_status st = gsr_rules_load(&ctx, rules_dir, &ctx.rules);
+  gsr_status st = boundary(&ctx, gsr_rules_load(&ctx, rules_dir, &ctx.rules));
   for (size_t i = 0; st == GSR_OK && i < ctx.rules.n; i++) {
     const char *n = ctx.rules.rules[i].name;
     if (strncmp(n, kind, kl) != 0 || n[kl] != '-')
@@ -411,5 +456,7 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
        strcmp(n + kl + 1, def) == 0);
   }
   gsr_rules_free(&ctx.rules);
+  if (st == GSR_ERR_NOMEM)
+    gsr_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
   return st;
 }

@@ -102,6 +102,8 @@ static const char *const atomic_capabilities[] = {
 /* Checks one "@key value" line's value (the len bytes at v) and stores it
  * in r. Returns NULL when it is good, else what is wrong with it (or
  * "out of memory"). */
+static const char nomem[] = "out of memory";
+
 static const char *take_value(gsr_rule *r, const char *key, const char *v,
                               size_t vl) {
   size_t ctl = control_at(v, vl);
@@ -112,21 +114,21 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
       return "is given twice";
     if (vl > GSR_RULE_SUMMARY_MAX)
       return "is longer than " GSR_STR(GSR_RULE_SUMMARY_MAX) " bytes";
-    return (r->summary = gsr_strndup(v, vl)) ? NULL : "out of memory";
+    return (r->summary = gsr_strndup(v, vl)) ? NULL : nomem;
   }
   if (!strcmp(key, "opencl-c")) {
     if (r->opencl_c)
       return "is given twice";
     if (!one_of(v, vl, opencl_c_versions))
       return "must be one of 1.0, 1.1, 1.2, 2.0 and 3.0";
-    return (r->opencl_c = gsr_strndup(v, vl)) ? NULL : "out of memory";
+    return (r->opencl_c = gsr_strndup(v, vl)) ? NULL : nomem;
   }
   if (!strcmp(key, "extension")) {
     if (!is_word(v, vl, "_"))
       return "must be an extension's name: letters, digits and '_'";
     return push_str(&r->extensions, &r->n_extensions, v, vl)
                ? NULL
-               : "out of memory";
+               : nomem;
   }
   if (!strcmp(key, "atomic-capability")) {
     if (!one_of(v, vl, atomic_capabilities))
@@ -134,7 +136,7 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
              "work_group_scope, device_scope and all_devices_scope";
     return push_str(&r->capabilities, &r->n_capabilities, v, vl)
                ? NULL
-               : "out of memory";
+               : nomem;
   }
   if (!strcmp(key, "state-fixed")) {
     if (r->has_state_fixed++)
@@ -162,7 +164,8 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
  * and '_'; no NUL byte; a first comment whose "@key value" lines know
  * their keys, give each single key once and have values of the right
  * form. Reports through diag at file:line:col and returns 0 on the
- * first problem. Needs no gsr_ctx, so that a check of the built-in rules
+ * first problem; returns -1, reporting nothing, when out of memory (the
+ * caller's failure policy decides what that is); 1 when good. Needs no gsr_ctx, so that a check of the built-in rules
  * at build time can call it too. */
 int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
   const char *nul = memchr(r->text, '\0', r->len);
@@ -222,6 +225,8 @@ int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
                    "unknown rule key '@%.*s'", (int)shown, k);
         return 0;
       }
+      if (why == nomem)
+        return -1;
       if (why) {
         rule_error(diag, user, r->file, line, col, "'@%s' %s", key, why);
         return 0;
@@ -234,10 +239,8 @@ int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
     r->summary = gsr_strdup("");
   if (!r->opencl_c)
     r->opencl_c = gsr_strdup("1.2");
-  if (!r->summary || !r->opencl_c) {
-    rule_error(diag, user, r->file, 0, 0, "out of memory");
-    return 0;
-  }
+  if (!r->summary || !r->opencl_c)
+    return -1;
   return 1;
 }
 

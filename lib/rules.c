@@ -41,8 +41,12 @@ static int add_rule(gsr_ctx *ctx, gsr_ruleset *set, const char *stem,
   r.file = gsr_strdup(file);
   r.text = text;
   r.len = len;
-  if (!r.name || !r.file || !text ||
-      !gsr_rule_parse_header(&r, report_to_ctx, ctx)) {
+  int ok = r.name && r.file && text
+               ? gsr_rule_parse_header(&r, report_to_ctx, ctx)
+               : -1;
+  if (ok <= 0) {
+    if (ok < 0)
+      gsr_nomem(ctx);
     gsr_rule_free(&r);
     return 0;
   }
@@ -55,7 +59,7 @@ static int add_rule(gsr_ctx *ctx, gsr_ruleset *set, const char *stem,
   gsr_rule *p = realloc(set->rules, (set->n + 1) * sizeof *p);
   if (!p) {
     gsr_rule_free(&r);
-    return 0;
+    return gsr_nomem(ctx);
   }
   set->rules = p;
   set->rules[set->n++] = r;
@@ -74,11 +78,13 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
   for (const gsr_embedded_rule *e = gsr_embedded_rules; e->name; e++) {
     gsr_buf file = {0};
     gsr_buf_printf(&file, "<built-in>/%s.cl", e->name);
-    int ok = add_rule(ctx, out, e->name, file.data ? file.data : "", 0,
+    int ok = add_rule(ctx, out, e->name, gsr_buf_text(ctx, &file), 0,
                       gsr_strndup(e->text, e->len), e->len);
     gsr_buf_free(&file);
+    /* The build checked every built-in rule (check-rules.c): one that
+     * fails here is the tool's defect, not the user's. */
     if (!ok)
-      return GSR_ERR_OPTIONS;
+      return ctx->nomem ? GSR_ERR_NOMEM : GSR_ERR_INTERNAL;
   }
   if (rules_dir) {
     DIR *d = opendir(rules_dir);
@@ -105,7 +111,8 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
                    why ? why : strerror(errno));
         ok = 0;
       } else {
-        ok = stem && add_rule(ctx, out, stem, path.data, 1, text, len);
+        ok = stem ? add_rule(ctx, out, stem, path.data, 1, text, len)
+                  : (free(text), gsr_nomem(ctx));
       }
       free(stem);
       gsr_buf_free(&path);

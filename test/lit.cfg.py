@@ -34,7 +34,8 @@
 #               nothing otherwise
 #   %char-device DIR NAME   prints a character device to write to (see
 #               test/utils/char-device)
-# Features: ninja, when the Ninja build tool is installed.
+# Features: ninja, when the Ninja build tool is installed; sanitize, in a
+# GSYNC_SANITIZE build.
 import os
 import sys
 
@@ -112,5 +113,7 @@ else:
     config.substitutions.append(("%as-user", ""))
 config.substitutions.append(
     ("%char-device", "sh " + os.path.join(src, "test", "utils", "char-device")))
+if config.sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitize")
 if config.ninja:
     config.available_features.add("ninja")
