@@ -12,7 +12,10 @@
  *   render (render.c)  the prelude text put at the top of the output
  *   apply  (apply.c)   edits {offset, length, text} over the input bytes
  *   emit   (emit.c)    the constraints JSON
- * rewrite.c runs them in that order. Nothing here is exported.
+ * rewrite.c runs them in that order. Under all of them, diag.c: the
+ * diagnostics (gsr_report*, gsr_nomem) and positions (gsr_same_file,
+ * gsr_file_name, gsr_map_line, gsr_line_col) every stage uses. Which file
+ * may call which: docs/design.md, "Layers". Nothing here is exported.
  */
 #ifndef GSYNC_INTERNAL_H
 #define GSYNC_INTERNAL_H

@@ -1,6 +1,7 @@
 /* The engine's entry point: runs parse -> find -> plan -> render -> apply ->
- * emit over one input and hands back the output and the constraints. Also
- * the diagnostics plumbing every stage uses.
+ * emit over one input and hands back the output and the constraints. It
+ * only drives the stages; the diagnostics they report through are in
+ * diag.c, below all of them.
  */
 #include "internal.h"
 
@@ -34,39 +35,6 @@ const char *gsr_default_discovery(void) { return DEFAULT_DISCOVERY; }
  * seconds (docs/barriers.md). */
 unsigned long gsr_default_spin_limit(void) { return DEFAULT_SPIN_LIMIT; }
 
-/* Sends one formatted diagnostic to the caller's callback and counts it. */
-static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
-                     unsigned line, unsigned col, const char *fmt,
-                     va_list ap) {
-  if (sev == GSR_ERROR)
-    ctx->errors++;
-  else if (sev == GSR_WARNING)
-    ctx->warnings++;
-  if (!ctx->diag)
-    return;
-  if (file == ctx->name && line)
-    gsr_map_line(ctx, &file, &line); /* a line of an inlined file */
-  gsr_buf msg = {0};
-  gsr_buf_vprintf(&msg, fmt, ap);
-  gsr_diagnostic d = {sev, file, line, col,
-                      msg.data ? msg.data : "out of memory"};
-  ctx->diag(ctx->diag_user, &d);
-  gsr_buf_free(&msg);
-}
-
-/* Records an allocation failure; see gsr_ctx.nomem. */
-int gsr_nomem(gsr_ctx *ctx) {
-  ctx->nomem = 1;
-  return 0;
-}
-
-/* See internal.h. */
-const char *gsr_buf_text(gsr_ctx *ctx, const gsr_buf *b) {
-  if (b->failed)
-    gsr_nomem(ctx);
-  return b->failed || !b->data ? "" : b->data;
-}
-
 /* A stage boundary: a stage's status, or GSR_ERR_NOMEM if an allocation
  * failed anywhere so far, whatever the stage made of it. */
 static gsr_status boundary(const gsr_ctx *ctx, gsr_status st) {
@@ -90,86 +58,6 @@ const char *gsr_status_str(gsr_status st) {
     return "internal error";
   }
   return "unknown status";
-}
-
-/* Reports at a position of the input (line 0: about no position). */
-void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
-                const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report_v(ctx, sev, line ? ctx->name : NULL, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Reports at a position of any file. */
-void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
-                   unsigned line, unsigned col, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report_v(ctx, sev, file, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Reports at a line/column of file f, named as the user would name it. */
-static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f,
-                        unsigned line, unsigned col, const char *fmt,
-                        va_list ap) {
-  if (!f || !line) {
-    report_v(ctx, sev, NULL, 0, 0, fmt, ap);
-  } else if (gsr_same_file(ctx, f, ctx->main_file)) {
-    report_v(ctx, sev, ctx->name, line, col, fmt, ap);
-  } else {
-    char *name = gsr_file_name(ctx, f);
-    report_v(ctx, sev, name ? name : "<unknown>", line, col, fmt, ap);
-    free(name);
-  }
-}
-
-/* Reports at a line/column of file f (NULL: no position). */
-void gsr_report_in(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
-                   unsigned col, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report_in_v(ctx, sev, f, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Reports at the expansion position of loc. */
-void gsr_report_loc(gsr_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
-                    const char *fmt, ...) {
-  CXFile f;
-  unsigned line, col;
-  clang_getExpansionLocation(loc, &f, &line, &col, NULL);
-  va_list ap;
-  va_start(ap, fmt);
-  report_in_v(ctx, sev, f, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Notes, once, after an error about code spelled in an included file,
- * that --inline-includes would rewrite that code too. */
-void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col) {
-  if (ctx->hinted_inline || ctx->inlined)
-    return;
-  ctx->hinted_inline = 1;
-  gsr_report_in(ctx, GSR_NOTE, f, line, col,
-                "only the input is rewritten; --inline-includes writes the "
-                "files it includes into the output, where they are rewritten "
-                "too");
-}
-
-/* Computes the 1-based line and column of a byte offset of the input. */
-void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
-                  unsigned *col) {
-  unsigned l = 1, c = 1;
-  for (size_t i = 0; i < offset && i < ctx->src_len; i++) {
-    if (ctx->src[i] == '\n')
-      l++, c = 1;
-    else
-      c++;
-  }
-  *line = l;
-  *col = c;
 }
 
 /* Frees what the find and plan stages allocated. */
