@@ -49,6 +49,12 @@ void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file);
 char *gsr_buf_take(gsr_buf *b); /* hands the data over; b is emptied */
 void gsr_buf_free(gsr_buf *b);
 char *gsr_strdup(const char *s);
+/* Reads a whole regular file of at most max bytes (strbuf.c); NULL with
+ * *why: too_large, gsr_out_of_memory, another static string, or NULL for
+ * errno's. */
+char *gsr_read_file(const char *path, size_t max, const char *too_large,
+                    size_t *len, const char **why);
+extern const char gsr_out_of_memory[];
 /* Array p of *cap elements of size sz, grown to hold n + 1; NULL when out
  * of memory. */
 void *gsr_grow(void *p, size_t *cap, size_t n, size_t sz);
@@ -118,10 +124,6 @@ gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
 int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user);
 /* Frees one rule's fields (rule-header.c) and zeroes it. */
 void gsr_rule_free(gsr_rule *r);
-/* Reads a rule file (a regular file of at most GSR_RULE_FILE_MAX bytes)
- * into a malloc'd NUL-terminated buffer; NULL with *why set (a static
- * string, or NULL for errno's). */
-char *gsr_rule_read_file(const char *path, size_t *len, const char **why);
 const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
                                const char *name);
 void gsr_rules_free(gsr_ruleset *set);

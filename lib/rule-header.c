@@ -6,13 +6,9 @@
  * every run of the tool. */
 #include "internal.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Appends s to a malloc'd string array. Returns 0 on failure. */
 static int push_str(char ***arr, size_t *n, const char *s, size_t len) {
@@ -258,52 +254,4 @@ void gsr_rule_free(gsr_rule *r) {
     free(r->capabilities[i]);
   free(r->capabilities);
   memset(r, 0, sizeof *r);
-}
-
-/* Reads a rule file into a malloc'd NUL-terminated buffer: only a
- * regular file of at most GSR_RULE_FILE_MAX bytes (a link to /dev/zero
- * would be read without end; opening a FIFO would wait for a writer, so it
- * is opened without waiting). Returns NULL with *why set (a static
- * string, or NULL for errno's). */
-char *gsr_rule_read_file(const char *path, size_t *len, const char **why) {
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  struct stat st;
-  *why = NULL;
-  if (fd < 0)
-    return NULL;
-  gsr_buf b = {0};
-  if (fstat(fd, &st) != 0) {
-    close(fd);
-    return NULL;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *why = S_ISDIR(st.st_mode) ? "it is a directory"
-                               : "it is not a regular file";
-    close(fd);
-    return NULL;
-  }
-  char chunk[4096];
-  ssize_t n;
-  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0 || b.len + (size_t)n > GSR_RULE_FILE_MAX) {
-      *why = n < 0 ? NULL : "it is larger than " GSR_STR(GSR_RULE_FILE_MAX)
-                            " bytes";
-      close(fd);
-      gsr_buf_free(&b);
-      return NULL;
-    }
-    gsr_buf_append(&b, chunk, (size_t)n);
-  }
-  close(fd);
-  if (b.failed) {
-    gsr_buf_free(&b);
-    *why = "out of memory";
-    return NULL;
-  }
-  *len = b.len;
-  if (!b.data)
-    return gsr_strdup("");
-  return gsr_buf_take(&b);
 }

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define RULE_TOO_LARGE "it is larger than " GSR_STR(GSR_RULE_FILE_MAX) " bytes"
+
 /* Passes a diagnostic about a rule file on to the rewrite's callback. */
 static void report_to_ctx(void *user, const gsr_diagnostic *d) {
   gsr_report_at(user, d->severity, d->file, d->line, d->col, "%s",
@@ -103,7 +105,9 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
       gsr_buf_printf(&path, "%s/%s", rules_dir, de->d_name);
       size_t len = 0;
       const char *why = "out of memory";
-      char *text = path.data ? gsr_rule_read_file(path.data, &len, &why) : NULL;
+      char *text = path.data ? gsr_read_file(path.data, GSR_RULE_FILE_MAX,
+                                             RULE_TOO_LARGE, &len, &why)
+                             : NULL;
       char *stem = gsr_strndup(de->d_name, nl - 3);
       if (!text) {
         gsr_report(ctx, GSR_ERROR, 0, 0, "cannot read rule file '%s': %s",
