@@ -78,7 +78,7 @@ static size_t written_end(const gsr_ctx *ctx, CXCursor c) {
 static void guard_condition(gsr_ctx *ctx, size_t lparen, size_t rparen) {
   gsr_buf text = {0};
   gsr_buf_printf(&text, "%s && (", guard);
-  gsr_add_edit(ctx, lparen + 1, 0, text.data);
+  gsr_add_edit(ctx, lparen + 1, 0, gsr_buf_text(ctx, &text));
   gsr_add_edit(ctx, rparen, 0, ")");
   gsr_buf_free(&text);
 }
@@ -112,10 +112,10 @@ static int guard_header(gsr_ctx *ctx, unsigned n) {
         gsr_buf text = {0};
         if (cond == semis[1]) {
           gsr_buf_printf(&text, " %s", guard);
-          gsr_add_edit(ctx, semis[0] + 1, 0, text.data);
+          gsr_add_edit(ctx, semis[0] + 1, 0, gsr_buf_text(ctx, &text));
         } else {
           gsr_buf_printf(&text, "%s && (", guard);
-          gsr_add_edit(ctx, cond, 0, text.data);
+          gsr_add_edit(ctx, cond, 0, gsr_buf_text(ctx, &text));
           gsr_add_edit(ctx, semis[1], 0, ")");
         }
         gsr_buf_free(&text);
@@ -299,7 +299,7 @@ static int defined_here(const gsr_func *fn) {
 void gsr_plan_abort_checks(gsr_ctx *ctx) {
   unsigned char *abortable = calloc(ctx->n_nodes ? ctx->n_nodes : 1, 1);
   if (!abortable) {
-    ctx->errors++;
+    gsr_nomem(ctx);
     return;
   }
   for (size_t i = 0; i < ctx->n_funcs; i++)

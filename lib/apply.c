@@ -22,19 +22,22 @@ void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
     size_t cap = ctx->cap_edits ? ctx->cap_edits * 2 : 32;
     gsr_edit *p = realloc(ctx->edits, cap * sizeof *p);
     if (!p) {
-      ctx->errors++;
+      gsr_nomem(ctx);
       return;
     }
     ctx->edits = p;
     ctx->cap_edits = cap;
   }
+  /* An edit lies inside the input; NULL text keeps its span as it is. */
+  assert(ctx->n_edits < ctx->cap_edits && offset <= ctx->src_len &&
+         length <= ctx->src_len - offset);
   gsr_edit *e = &ctx->edits[ctx->n_edits];
   e->offset = offset;
   e->length = length;
   e->text = text ? gsr_strdup(text) : NULL;
   e->order = (unsigned)ctx->n_edits;
   if (text && !e->text) {
-    ctx->errors++;
+    gsr_nomem(ctx);
     return;
   }
   ctx->n_edits++;

@@ -121,7 +121,8 @@ static json_object *sites_array(gsr_ctx *ctx) {
 
 /* Adds to arr option opt joined to path, made absolute against the working
  * directory (the host that builds the output runs elsewhere). */
-static void add_path_option(json_object *arr, const char *opt,
+static void add_path_option(gsr_ctx *ctx, json_object *arr,
+                            const char *opt,
                             const char *path, size_t path_len) {
   gsr_buf b = {0};
   gsr_buf_puts(&b, opt);
@@ -131,8 +132,9 @@ static void add_path_option(json_object *arr, const char *opt,
     free(cwd);
   }
   gsr_buf_append(&b, path, path_len);
-  if (!b.failed)
-    json_object_array_add(arr, json_object_new_string_len(b.data, (int)b.len));
+  const char *text = gsr_buf_text(ctx, &b);
+  json_object_array_add(arr,
+                        json_object_new_string_len(text, (int)strlen(text)));
   gsr_buf_free(&b);
 }
 
@@ -157,7 +159,7 @@ static json_object *build_options(gsr_ctx *ctx) {
   int warn = ctx->n_barrier_sites > 0;
   if (!ctx->inlined) {
     const char *slash = strrchr(ctx->main_path, '/');
-    add_path_option(arr, "-I", ctx->main_path,
+    add_path_option(ctx, arr, "-I", ctx->main_path,
                     slash && slash > ctx->main_path
                         ? (size_t)(slash - ctx->main_path)
                         : 1);
@@ -183,7 +185,7 @@ static json_object *build_options(gsr_ctx *ctx) {
         value = o->parser_args[++i];
       if (a[1] == 'I') {
         if (!ctx->inlined)
-          add_path_option(arr, flag, value, strlen(value));
+          add_path_option(ctx, arr, flag, value, strlen(value));
         continue;
       }
       if (a[1] == 'U') {
@@ -205,8 +207,8 @@ static json_object *build_options(gsr_ctx *ctx) {
       }
       gsr_buf b = {0};
       gsr_buf_printf(&b, "%s%s", flag, value);
-      if (!b.failed)
-        json_object_array_add(arr, json_object_new_string(b.data));
+      json_object_array_add(arr,
+                            json_object_new_string(gsr_buf_text(ctx, &b)));
       gsr_buf_free(&b);
       continue;
     }

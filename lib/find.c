@@ -7,6 +7,8 @@
  */
 #include "internal.h"
 
+#include <assert.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,7 +178,7 @@ static int func_index(gsr_ctx *ctx, CXCursor decl) {
     gsr_func *p = realloc(ctx->funcs, cap * sizeof *p);
     if (!p) {
       clang_disposeString(usr);
-      return -1;
+      return gsr_nomem(ctx) - 1;
     }
     ctx->funcs = p;
     ctx->cap_funcs = cap;
@@ -195,7 +197,7 @@ static int func_index(gsr_ctx *ctx, CXCursor decl) {
   if (!fn->usr || !fn->name ||
       !gsr_table_add(&ctx->funcs_by_decl, dh, ctx->n_funcs) ||
       !gsr_table_add(&ctx->funcs_by_usr, uh, ctx->n_funcs))
-    return -1;
+    return gsr_nomem(ctx) - 1;
   return (int)ctx->n_funcs++;
 }
 
@@ -244,8 +246,10 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
                     CXCallingConv_Unexposed;
   }
   struct gsr_decl *p = realloc(fn->decls, (fn->n_decls + 1) * sizeof *p);
-  if (!p)
+  if (!p) {
+    gsr_nomem(ctx);
     return;
+  }
   fn->decls = p;
   fn->decls[fn->n_decls++] = d;
 }
@@ -333,10 +337,15 @@ static void record_call(walk *w, CXCursor call) {
   gsr_func *fn = &ctx->funcs[w->cur];
   gsr_site *s = add_site(fn);
   if (!s) {
+    gsr_nomem(ctx);
     clang_disposeString(cs);
     return;
   }
   s->kind = kind;
+  /* A call site names a function of ctx->funcs, which later stages index
+   * by it; the other kinds name none. */
+  assert(kind != GSR_SITE_CALL ||
+         (callee_idx >= 0 && (size_t)callee_idx < ctx->n_funcs));
   s->callee = callee_idx;
   s->callee_name = gsr_strdup(name);
   if (!s->callee_name)
@@ -401,13 +410,16 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
   CXString n = clang_getCursorSpelling(c);
   char *name = gsr_strdup(clang_getCString(n));
   clang_disposeString(n);
-  if (!name)
+  if (!name) {
+    gsr_nomem(ctx);
     return;
+  }
   if (is_def) {
     gsr_macro *p =
         gsr_grow(ctx->macros, &ctx->cap_macros, ctx->n_macros, sizeof *p);
     if (!p) {
       free(name);
+      gsr_nomem(ctx);
       return;
     }
     ctx->macros = p;
@@ -422,6 +434,7 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
                                 ctx->n_expansions, sizeof *p);
     if (!p) {
       free(name);
+      gsr_nomem(ctx);
       return;
     }
     ctx->expansions = p;
@@ -444,8 +457,10 @@ static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
     b--;
   size_t(*p)[2] = realloc(ctx->gsync_includes,
                           (ctx->n_gsync_includes + 1) * sizeof *p);
-  if (!p)
+  if (!p) {
+    gsr_nomem(ctx);
     return;
+  }
   ctx->gsync_includes = p;
   p[ctx->n_gsync_includes][0] = b;
   p[ctx->n_gsync_includes++][1] = e;
@@ -527,7 +542,9 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
                     : NO_OFF;
     if (rp != NO_OFF && rp < m->end) {
       gsr_macro_use *p = realloc(m->uses, (m->n_uses + 1) * sizeof *p);
-      if (p) {
+      if (!p)
+        gsr_nomem(ctx);
+      else {
         m->uses = p;
         gsr_macro_use *u = &p[m->n_uses++];
         u->kind = kind;
@@ -537,13 +554,17 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
         u->rparen_off = rp;
         u->num_args = gsr_skip_blank(ctx, lp + 1) != rp;
         u->name = gsr_strdup(t);
+        if (!u->name) /* gsr_plan_macros compares it: never NULL */
+          m->n_uses--, gsr_nomem(ctx);
       }
     } else {
       char **p = realloc(m->refs, (m->n_refs + 1) * sizeof *p);
-      if (p) {
-        m->refs = p;
-        p[m->n_refs++] = gsr_strdup(t);
-      }
+      if (!p)
+        gsr_nomem(ctx);
+      else if ((p[m->n_refs] = gsr_strdup(t)) != NULL)
+        m->refs = p, m->n_refs++;
+      else
+        m->refs = p, gsr_nomem(ctx);
     }
     clang_disposeString(s);
   }
@@ -581,6 +602,8 @@ static int add_node(walk *w, CXCursor c, enum CXCursorKind k,
   gsr_node *n = &ctx->nodes[ctx->n_nodes];
   n->c = c;
   n->kind = k;
+  /* Nodes are in preorder: a parent comes before its children. */
+  assert(!parent || (w->depth > 0 && w->path[w->depth - 1] < ctx->n_nodes));
   n->parent = parent ? w->path[w->depth - 1] : GSR_NO_NODE;
   n->kids = n->n_kids = n->end = 0;
   w->path[w->depth++] = (unsigned)ctx->n_nodes++;

@@ -23,8 +23,12 @@ typedef enum gsr_status {
   GSR_ERR_INPUT,   /* the input has errors (parse or rewrite diagnostics) */
   GSR_ERR_OPTIONS, /* bad options: unknown barrier, unreadable rules dir */
   GSR_ERR_PARSER,  /* libclang could not run at all */
-  GSR_ERR_NOMEM
+  GSR_ERR_NOMEM,   /* an allocation failed; reported as "out of memory" */
+  GSR_ERR_INTERNAL /* a defect of the tool: a built-in rule it cannot read */
 } gsr_status;
+
+/* A short text for a status ("out of memory"), for a message. */
+const char *gsr_status_str(gsr_status status);
 
 typedef enum gsr_severity { GSR_NOTE, GSR_WARNING, GSR_ERROR } gsr_severity;
 

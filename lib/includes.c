@@ -34,29 +34,6 @@ int gsr_add_dependency(gsr_ctx *ctx, const char *name) {
   return p[ctx->n_deps++] != NULL;
 }
 
-/* The name of f as the user would spell it. libclang knows the input by
- * its absolute real path, so a file found next to it gets an absolute
- * name; that directory is put back as the user named the input. */
-char *gsr_file_name(const gsr_ctx *ctx, CXFile f) {
-  CXString s = clang_getFileName(f);
-  const char *name = clang_getCString(s);
-  const char *slash = ctx->main_path ? strrchr(ctx->main_path, '/') : NULL;
-  size_t dir_len = slash ? (size_t)(slash - ctx->main_path) + 1 : 0;
-  char *r;
-  if (dir_len && strncmp(name, ctx->main_path, dir_len) == 0) {
-    const char *user_slash = strrchr(ctx->name, '/');
-    size_t user_len = user_slash ? (size_t)(user_slash - ctx->name) + 1 : 0;
-    gsr_buf b = {0};
-    gsr_buf_append(&b, ctx->name, user_len);
-    gsr_buf_puts(&b, name + dir_len);
-    r = gsr_buf_take(&b);
-  } else {
-    r = gsr_strdup(name);
-  }
-  clang_disposeString(s);
-  return r;
-}
-
 /* Nonzero if f is gsync.h (by its base name). */
 int gsr_is_gsync_header(CXFile f) {
   if (!f)
@@ -474,24 +451,6 @@ gsr_status gsr_inline_includes(gsr_ctx *ctx, gsr_buf *out) {
     return GSR_ERR_PARSER;
   }
   return fl.failed || out->failed ? GSR_ERR_NOMEM : GSR_OK;
-}
-
-/* Maps a line of the parsed text through the spans: the last span that
- * starts at or before it says which file and line it is. */
-void gsr_map_line(const gsr_ctx *ctx, const char **file, unsigned *line) {
-  size_t lo = 0, hi = ctx->n_spans;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ctx->spans[mid].out_line <= *line)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo == 0)
-    return;
-  const gsr_line_span *s = &ctx->spans[lo - 1];
-  *file = s->file ? s->file : ctx->name;
-  *line = s->line + (*line - s->out_line);
 }
 
 /* Frees the spans and wrapper offsets. */

@@ -12,7 +12,10 @@
  *   render (render.c)  the prelude text put at the top of the output
  *   apply  (apply.c)   edits {offset, length, text} over the input bytes
  *   emit   (emit.c)    the constraints JSON
- * rewrite.c runs them in that order. Nothing here is exported.
+ * rewrite.c runs them in that order. Under all of them, diag.c: the
+ * diagnostics (gsr_report*, gsr_nomem) and positions (gsr_same_file,
+ * gsr_file_name, gsr_map_line, gsr_line_col) every stage uses. Which file
+ * may call which: docs/design.md, "Layers". Nothing here is exported.
  */
 #ifndef GSYNC_INTERNAL_H
 #define GSYNC_INTERNAL_H
@@ -46,6 +49,12 @@ void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file);
 char *gsr_buf_take(gsr_buf *b); /* hands the data over; b is emptied */
 void gsr_buf_free(gsr_buf *b);
 char *gsr_strdup(const char *s);
+/* Reads a whole regular file of at most max bytes (strbuf.c); NULL with
+ * *why: too_large, gsr_out_of_memory, another static string, or NULL for
+ * errno's. */
+char *gsr_read_file(const char *path, size_t max, const char *too_large,
+                    size_t *len, const char **why);
+extern const char gsr_out_of_memory[];
 /* Array p of *cap elements of size sz, grown to hold n + 1; NULL when out
  * of memory. */
 void *gsr_grow(void *p, size_t *cap, size_t n, size_t sz);
@@ -67,7 +76,7 @@ size_t gsr_table_find(const gsr_table *t, unsigned hash,
 void gsr_table_free(gsr_table *t);
 unsigned gsr_hash_string(const char *s);
 
-/* ---- rules (rules.c) ---- */
+/* ---- rules (rules.c; headers in rule-header.c) ---- */
 typedef struct gsr_embedded_rule {
   const char *name; /* file name without .cl */
   const char *text;
@@ -110,8 +119,11 @@ struct gsr_ctx;
 gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
                           gsr_ruleset *out);
 /* Reads and checks a rule's name and header comment into r (name, file,
- * text and len set), reporting through diag; 0 on a problem. */
+ * text and len set), reporting through diag; 0 on a problem, -1 when out
+ * of memory (not reported), 1 when good. */
 int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user);
+/* Frees one rule's fields (rule-header.c) and zeroes it. */
+void gsr_rule_free(gsr_rule *r);
 const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
                                const char *name);
 void gsr_rules_free(gsr_ruleset *set);
@@ -259,6 +271,11 @@ typedef struct gsr_ctx {
   gsr_diag_fn diag;
   void *diag_user;
   unsigned errors, warnings;
+  /* Sticky: an allocation failed somewhere (gsr_nomem). Any stage may set
+   * it and go on with what it has; gsr_rewrite checks it at every stage
+   * boundary and fails with GSR_ERR_NOMEM, as SQLite's mallocFailed. So no
+   * stage drops data or skips a check silently, and none has to unwind. */
+  int nomem;
 
   CXIndex index;
   CXTranslationUnit tu;
@@ -325,6 +342,12 @@ typedef struct gsr_ctx {
 } gsr_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
+/* Records that an allocation failed (ctx->nomem) and returns 0, so that a
+ * caller can write "return gsr_nomem(ctx);". */
+int gsr_nomem(struct gsr_ctx *ctx);
+/* A buffer's text for an edit or a message: "" (never NULL, which would
+ * mean "keep this span") and ctx->nomem set if an append to it failed. */
+const char *gsr_buf_text(struct gsr_ctx *ctx, const gsr_buf *b);
 void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Reports a diagnostic with an explicit file name. */

@@ -157,17 +157,6 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
   return GSR_OK;
 }
 
-/* Nonzero if a and b are the same file. The two files that exist only in
- * memory have the same unique id, so the declaration header is told apart
- * by its handle, which libclang keeps one per file. */
-int gsr_same_file(const gsr_ctx *ctx, CXFile a, CXFile b) {
-  if (a == b)
-    return 1;
-  if (!a || !b || a == ctx->decl_file || b == ctx->decl_file)
-    return 0;
-  return clang_File_isEqual(a, b);
-}
-
 /* Passes libclang's diagnostics on; with only_errors, none at all unless
  * one is an error (a parse that is redone holds its warnings back). Returns
  * GSR_ERR_INPUT when one is an error. */

@@ -96,7 +96,7 @@ static void edit_barrier(gsr_ctx *ctx, size_t name_off, size_t rparen_off) {
   gsr_barrier_site *p = gsr_grow(ctx->bsites, &ctx->cap_bsites,
                                  ctx->n_bsites, sizeof *p);
   if (!p) {
-    ctx->errors++;
+    gsr_nomem(ctx);
     return;
   }
   ctx->bsites = p;
@@ -131,7 +131,7 @@ static void number_barriers(gsr_ctx *ctx) {
     gsr_buf text = {0};
     gsr_buf_printf(&text, "gsync_barrier(gsync_ctx, %u)", b->number);
     gsr_add_edit(ctx, b->name_off, b->rparen_off + 1 - b->name_off,
-                 text.data);
+                 gsr_buf_text(ctx, &text));
     gsr_buf_free(&text);
   }
   ctx->n_bsites = n;
@@ -143,7 +143,7 @@ static void edit_id(gsr_ctx *ctx, size_t name_off, const char *name,
                     size_t lparen_off, int has_args) {
   gsr_buf b = {0};
   gsr_buf_printf(&b, GSR_PREFIX "%s", name);
-  gsr_add_edit(ctx, name_off, strlen(name), b.data);
+  gsr_add_edit(ctx, name_off, strlen(name), gsr_buf_text(ctx, &b));
   gsr_buf_free(&b);
   gsr_add_edit(ctx, lparen_off + 1, 0, has_args ? "gsync_ctx, " : "gsync_ctx");
 }
@@ -153,7 +153,7 @@ static void append_in_parens(gsr_ctx *ctx, size_t rparen_off, int has_args,
                           const char *arg) {
   gsr_buf b = {0};
   gsr_buf_printf(&b, "%s%s", has_args ? ", " : "", arg);
-  gsr_add_edit(ctx, rparen_off, 0, b.data);
+  gsr_add_edit(ctx, rparen_off, 0, gsr_buf_text(ctx, &b));
   gsr_buf_free(&b);
 }
 
@@ -403,7 +403,7 @@ static int body_lookup_init(body_lookup *ml, gsr_ctx *ctx) {
 void gsr_plan_macros(gsr_ctx *ctx) {
   body_lookup ml;
   if (!body_lookup_init(&ml, ctx)) {
-    gsr_report(ctx, GSR_ERROR, 0, 0, "out of memory");
+    gsr_nomem(ctx);
     goto free_lookup;
   }
   for (size_t i = 0; i < ctx->n_expansions; i++) {

@@ -289,27 +289,21 @@ static void scan_text(scan *s, const char *text, size_t len, const char *dir,
 /* Reads the header at path, if it is a regular file of at most
  * MAX_HEADER_BYTES, and scans it. */
 static void scan_header(scan *s, const char *path) {
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  struct stat st;
-  if (fd < 0)
-    return;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      st.st_size <= MAX_HEADER_BYTES) {
-    gsr_buf b = {0};
-    char chunk[65536];
-    ssize_t n;
-    while ((n = read(fd, chunk, sizeof chunk)) > 0 &&
-           b.len <= MAX_HEADER_BYTES)
-      gsr_buf_append(&b, chunk, (size_t)n);
-    char *dir = dir_of(path);
-    if (b.failed || !dir)
+  size_t len;
+  const char *why;
+  char *text = gsr_read_file(path, MAX_HEADER_BYTES, "", &len, &why);
+  if (!text) {
+    if (why == gsr_out_of_memory)
       s->failed = 1;
-    else if (b.data)
-      scan_text(s, b.data, b.len, dir, path);
-    free(dir);
-    gsr_buf_free(&b);
+    return;
   }
-  close(fd);
+  char *dir = dir_of(path);
+  if (!dir)
+    s->failed = 1;
+  else if (len)
+    scan_text(s, text, len, dir, path);
+  free(dir);
+  free(text);
 }
 
 /* Collects the -I directories and the -D macros whose value is an include

@@ -1,6 +1,7 @@
 /* The engine's entry point: runs parse -> find -> plan -> render -> apply ->
- * emit over one input and hands back the output and the constraints. Also
- * the diagnostics plumbing every stage uses.
+ * emit over one input and hands back the output and the constraints. It
+ * only drives the stages; the diagnostics they report through are in
+ * diag.c, below all of them.
  */
 #include "internal.h"
 
@@ -34,104 +35,29 @@ const char *gsr_default_discovery(void) { return DEFAULT_DISCOVERY; }
  * seconds (docs/barriers.md). */
 unsigned long gsr_default_spin_limit(void) { return DEFAULT_SPIN_LIMIT; }
 
-/* Sends one formatted diagnostic to the caller's callback and counts it. */
-static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
-                     unsigned line, unsigned col, const char *fmt,
-                     va_list ap) {
-  if (sev == GSR_ERROR)
-    ctx->errors++;
-  else if (sev == GSR_WARNING)
-    ctx->warnings++;
-  if (!ctx->diag)
-    return;
-  if (file == ctx->name && line)
-    gsr_map_line(ctx, &file, &line); /* a line of an inlined file */
-  gsr_buf msg = {0};
-  gsr_buf_vprintf(&msg, fmt, ap);
-  gsr_diagnostic d = {sev, file, line, col,
-                      msg.data ? msg.data : "out of memory"};
-  ctx->diag(ctx->diag_user, &d);
-  gsr_buf_free(&msg);
+/* A stage boundary: a stage's status, or GSR_ERR_NOMEM if an allocation
+ * failed anywhere so far, whatever the stage made of it. */
+static gsr_status boundary(const gsr_ctx *ctx, gsr_status st) {
+  return ctx->nomem ? GSR_ERR_NOMEM : st;
 }
 
-/* Reports at a position of the input (line 0: about no position). */
-void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
-                const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report_v(ctx, sev, line ? ctx->name : NULL, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Reports at a position of any file. */
-void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
-                   unsigned line, unsigned col, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report_v(ctx, sev, file, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Reports at a line/column of file f, named as the user would name it. */
-static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f,
-                        unsigned line, unsigned col, const char *fmt,
-                        va_list ap) {
-  if (!f || !line) {
-    report_v(ctx, sev, NULL, 0, 0, fmt, ap);
-  } else if (gsr_same_file(ctx, f, ctx->main_file)) {
-    report_v(ctx, sev, ctx->name, line, col, fmt, ap);
-  } else {
-    char *name = gsr_file_name(ctx, f);
-    report_v(ctx, sev, name ? name : "<unknown>", line, col, fmt, ap);
-    free(name);
+/* What a status means, for a message (see gsync_rewrite.h). */
+const char *gsr_status_str(gsr_status st) {
+  switch (st) {
+  case GSR_OK:
+    return "ok";
+  case GSR_ERR_INPUT:
+    return "the input has errors";
+  case GSR_ERR_OPTIONS:
+    return "bad options";
+  case GSR_ERR_PARSER:
+    return "libclang could not parse";
+  case GSR_ERR_NOMEM:
+    return "out of memory";
+  case GSR_ERR_INTERNAL:
+    return "internal error";
   }
-}
-
-/* Reports at a line/column of file f (NULL: no position). */
-void gsr_report_in(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
-                   unsigned col, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report_in_v(ctx, sev, f, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Reports at the expansion position of loc. */
-void gsr_report_loc(gsr_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
-                    const char *fmt, ...) {
-  CXFile f;
-  unsigned line, col;
-  clang_getExpansionLocation(loc, &f, &line, &col, NULL);
-  va_list ap;
-  va_start(ap, fmt);
-  report_in_v(ctx, sev, f, line, col, fmt, ap);
-  va_end(ap);
-}
-
-/* Notes, once, after an error about code spelled in an included file,
- * that --inline-includes would rewrite that code too. */
-void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col) {
-  if (ctx->hinted_inline || ctx->inlined)
-    return;
-  ctx->hinted_inline = 1;
-  gsr_report_in(ctx, GSR_NOTE, f, line, col,
-                "only the input is rewritten; --inline-includes writes the "
-                "files it includes into the output, where they are rewritten "
-                "too");
-}
-
-/* Computes the 1-based line and column of a byte offset of the input. */
-void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
-                  unsigned *col) {
-  unsigned l = 1, c = 1;
-  for (size_t i = 0; i < offset && i < ctx->src_len; i++) {
-    if (ctx->src[i] == '\n')
-      l++, c = 1;
-    else
-      c++;
-  }
-  *line = l;
-  *col = c;
+  return "unknown status";
 }
 
 /* Frees what the find and plan stages allocated. */
@@ -269,38 +195,40 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
 
   gsr_buf output = {0}, json = {0}, flat = {0};
   gsr_result *res = NULL;
-  gsr_status st = gsr_rules_load(&ctx, opt->rules_dir, &ctx.rules);
+  /* Every stage's status goes through boundary(): an allocation that
+   * failed inside a stage fails the rewrite there. */
+  gsr_status st = boundary(&ctx, gsr_rules_load(&ctx, opt->rules_dir,
+                                                &ctx.rules));
   if (st != GSR_OK)
     goto free_rules;
-  st = choose_rules(&ctx);
+  st = boundary(&ctx, choose_rules(&ctx));
   if (st == GSR_OK)
-    st = gsr_language_options(&ctx);
+    st = boundary(&ctx, gsr_language_options(&ctx));
   if (st != GSR_OK)
     goto free_rules;
 
-  st = gsr_prescan_includes(&ctx);
+  st = boundary(&ctx, gsr_prescan_includes(&ctx));
   if (st == GSR_OK)
-    st = gsr_parse(&ctx);
+    st = boundary(&ctx, gsr_parse(&ctx));
   if (st == GSR_OK)
-    st = gsr_parse_diagnostics(&ctx, opt->inline_includes);
+    st = boundary(&ctx, gsr_parse_diagnostics(&ctx, opt->inline_includes));
   if (st == GSR_OK)
-    st = gsr_list_includes(&ctx);
+    st = boundary(&ctx, gsr_list_includes(&ctx));
   if (st == GSR_OK)
-    st = list_rule_files(&ctx);
+    st = boundary(&ctx, list_rule_files(&ctx));
   if (st == GSR_OK && opt->inline_includes)
-    st = parse_inlined(&ctx, &flat);
+    st = boundary(&ctx, parse_inlined(&ctx, &flat));
   if (st != GSR_OK)
     goto dispose_tu;
-  st = gsr_find(&ctx);
+  st = boundary(&ctx, gsr_find(&ctx));
   if (st != GSR_OK)
     goto dispose_tu;
-  st = gsr_plan(&ctx);
+  st = boundary(&ctx, gsr_plan(&ctx));
   if (st != GSR_OK)
     goto dispose_tu;
-  if (gsr_check_blocks(&ctx)) {
-    st = GSR_ERR_INPUT;
+  st = boundary(&ctx, gsr_check_blocks(&ctx) ? GSR_ERR_INPUT : GSR_OK);
+  if (st != GSR_OK)
     goto dispose_tu;
-  }
   gsr_find_features(&ctx);
 
   /* A file that calls no global_barrier() passes through untouched. */
@@ -313,9 +241,10 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
       gsr_buf_line_directive(&output, 1, ctx.name);
     gsr_buf_append(&output, ctx.src, ctx.src_len);
   }
+  st = boundary(&ctx, st);
   if (st == GSR_OK) {
     gsr_seal_fingerprint(&ctx, &output, ctx.n_barrier_sites != 0);
-    st = gsr_emit_constraints(&ctx, &json);
+    st = boundary(&ctx, gsr_emit_constraints(&ctx, &json));
   }
   if (st == GSR_OK && (output.failed || json.failed))
     st = GSR_ERR_NOMEM;
@@ -354,6 +283,10 @@ dispose_tu:
 free_rules:
   gsr_language_dispose(&ctx);
   gsr_rules_free(&ctx.rules);
+  /* One clear message, however deep the failure was (the report needs no
+   * memory to say it). */
+  if (st == GSR_ERR_NOMEM)
+    gsr_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
   return st;
 }
 
@@ -402,7 +335,7 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
   const char *def = strcmp(kind, "barrier") == 0 ? DEFAULT_BARRIER
                                                  : DEFAULT_DISCOVERY;
   size_t kl = strlen(kind);
-  gsr_status st = gsr_rules_load(&ctx, rules_dir, &ctx.rules);
+  gsr_status st = boundary(&ctx, gsr_rules_load(&ctx, rules_dir, &ctx.rules));
   for (size_t i = 0; st == GSR_OK && i < ctx.rules.n; i++) {
     const char *n = ctx.rules.rules[i].name;
     if (strncmp(n, kind, kl) != 0 || n[kl] != '-')
@@ -411,5 +344,7 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
        strcmp(n + kl + 1, def) == 0);
   }
   gsr_rules_free(&ctx.rules);
+  if (st == GSR_ERR_NOMEM)
+    gsr_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
   return st;
 }

@@ -4,9 +4,13 @@
  * growth step of the engine's other arrays. */
 #include "internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Makes room for n more bytes plus a NUL; returns 0 on allocation failure. */
 static int buf_reserve(gsr_buf *b, size_t n) {
@@ -83,8 +87,8 @@ void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file) {
 /* Returns the buffer's string (never NULL unless allocation failed) and
  * leaves b empty. */
 char *gsr_buf_take(gsr_buf *b) {
-  if (!b->data && !b->failed)
-    buf_reserve(b, 0), b->data[0] = '\0';
+  if (!b->data && !b->failed && buf_reserve(b, 0))
+    b->data[0] = '\0'; /* a failed reserve leaves b->failed set */
   char *p = b->failed ? NULL : b->data;
   if (b->failed)
     free(b->data);
@@ -129,3 +133,58 @@ char *gsr_strndup(const char *s, size_t n) {
 
 /* Returns a malloc'd copy of s (NULL for NULL). */
 char *gsr_strdup(const char *s) { return s ? gsr_strndup(s, strlen(s)) : NULL; }
+
+const char gsr_out_of_memory[] = "out of memory";
+
+/* Reads a whole file into a malloc'd NUL-terminated buffer: only a regular
+ * file of at most max bytes (a link to /dev/zero would be read without end;
+ * opening a FIFO would wait for a writer, so it is opened without waiting).
+ * The one reader of files in the engine. Returns NULL with *why set: a
+ * static string (too_large for a file over max, gsr_out_of_memory), or NULL
+ * for errno's. */
+char *gsr_read_file(const char *path, size_t max, const char *too_large,
+                    size_t *len, const char **why) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  struct stat st;
+  *why = NULL;
+  if (fd < 0)
+    return NULL;
+  gsr_buf b = {0};
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *why = S_ISDIR(st.st_mode) ? "it is a directory"
+                               : "it is not a regular file";
+    close(fd);
+    return NULL;
+  }
+  if ((unsigned long long)st.st_size > max) { /* refused before reading */
+    *why = too_large;
+    close(fd);
+    return NULL;
+  }
+  char chunk[4096];
+  ssize_t n;
+  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0 || b.len + (size_t)n > max) {
+      *why = n < 0 ? NULL : too_large;
+      close(fd);
+      gsr_buf_free(&b);
+      return NULL;
+    }
+    gsr_buf_append(&b, chunk, (size_t)n);
+  }
+  close(fd);
+  size_t n_read = b.len;
+  char *text = gsr_buf_take(&b);
+  if (!text) {
+    *why = gsr_out_of_memory;
+    return NULL;
+  }
+  *len = n_read;
+  return text;
+}

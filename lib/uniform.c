@@ -704,8 +704,10 @@ static void add_access(const ucheck *u, access_walk *w, unsigned node,
   if (!use || !spelled_range(u, at, &b, &e))
     return;
   access *p = gsr_grow(w->list, &w->cap, w->n, sizeof *p);
-  if (!p)
+  if (!p) {
+    gsr_nomem(u->ctx); /* an access left out could hide a race */
     return;
+  }
   w->list = p;
   size_t key = w->keys.len;
   if (deref)
@@ -898,6 +900,8 @@ static void find_races(ucheck *u, unsigned root) {
   for (unsigned n = root; n < u->nodes[root].end; n++)
     note_access(u, &w, n);
   if (w.keys.failed || w.n < 2) {
+    if (w.keys.failed)
+      gsr_nomem(u->ctx);
     free(w.list);
     gsr_buf_free(&w.keys);
     return;
@@ -918,8 +922,10 @@ static void find_races(ucheck *u, unsigned root) {
           continue;
         unsigned(*p)[2] =
             gsr_grow(u->races, &u->cap_races, u->n_races, sizeof *p);
-        if (!p)
+        if (!p) {
+          gsr_nomem(u->ctx);
           break;
+        }
         u->races = p;
         p[u->n_races][0] = rn;
         p[u->n_races++][1] = wn;
@@ -1432,8 +1438,10 @@ static void add_exit(check_walk *w, unsigned n) {
   if (k != CXCursor_ReturnStmt && loop == NO_NODE)
     return; /* a break out of a switch */
   exit_site *p = gsr_grow(w->exits, &w->cap_exits, w->n_exits, sizeof *p);
-  if (!p)
+  if (!p) {
+    gsr_nomem(u->ctx);
     return;
+  }
   w->exits = p;
   exit_site *x = &p[w->n_exits++];
   x->stmt = n;
@@ -1598,7 +1606,7 @@ void gsr_check_uniformity(gsr_ctx *ctx) {
   if (!u.ret || !u.dirty || !u.params || !u.callers || !u.n_callers ||
       !u.info || !u.cond || !u.cond_done || !index_params(&u) ||
       !index_callers(&u) || !annotate(&u))
-    goto free_all;
+    goto out_of_memory;
   analyse_bodies(&u);
 
   /* Walk until nothing changes; the result does not depend on the order. */
@@ -1615,12 +1623,17 @@ void gsr_check_uniformity(gsr_ctx *ctx) {
       }
   }
   if (u.failed)
-    goto free_all;
+    goto out_of_memory;
 
   for (size_t i = 0; i < ctx->n_funcs; i++)
     if (ctx->funcs[i].root != NO_NODE && ctx->funcs[i].reaches_barrier)
       check_body(&u, ctx->funcs[i].root);
+  if (!u.failed)
+    goto free_all;
 
+  /* The check fails closed: code it could not check is not passed. */
+out_of_memory:
+  gsr_nomem(ctx);
 free_all:
   ucheck_free(&u);
 }

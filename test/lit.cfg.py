@@ -10,6 +10,9 @@
 #   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
 #   %graph-barriers APP INPUT TMP [OPTS]  test/utils/graph-barriers: APP
 #               with every barrier, --no-discovery, on 2 and 4 groups
+#   %barrier-runs TEST TMP  test/utils/barrier-runs.py: the CASE lines of
+#               the run-test scenario TEST with every barrier
+#   %check-rules  gsync-check-rules: checks rule headers as the build does
 #   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
 #   %api-test   test/api/api-test.c: the engine's interface used from C
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
@@ -35,13 +38,16 @@
 #   %pytest     pytest on Debian's python3, with the gsync package of this
 #               build tree (build/python) and its tools, under a timeout
 # Features: ninja, when the Ninja build tool is installed; pyopencl, when
-# the python3 of %pytest has pyopencl, numpy and pytest.
+# the python3 of %pytest has pyopencl, numpy and pytest; sanitize, in a
+# GSYNC_SANITIZE build.
 import os
 import sys
-import lit.formats
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "utils"))
+from barrier_format import ShTestPerBarrier  # noqa: E402
+
 
 config.name = "gsync-rewrite"
-config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cl", ".test"]
 config.excludes = ["kernels", "Inputs", "rules", "utils"]
 config.test_source_root = os.path.dirname(__file__)
@@ -74,6 +80,16 @@ config.substitutions.append(
     ("%graph-barriers", "env ASAN_OPTIONS=detect_leaks=0 sh " +
      os.path.join(src, "test", "utils", "graph-barriers") + " " +
      config.gsync_tool + " " + config.gsync_graph))
+barrier_runs = " ".join([
+        sys.executable, os.path.join(src, "test", "utils", "barrier-runs.py"),
+        "--tool", config.gsync_tool, "--run", config.gsync_run,
+        "--filecheck", os.path.join(config.llvm_bindir, "FileCheck"),
+        "--rules", os.path.join(src, "rewrite-rules"),
+        "--kernels", os.path.join(src, "test", "run", "kernels")])
+# A test running %barrier-runs becomes one lit test per barrier
+# (test/utils/barrier_format.py).
+config.test_format = ShTestPerBarrier(config.gsync_tool, barrier_runs)
+config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%bench", os.path.join(src, "bench")))
 config.substitutions.append(("%api-test", config.api_test))
@@ -103,6 +119,8 @@ else:
     config.substitutions.append(("%as-user", ""))
 config.substitutions.append(
     ("%char-device", "sh " + os.path.join(src, "test", "utils", "char-device")))
+if config.sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitize")
 if config.ninja:
     config.available_features.add("ninja")
 

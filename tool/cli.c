@@ -124,7 +124,7 @@ static int finish_dep_options(cli *c) {
                          c->md_opt);
     c->depfile = c->depfile_owned = depfile_for(c->output);
     if (!c->depfile)
-      return EXIT_INTERNAL;
+      return exit_nomem();
   }
   if (!c->n_targets) {
     if (!out_file)
@@ -173,7 +173,7 @@ int cli_parse(int argc, char **argv, cli *c) {
   c->pargs = calloc((size_t)argc * 2 + 1, sizeof *c->pargs);
   c->targets = calloc((size_t)argc + 1, sizeof *c->targets);
   if (!c->pargs || !c->targets)
-    return EXIT_INTERNAL;
+    return exit_nomem();
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
     int r;

@@ -10,4 +10,13 @@ enum exit_code {
   EXIT_INTERNAL = 4  /* libclang failed to run, out of memory */
 };
 
+#include <stdio.h>
+
+/* Says that memory ran out and returns EXIT_INTERNAL: no failure of the
+ * tool ends without a message. */
+static inline int exit_nomem(void) {
+  fputs("gsync-rewrite: error: out of memory\n", stderr);
+  return EXIT_INTERNAL;
+}
+
 #endif

@@ -57,7 +57,7 @@ static int read_all(int fd, const char *name, char **out, size_t *len) {
       cap *= 2;
     }
     if (!buf)
-      return EXIT_INTERNAL;
+      return exit_nomem();
     ssize_t got = read(fd, buf + n, cap - n);
     if (got < 0 && errno == EINTR)
       continue;
@@ -132,7 +132,7 @@ static char *deps_text(const cli *c, const gsr_result *res, size_t *len,
             "file name '%s'\n",
             c->depfile, bad);
   if (!text)
-    *rc = bad ? EXIT_IO : EXIT_INTERNAL;
+    *rc = bad ? EXIT_IO : exit_nomem();
   return text;
 }
 
@@ -218,7 +218,9 @@ int main(int argc, char **argv) {
       st = gsr_list_rules(c.rules_dir, "discovery", print_rule, NULL,
                           print_diag, NULL);
     }
-    rc = st == GSR_OK ? EXIT_OK : EXIT_USAGE;
+    rc = st == GSR_OK                ? EXIT_OK
+         : st == GSR_ERR_OPTIONS ? EXIT_USAGE
+                                 : EXIT_INTERNAL;
   } else if (rc < 0) {
     rc = run(&c);
   }

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { EXIT_USAGE = 2, EXIT_IO = 3, EXIT_INTERNAL = 4 };
+#include "exit_codes.h"
 
 /* How long a commit waits for another run's commit in the same directory
  * to end: commits take milliseconds, so only a lock held by something
@@ -156,7 +156,7 @@ static int resolve_new(out_file *o) {
     p = next;
   }
   if (p == NULL)
-    return EXIT_INTERNAL;
+    return exit_nomem();
   if (errno != ENOENT) {
     int err = errno;
     free(p);
@@ -213,7 +213,7 @@ static int classify(out_file *o) {
     return cannot_write(o, strerror(errno));
   }
   if ((o->dir = dir_of(o->path)) == NULL)
-    return EXIT_INTERNAL;
+    return exit_nomem();
   if (stat(o->dir, &st) != 0)
     return cannot_write(o, strerror(errno));
   if (!S_ISDIR(st.st_mode))
@@ -303,7 +303,7 @@ static int stage(out_file *o) {
   sigset_t old;
   int fd, err;
   if ((o->tmp = malloc(dl + sizeof "/" TMP_NAME)) == NULL)
-    return EXIT_INTERNAL;
+    return exit_nomem();
   memcpy(o->tmp, o->dir, dl);
   memcpy(o->tmp + dl, "/" TMP_NAME, sizeof "/" TMP_NAME);
   /* Recorded before a signal can come between its creation and the
@@ -438,7 +438,7 @@ static int replace(out_file *o) {
     size_t tl = strlen(o->tmp);
     o->backup = malloc(tl + sizeof BACKUP_SUFFIX);
     if (o->backup == NULL)
-      return EXIT_INTERNAL;
+      return exit_nomem();
     memcpy(o->backup, o->tmp, tl);
     memcpy(o->backup + tl, BACKUP_SUFFIX, sizeof BACKUP_SUFFIX);
     /* Without hard links (some file systems) there is no way back. */

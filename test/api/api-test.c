@@ -101,6 +101,10 @@ int main(int argc, char **argv) {
   o.size = sizeof o.size - 1;
   check(gsr_rewrite(&o, &r) == GSR_ERR_OPTIONS && !r,
         "a size too small for the size field is refused");
+  check(strcmp(gsr_status_str(GSR_ERR_NOMEM), "out of memory") == 0 &&
+            strcmp(gsr_status_str(GSR_OK), "ok") == 0 &&
+            strcmp(gsr_status_str(GSR_ERR_INTERNAL), "internal error") == 0,
+        "gsr_status_str names each status");
   free(src);
   return failures != 0;
 }

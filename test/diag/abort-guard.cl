@@ -3,7 +3,7 @@
 // loop that a macro writes whole, and a loop written with a goto back to a
 // label. --spin-limit=0 needs no guards: there both rewrite.
 // RUN: rm -f %t.cl
-// RUN: not %gsync %s -o %t.cl 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: %expect-exit 1 %gsync %s -o %t.cl 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not test -e %t.cl
 // RUN: %expect-exit 1 %gsync %s -o %t.cl
 // RUN: %gsync --spin-limit=0 %s -o %t.0.cl

@@ -1,5 +1,5 @@
 // The address of global_barrier cannot be taken.
-// RUN: not %gsync %s -o %t.cl 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %gsync %s -o %t.cl 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not test -e %t.cl
 kernel void k(global uint *a) {
   if (&global_barrier)

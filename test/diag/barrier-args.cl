@@ -1,5 +1,5 @@
 // global_barrier() takes no arguments.
-// RUN: not %gsync %s -o %t.cl 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %gsync %s -o %t.cl 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not test -e %t.cl
 kernel void k(global uint *a) {
   global_barrier(1);

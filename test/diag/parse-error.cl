@@ -2,7 +2,7 @@
 // written: an existing output file keeps its content.
 // RUN: echo previous > %t.cl
 // RUN: echo previous > %t.json
-// RUN: not %gsync %s -o %t.cl --constraints %t.json 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %gsync %s -o %t.cl --constraints %t.json 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: echo previous | cmp - %t.cl
 // RUN: echo previous | cmp - %t.json
 // RUN: %expect-exit 1 %gsync %s -o %t.cl

@@ -1,5 +1,5 @@
 // Recursion through a function on the way to a barrier is refused.
-// RUN: not %gsync %s -o %t.cl 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %gsync %s -o %t.cl 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not test -e %t.cl
 void down(uint n) {
   global_barrier();

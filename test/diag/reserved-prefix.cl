@@ -1,5 +1,5 @@
 // Identifiers that use the reserved prefix are refused, even in a macro.
-// RUN: not %gsync %s -o %t.cl 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %gsync %s -o %t.cl 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not test -e %t.cl
 #define gsync_helper 1
 // CHECK: reserved-prefix.cl:[[@LINE-1]]:9: error: identifier 'gsync_helper' uses the prefix 'gsync_' that gsync-rewrite reserves for the code it injects

@@ -1,6 +1,6 @@
 // Diagnostics on a CRLF file give the same lines and columns as on the LF
 // one: the CR is no column, and every CRLF ends one line.
-// RUN: python3 %S/../utils/crlf.py to %s > %t.cl
+// RUN: %python %S/../utils/crlf.py to %s > %t.cl
 // RUN: not %gsync %t.cl -o %t.out.cl 2>&1 | FileCheck %s
 // RUN: not test -e %t.out.cl
 // RUN: not %gsync -DCLANG_ERROR %t.cl -o %t.out.cl 2>&1 | FileCheck %s --check-prefix=CLANG

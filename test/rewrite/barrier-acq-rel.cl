@@ -17,3 +17,16 @@
 // JSON-NEXT: "acq_rel",
 // JSON-NEXT: "device_scope"
 // OLD: {{.*}}error: "barrier acq-rel needs OpenCL C 2.0 or later (build with -cl-std=CL2.0 or CL3.0)"
+// The requirements and state sizes the rule header declares, as the
+// constraints carry them (test/utils/rules-complete.py asks for these).
+// RUN: FileCheck --check-prefix=REQ %s < %t.json
+// REQ: "opencl_c_version": "2.0",
+// REQ-NEXT: "extensions": [
+// REQ-NEXT: "cl_khr_global_int32_base_atomics"
+// REQ-NEXT: ],
+// REQ-NEXT: "atomic_capabilities": [
+// REQ-NEXT: "acq_rel",
+// REQ-NEXT: "device_scope"
+// REQ-NEXT: ],
+// REQ: "fixed": 128,
+// REQ-NEXT: "per_group": 8

@@ -20,3 +20,14 @@
 // JSON: "discovery": true,
 // JSON: "fixed": 256,
 // JSON-NEXT: "per_group": 0
+// The requirements and state sizes the rule header declares, as the
+// constraints carry them (test/utils/rules-complete.py asks for these).
+// RUN: FileCheck --check-prefix=REQ %s < %t.json
+// REQ: "opencl_c_version": "1.2",
+// REQ-NEXT: "extensions": [
+// REQ-NEXT: "cl_khr_global_int32_base_atomics"
+// REQ-NEXT: ],
+// REQ-NEXT: "atomic_capabilities": [
+// REQ-NEXT: ],
+// REQ: "fixed": 256,
+// REQ-NEXT: "per_group": 0

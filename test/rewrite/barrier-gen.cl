@@ -9,3 +9,14 @@
 // CHECK:       gsync_spin_while(c, site, atomic_or(gen, 0u) == g, atomic_or(count, 0u));
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "gen",
+// The requirements and state sizes the rule header declares, as the
+// constraints carry them (test/utils/rules-complete.py asks for these).
+// RUN: FileCheck --check-prefix=REQ %s < %t.json
+// REQ: "opencl_c_version": "1.2",
+// REQ-NEXT: "extensions": [
+// REQ-NEXT: "cl_khr_global_int32_base_atomics"
+// REQ-NEXT: ],
+// REQ-NEXT: "atomic_capabilities": [
+// REQ-NEXT: ],
+// REQ: "fixed": 384,
+// REQ-NEXT: "per_group": 0

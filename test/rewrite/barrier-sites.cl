@@ -6,7 +6,7 @@
 // RUN: cd %S && %gsync barrier-sites.cl -o %t.cl --constraints %t.json
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: FileCheck --check-prefix=JSON %s < %t.json
-// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [s['site'] for s in d['barrier_sites']] == [1, 2, 3, 4]" %t.json
+// RUN: %python -c "import json,sys; d=json.load(open(sys.argv[1])); assert [s['site'] for s in d['barrier_sites']] == [1, 2, 3, 4]" %t.json
 #define SYNC() global_barrier()
 
 void late(void);

@@ -54,3 +54,14 @@
 // BAR-DAG: atom.acq_rel.gpu.global.add.u32
 // BAR-DAG: ld.acquire.gpu.global.u32
 // BAR-DAG: nanosleep.u32
+// The requirements and state sizes the rule header declares, as the
+// constraints carry them (test/utils/rules-complete.py asks for these).
+// RUN: FileCheck --check-prefix=REQ %s < %t.json
+// REQ: "opencl_c_version": "1.2",
+// REQ-NEXT: "extensions": [
+// REQ-NEXT: "cl_khr_global_int32_base_atomics"
+// REQ-NEXT: ],
+// REQ-NEXT: "atomic_capabilities": [
+// REQ-NEXT: ],
+// REQ: "fixed": 384,
+// REQ-NEXT: "per_group": 2

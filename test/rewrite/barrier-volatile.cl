@@ -11,3 +11,14 @@
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "volatile",
 // JSON: "opencl_c_version": "1.1",
+// The requirements and state sizes the rule header declares, as the
+// constraints carry them (test/utils/rules-complete.py asks for these).
+// RUN: FileCheck --check-prefix=REQ %s < %t.json
+// REQ: "opencl_c_version": "1.1",
+// REQ-NEXT: "extensions": [
+// REQ-NEXT: "cl_khr_global_int32_base_atomics"
+// REQ-NEXT: ],
+// REQ-NEXT: "atomic_capabilities": [
+// REQ-NEXT: ],
+// REQ: "fixed": 128,
+// REQ-NEXT: "per_group": 8

@@ -1,7 +1,7 @@
 // The constraints file, format version 1, field by field.
 // RUN: cd %S && %gsync constraints.cl -o %t.cl --constraints %t.json
 // RUN: FileCheck --strict-whitespace %s < %t.json
-// RUN: python3 -c "import json,sys; json.load(open(sys.argv[1]))" %t.json
+// RUN: %python -c "import json,sys; json.load(open(sys.argv[1]))" %t.json
 
 kernel void stencil(global uint *a, global uint *b, uint n, uint iters) {
   for (uint it = 0; it < iters; it++) {

@@ -1,0 +1,257 @@
+/* Rule headers: the "@key value" lines of a rule file's first comment,
+ * checked and read into a gsr_rule (the keys are listed in rules.c).
+ * Apart from rules.c because it needs no gsr_ctx: the build runs the same
+ * check over the built-in rules (check-rules.c), so that a malformed
+ * built-in rule fails the build at its file, line and column instead of
+ * every run of the tool. */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends s to a malloc'd string array. Returns 0 on failure. */
+static int push_str(char ***arr, size_t *n, const char *s, size_t len) {
+  char **p = realloc(*arr, (*n + 1) * sizeof *p);
+  if (!p)
+    return 0;
+  *arr = p;
+  p[*n] = gsr_strndup(s, len);
+  if (!p[*n])
+    return 0;
+  (*n)++;
+  return 1;
+}
+
+/* Parses an unsigned decimal number of at most 9 digits; returns 0 if s
+ * is not one. */
+static int parse_uint(const char *s, size_t len, unsigned *out) {
+  unsigned long v = 0;
+  if (len == 0 || len > 9)
+    return 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9')
+      return 0;
+    v = v * 10 + (unsigned long)(s[i] - '0');
+  }
+  *out = (unsigned)v;
+  return 1;
+}
+
+/* Nonzero if the len bytes at s are one of the strings of the NULL-ended
+ * list. */
+static int one_of(const char *s, size_t len, const char *const *list) {
+  for (; *list; list++)
+    if (strlen(*list) == len && memcmp(*list, s, len) == 0)
+      return 1;
+  return 0;
+}
+
+/* Nonzero if the len bytes at s are letters, digits and the characters
+ * of extra, at least one. */
+static int is_word(const char *s, size_t len, const char *extra) {
+  if (len == 0)
+    return 0;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9') || (c && strchr(extra, c))))
+      return 0;
+  }
+  return 1;
+}
+
+/* The offset of the first control character (other than tab) in the len
+ * bytes at s, or len if there is none. */
+static size_t control_at(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (((unsigned char)s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f)
+      return i;
+  return len;
+}
+
+/* Reports a problem with a rule file at line:col through the callback. */
+static void rule_error(gsr_diag_fn diag, void *user, const char *file,
+                       unsigned line, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void rule_error(gsr_diag_fn diag, void *user, const char *file,
+                       unsigned line, unsigned col, const char *fmt, ...) {
+  gsr_buf msg = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  gsr_buf_vprintf(&msg, fmt, ap);
+  va_end(ap);
+  gsr_diagnostic d = {GSR_ERROR, file, line, col,
+                      msg.data ? msg.data : "out of memory"};
+  if (diag)
+    diag(user, &d);
+  gsr_buf_free(&msg);
+}
+
+static const char *const opencl_c_versions[] = {"1.0", "1.1", "1.2", "2.0",
+                                                "3.0", NULL};
+static const char *const atomic_capabilities[] = {
+    "relaxed",          "acq_rel",      "seq_cst",           "work_item_scope",
+    "work_group_scope", "device_scope", "all_devices_scope", NULL};
+
+/* Checks one "@key value" line's value (the len bytes at v) and stores it
+ * in r. Returns NULL when it is good, else what is wrong with it (or
+ * "out of memory"). */
+static const char nomem[] = "out of memory";
+
+static const char *take_value(gsr_rule *r, const char *key, const char *v,
+                              size_t vl) {
+  size_t ctl = control_at(v, vl);
+  if (ctl < vl)
+    return "holds a control character";
+  if (!strcmp(key, "summary")) {
+    if (r->summary)
+      return "is given twice";
+    if (vl > GSR_RULE_SUMMARY_MAX)
+      return "is longer than " GSR_STR(GSR_RULE_SUMMARY_MAX) " bytes";
+    return (r->summary = gsr_strndup(v, vl)) ? NULL : nomem;
+  }
+  if (!strcmp(key, "opencl-c")) {
+    if (r->opencl_c)
+      return "is given twice";
+    if (!one_of(v, vl, opencl_c_versions))
+      return "must be one of 1.0, 1.1, 1.2, 2.0 and 3.0";
+    return (r->opencl_c = gsr_strndup(v, vl)) ? NULL : nomem;
+  }
+  if (!strcmp(key, "extension")) {
+    if (!is_word(v, vl, "_"))
+      return "must be an extension's name: letters, digits and '_'";
+    return push_str(&r->extensions, &r->n_extensions, v, vl)
+               ? NULL
+               : nomem;
+  }
+  if (!strcmp(key, "atomic-capability")) {
+    if (!one_of(v, vl, atomic_capabilities))
+      return "must be one of relaxed, acq_rel, seq_cst, work_item_scope, "
+             "work_group_scope, device_scope and all_devices_scope";
+    return push_str(&r->capabilities, &r->n_capabilities, v, vl)
+               ? NULL
+               : nomem;
+  }
+  if (!strcmp(key, "state-fixed")) {
+    if (r->has_state_fixed++)
+      return "is given twice";
+    if (!parse_uint(v, vl, &r->state_fixed) ||
+        r->state_fixed > GSR_RULE_STATE_FIXED_MAX || r->state_fixed % 4)
+      return "must be a number of bytes that is a multiple of 4, at most "
+             GSR_STR(GSR_RULE_STATE_FIXED_MAX);
+    return NULL;
+  }
+  if (!strcmp(key, "state-per-group")) {
+    if (r->has_state_per_group++)
+      return "is given twice";
+    if (!parse_uint(v, vl, &r->state_per_group) ||
+        r->state_per_group > GSR_RULE_STATE_PER_GROUP_MAX)
+      return "must be a number of bytes, at most "
+             GSR_STR(GSR_RULE_STATE_PER_GROUP_MAX);
+    return NULL;
+  }
+  return "";
+}
+
+/* Reads and checks the name and header of a rule file into r (whose
+ * name, file, text and len are set): the name of letters, digits, '-'
+ * and '_'; no NUL byte; a first comment whose "@key value" lines know
+ * their keys, give each single key once and have values of the right
+ * form. Reports through diag at file:line:col and returns 0 on the
+ * first problem; returns -1, reporting nothing, when out of memory (the
+ * caller's failure policy decides what that is); 1 when good. Needs no gsr_ctx, so that a check of the built-in rules
+ * at build time can call it too. */
+int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
+  const char *nul = memchr(r->text, '\0', r->len);
+  if (!is_word(r->name, strlen(r->name), "-_")) {
+    rule_error(diag, user, r->file, 1, 1,
+               "the rule's name '%s' (its file's name) must be letters, "
+               "digits, '-' and '_'",
+               r->name);
+    return 0;
+  }
+  if (nul) {
+    unsigned line = 1, col = 1;
+    for (const char *p = r->text; p < nul; p++) {
+      if (*p == '\n')
+        line++, col = 1;
+      else
+        col++;
+    }
+    rule_error(diag, user, r->file, line, col,
+               "a rule file must not hold a NUL byte");
+    return 0;
+  }
+  const char *end = strstr(r->text, "*/");
+  if (strncmp(r->text, "/*", 2) != 0 || !end) {
+    rule_error(diag, user, r->file, 1, 1,
+               "a rule file must open with a header comment");
+    return 0;
+  }
+  const char *p = r->text;
+  unsigned line = 1;
+  while (p < end) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol)
+      eol = end;
+    const char *at = memchr(p, '@', (size_t)(eol - p));
+    if (at) {
+      const char *k = at + 1, *ke = k;
+      while (ke < eol && *ke != ' ' && *ke != '\t')
+        ke++;
+      const char *v = ke;
+      while (v < eol && (*v == ' ' || *v == '\t'))
+        v++;
+      const char *ve = eol;
+      while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
+        ve--;
+      char key[24] = "";
+      size_t kl = (size_t)(ke - k);
+      if (kl < sizeof key)
+        memcpy(key, k, kl);
+      unsigned col = (unsigned)(at - p) + 1;
+      const char *why = kl < sizeof key
+                            ? take_value(r, key, v, (size_t)(ve - v))
+                            : "";
+      if (why && !*why) {
+        size_t shown = control_at(k, kl) < 40 ? control_at(k, kl) : 40;
+        rule_error(diag, user, r->file, line, col,
+                   "unknown rule key '@%.*s'", (int)shown, k);
+        return 0;
+      }
+      if (why == nomem)
+        return -1;
+      if (why) {
+        rule_error(diag, user, r->file, line, col, "'@%s' %s", key, why);
+        return 0;
+      }
+    }
+    p = eol + 1;
+    line++;
+  }
+  if (!r->summary)
+    r->summary = gsr_strdup("");
+  if (!r->opencl_c)
+    r->opencl_c = gsr_strdup("1.2");
+  if (!r->summary || !r->opencl_c)
+    return -1;
+  return 1;
+}
+
+/* Frees one rule's fields. */
+void gsr_rule_free(gsr_rule *r) {
+  free(r->name);
+  free(r->file);
+  free(r->text);
+  free(r->summary);
+  free(r->opencl_c);
+  for (size_t i = 0; i < r->n_extensions; i++)
+    free(r->extensions[i]);
+  free(r->extensions);
+  for (size_t i = 0; i < r->n_capabilities; i++)
+    free(r->capabilities[i]);
+  free(r->capabilities);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,166 @@
+"""test/utils/barrier-runs.py: one run-test scenario with every barrier
+that `gsync-rewrite --list-barriers` shows, so that a barrier added as one
+rule file is run by every scenario without editing a test.
+
+    barrier-runs.py TEST TMP --tool T --run R --filecheck F --rules DIR \
+        --kernels DIR [--only BARRIER]
+
+TEST is the lit test (the scenario); its "# CASE" lines say what to run:
+
+    # CASE PREFIX REWRITE OPTIONS... | [%timeout-short] [env VAR=VALUE...] GSYNC-RUN OPTIONS...
+
+For each barrier and each case, the kernel is rewritten with
+`--barrier=NAME REWRITE OPTIONS`, and gsync-run's output is checked by
+FileCheck against TEST's PREFIX lines. `%kernels` names the kernels folder.
+A case whose rewrite options hold `--discovery=each` runs once for every
+discovery protocol --list-barriers shows except "none" (--no-discovery is
+its own case). What a barrier needs to build is read from its rule's
+header, not from the test: `@opencl-c 2.0` adds `-cl-std=CL2.0`.
+
+test/lit.cfg.py makes such a test one lit test per barrier (--only).
+The scenarios of test/run (stencil, mirror, xpx, helper, reuse) share three
+cases: DISC rewrites with every discovery protocol and launches many more
+work-groups (96) than PoCL runs at once, so that only the co-resident ones
+take part (often just 1 on PoCL) and the rest return; TWO and FOUR rewrite
+with --no-discovery and launch 2 (PoCL's default thread count) and 4
+(POCL_MAX_PTHREAD_COUNT=4) groups, which all take part and really meet at
+every barrier.
+
+Every launch runs under `timeout` (a hang is a failure): %timeout's limit,
+or %timeout-short's where the case asks for it. Prints one line
+per run, "BARRIER NAME DISCOVERY PREFIX: ok" or "...: FAILED" followed by
+what failed, then "barrier runs: N runs over B barriers, F failed"; exits 1
+if any failed or no barrier was found.
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+# test/lit.cfg.py's %timeout and %timeout-short.
+TIMEOUT = ["timeout", "-k", "5", "120"]
+TIMEOUT_SHORT = ["timeout", "-k", "5", "30"]
+
+
+def list_rules(tool):
+    """The barrier and discovery names --list-barriers shows, in order."""
+    out = subprocess.run([tool, "--list-barriers"], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    barriers, discoveries, section = [], [], None
+    for line in out.splitlines():
+        if line.startswith("barriers"):
+            section = barriers
+        elif line.startswith("discovery"):
+            section = discoveries
+        elif line.startswith("  ") and section is not None:
+            section.append(line.split()[0])
+    return barriers, discoveries
+
+
+def rule_needs(rules_dir, barrier):
+    """The rewrite options the barrier's rule header asks for."""
+    path = os.path.join(rules_dir, "barrier-%s.cl" % barrier)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    header = text[:text.find("*/")]
+    m = re.search(r"@opencl-c\s+(\S+)", header)
+    if m and m.group(1) in ("2.0", "3.0"):
+        return ["-cl-std=CL" + m.group(1)]
+    return []
+
+
+def read_cases(test, kernels):
+    """The (prefix, rewrite args, env, time limit, gsync-run args) of TEST's
+    CASE lines."""
+    cases = []
+    with open(test, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"#\s*CASE\s+([A-Z0-9]+)\s(.*)\|(.*)$", line)
+            if not m:
+                continue
+            rewrite = shlex.split(m.group(2).replace("%kernels", kernels))
+            run = shlex.split(m.group(3).replace("%kernels", kernels))
+            env, limit = {}, TIMEOUT
+            if run and run[0] == "%timeout-short":
+                run.pop(0)
+                limit = TIMEOUT_SHORT
+            if run and run[0] == "env":
+                run.pop(0)
+                while run and "=" in run[0]:
+                    k, v = run.pop(0).split("=", 1)
+                    env[k] = v
+            cases.append((m.group(1), rewrite, env, limit, run))
+    return cases
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("tmp")
+    for opt in ("tool", "run", "filecheck", "rules", "kernels"):
+        ap.add_argument("--" + opt, required=True)
+    ap.add_argument("--only", help="run this barrier only (it must be listed)")
+    a = ap.parse_args()
+    barriers, discoveries = list_rules(a.tool)
+    if a.only is not None:
+        barriers = [b for b in barriers if b == a.only]
+    cases = read_cases(a.test, a.kernels)
+    if not barriers or not cases:
+        print("barrier-runs: no barriers or no CASE lines in %s" % a.test)
+        return 1
+    runs = failed = 0
+    rewritten = {}
+    for b in barriers:
+        for prefix, rewrite, env, limit, run in cases:
+            each = "--discovery=each" in rewrite
+            for d in ([x for x in discoveries if x != "none"] if each
+                      else ["-"]):
+                args = ["--barrier=" + b] + rule_needs(a.rules, b) + [
+                    "--discovery=" + d if x == "--discovery=each" else x
+                    for x in rewrite]
+                key = tuple(args)
+                runs += 1
+                name = "BARRIER %s %s %s" % (b, d, prefix)
+                if key not in rewritten:
+                    out = "%s.%d" % (a.tmp, len(rewritten))
+                    rw = subprocess.run(
+                        [a.tool] + args + ["-o", out + ".cl", "--constraints",
+                                           out + ".json"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                        text=True)
+                    rewritten[key] = out if rw.returncode == 0 else None
+                    if rw.returncode != 0:
+                        print("%s: FAILED to rewrite: %s\n%s" %
+                              (name, " ".join(args), rw.stdout))
+                if rewritten[key] is None:
+                    failed += 1
+                    continue
+                out = rewritten[key]
+                launch = limit + [a.run, "--cl", out + ".cl",
+                                    "--constraints", out + ".json"] + run
+                # The OpenCL driver's own allocations are not ours to report.
+                run_env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+                run_env.update(env)
+                r = subprocess.run(launch, env=run_env,
+                                   stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
+                fc = subprocess.run(
+                    [a.filecheck, a.test, "--check-prefix=" + prefix],
+                    input=r.stdout, stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT, text=True)
+                if r.returncode == 0 and fc.returncode == 0:
+                    print("%s: ok" % name)
+                else:
+                    failed += 1
+                    print("%s: FAILED (exit %d): %s %s\n%s%s" %
+                          (name, r.returncode, " ".join(args),
+                           " ".join(run), r.stdout, fc.stdout))
+    print("barrier runs: %d runs over %d barriers, %d failed" %
+          (runs, len(barriers), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
