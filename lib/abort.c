@@ -161,7 +161,7 @@ static int own_continues(const gsr_ctx *ctx, unsigned n, size_t *conts,
 
 /* Plans the guard of loop node n. A while or for loop is guarded at the
  * end of its body,
- *     while (c) { s }      ->  while (c) { s if (!gsync_running(gsync_ctx)) break; }
+ *     while (c) { s }  ->  while (c) { s if (!gsync_running(gsync_ctx)) break; }
  * with a continue of the loop turned into a jump to the guard; a do loop
  * in its condition, which is at the end already. PoCL 3.1 miscompiles some
  * loops guarded in a for header (a for (;;) that calls the barrier through

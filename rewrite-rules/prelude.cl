@@ -264,9 +264,9 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
  * its leader block, once per completed barrier. In participant 0 only it
  * (1) counts the barrier in a register and stores the count in word 18,
  * which the host reads while the kernel runs; and after every barrier
- * (every gsync_watch_every, where a build sets it) (2) stops the launch as gsync_cancelled if the host wrote this
- * launch's tag (word 23, which libgsync writes before the launch) into
- * word 22; (3) with a deadline (word 19, ms) set, stops it as
+ * (every gsync_watch_every-th, where a build sets it) (2) stops the launch
+ * as gsync_cancelled if the host wrote this launch's tag (word 23, which
+ * libgsync writes before the launch) into word 22; (3) with a deadline (word 19, ms) set, stops it as
  * gsync_deadline once the device clock has passed it. To stop, it sets the
  * abort word as a group that gave up does, and leaves: it stops arriving,
  * and every other group finds the abort word set in its next long wait
