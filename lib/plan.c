@@ -326,7 +326,7 @@ static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
     return;
   }
 #define ENTRY_CTX                                                              \
-  " local uint gsync_shared[7]; struct gsync_ctx gsync_ctx_v;"                 \
+  " local uint gsync_shared[8]; struct gsync_ctx gsync_ctx_v;"                 \
   " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
   gsr_add_edit(ctx, fn->body_lbrace, 0,
                ctx->no_discovery

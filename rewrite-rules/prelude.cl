@@ -130,8 +130,14 @@ struct gsync_ctx {
   local uint *left;   /* nonzero: the launch aborted, this group leaves */
   uint id[3];         /* its id in the virtual grid, per dimension */
   uint n[3];          /* the virtual grid: work-groups per dimension */
-  uint ticks;         /* participant 0: barriers completed (watching) */
 };
+
+/* Participant 0's count of the barriers it completed (watching): the
+ * eighth word of the kernel's local gsync_shared, not a field of the
+ * context, which would hold a register for the whole kernel (and on an
+ * H100 cost a kernel at 32 registers a quarter of its co-resident
+ * groups). */
+#define gsync_ticks(c) ((c)->left + 5)
 
 /* Starts a context: discovery calls it first, from every work-item. */
 void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
@@ -140,9 +146,10 @@ void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
   c->group = 0xffffffffu;
   c->groups = 0;
   c->left = shared + 2;
-  c->ticks = 0;
-  if (gsync_leader())
+  if (gsync_leader()) {
     shared[2] = 0;
+    shared[7] = 0;
+  }
 }
 
 /* Whether the launch was aborted and this group must leave: for local id 0
@@ -262,7 +269,7 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
 
 /* Watching (docs/watch.md). Every rule calls gsync_watch_tick(c) last in
  * its leader block, once per completed barrier. In participant 0 only it
- * (1) counts the barrier in a register and stores the count in word 18,
+ * (1) counts the barrier in local memory and stores the count in word 18,
  * which the host reads while the kernel runs; and after every barrier
  * (every gsync_watch_every-th, where a build sets it) (2) stops the launch
  * as gsync_cancelled if the host wrote this launch's tag (word 23, which
@@ -294,12 +301,13 @@ void gsync_watch_tick(private struct gsync_ctx *c) {
 #if gsync_spin_limit_ms && !defined(gsync_no_watch)
   if (c->group == 0u && !*c->left) {
     volatile global uint *w = c->state;
-    w[18] = ++c->ticks;
+    uint ticks = ++*gsync_ticks(c);
+    w[18] = ticks;
     uint stop = 0u;
-    if (c->ticks % gsync_watch_every == 0u)
+    if (ticks % gsync_watch_every == 0u)
       stop = w[22] != 0u && w[22] == w[23] ? gsync_cancelled : 0u;
 #ifdef gsync_watch_clock
-    uint limit = c->ticks % gsync_watch_every == 0u ? w[19] : 0u;
+    uint limit = ticks % gsync_watch_every == 0u ? w[19] : 0u;
     if (stop == 0u && limit != 0u) {
       ulong start = (ulong)w[20] | (ulong)w[21] << 32;
       if (gsync_clock(0u) - start >= (ulong)limit * gsync_clock_per_ms)
