@@ -5,7 +5,8 @@
  * then, for the record, lines starting "figure:" with what was measured.
  *
  * usage: libgsync-watch OUT.cl OUT.json [--groups G] [--local L]
- *                       [--options TEXT] [--bench | --unwatchable]
+ *                       [--options TEXT]
+ *                       [--bench | --unwatchable | --no-channel]
  *   (GSYNC_PLATFORM=TEXT: the first platform whose name holds TEXT)
  * OUT.cl/OUT.json: test/run/kernels/stencil.cl rewritten with a spin limit.
  * The checks: progress grows monotonically while a launch runs and ends at
@@ -17,7 +18,10 @@
  * per barrier of one launch built as usual and built with -Dgsync_no_watch
  * (the watch compiled out), and how long a deadline takes to stop a launch.
  * With --unwatchable: that gsync_watch_enable refuses OUT (rewritten with
- * --spin-limit=0). Misuse cases (NULLs, calls out of order) come first.
+ * --spin-limit=0). With --no-channel (run with GSYNC_WATCH_CHANNEL=none):
+ * that progress and cancel report GSYNC_ERR_DEVICE and the deadline still
+ * works. With --bench, the probe of a host-visible buffer (what it measured)
+ * is printed too. Misuse cases (NULLs, calls out of order) come first.
  * Exit status 0 when every check passed.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -292,7 +296,7 @@ static void check_race(gsync_kernel *k, cl_kernel kern) {
 static void check_misuse(const gsync_program *p, const char *source) {
   char err[ERRLEN];
   gsync_progress_info info = {sizeof info, 0, 0, 0};
-  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
   check(gsync_watch_enable(NULL, ctx, dev, queue, &sup, err, sizeof err) ==
                 GSYNC_ERR_ARGUMENT &&
             strstr(err, "k"),
@@ -368,6 +372,30 @@ static void check_deadline(gsync_kernel *k, cl_kernel kern) {
   check(run_ok(k, kern, 10), "deadline: cleared, the next launch is correct");
 }
 
+/* With GSYNC_WATCH_CHANNEL=none: progress and cancel say they do not
+ * work, and the deadline and launches still do. */
+static void check_no_channel(gsync_kernel *k, cl_kernel kern) {
+  char err[ERRLEN];
+  gsync_progress_info info = {sizeof info, 0, 0, 0};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
+  gsync_status st =
+      gsync_watch_enable(k, ctx, dev, queue, &sup, err, sizeof err);
+  check(st == GSYNC_OK && !sup.progress && !sup.cancel && sup.deadline &&
+            !strcmp(sup.channel, "none"),
+        "none: %s: progress %d cancel %d deadline %d through %s",
+        gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
+        sup.channel);
+  st = gsync_progress(k, &info, err, sizeof err);
+  check(st == GSYNC_ERR_DEVICE, "none: gsync_progress -> %s",
+        gsync_status_name(st));
+  printf("message: %s\n", err);
+  check(run_ok(k, kern, 5), "none: a launch is correct");
+  st = gsync_cancel(k, err, sizeof err);
+  check(st == GSYNC_ERR_DEVICE, "none: gsync_cancel -> %s",
+        gsync_status_name(st));
+  check_deadline(k, kern);
+}
+
 /* Microseconds per barrier of one launch of iters. */
 static double per_barrier_us(gsync_kernel *k, cl_kernel kern, cl_uint iters) {
   char err[ERRLEN];
@@ -390,12 +418,19 @@ static void bench(const gsync_program *p, const char *source) {
       gsync_kernel_create(p, ctx, queue, without, groups, &kn, err,
                           sizeof err))
     die("gsync_kernel_create", err);
-  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
   gsync_status st = gsync_watch_enable(kw, ctx, dev, queue, &sup, err,
                                        sizeof err);
   printf("figure: watch %s: progress %d cancel %d deadline %d channel %s%s%s\n",
          gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
          sup.channel ? sup.channel : "-", st ? ": " : "", st ? err : "");
+  printf("figure: probe: %s\n", sup.probe ? sup.probe : "none ran");
+  if (!sup.progress) {
+    gsync_progress_info info = {sizeof info, 0, 0, 0};
+    st = gsync_progress(kw, &info, err, sizeof err);
+    printf("figure: gsync_progress -> %s: %s\n", gsync_status_name(st),
+           st ? err : "");
+  }
   const cl_uint iters = 20000;
   per_barrier_us(kw, with, 100);
   per_barrier_us(kn, without, 100);
@@ -422,7 +457,7 @@ static void bench(const gsync_program *p, const char *source) {
 }
 
 int main(int argc, char **argv) {
-  int bench_mode = 0, unwatchable = 0;
+  int bench_mode = 0, unwatchable = 0, no_channel = 0;
   if (argc < 3)
     die("usage", "libgsync-watch OUT.cl OUT.json [--groups G] [--options "
                  "TEXT] [--bench]");
@@ -431,6 +466,8 @@ int main(int argc, char **argv) {
       bench_mode = 1;
     else if (!strcmp(argv[i], "--unwatchable"))
       unwatchable = 1;
+    else if (!strcmp(argv[i], "--no-channel"))
+      no_channel = 1;
     else if (!strcmp(argv[i], "--options") && i + 1 < argc)
       user_options = argv[++i];
     else if (!strcmp(argv[i], "--local") && i + 1 < argc)
@@ -471,15 +508,25 @@ int main(int argc, char **argv) {
           gsync_status_name(st), err);
     gsync_kernel_release(k);
     clReleaseKernel(kern);
+  } else if (no_channel) {
+    cl_kernel kern = build(p, source, "");
+    gsync_kernel *k;
+    if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
+      die("gsync_kernel_create", err);
+    check_no_channel(k, kern);
+    gsync_kernel_release(k);
+    clReleaseKernel(kern);
   } else {
     check_misuse(p, source);
     cl_kernel kern = build(p, source, "");
     gsync_kernel *k;
     if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
       die("gsync_kernel_create", err);
-    gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+    gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
     gsync_status st =
         gsync_watch_enable(k, ctx, dev, queue, &sup, err, sizeof err);
+    if (sup.probe)
+      printf("probe: %s\n", sup.probe);
     check(st == GSYNC_OK && sup.progress && sup.cancel && sup.deadline,
           "watch: %s: progress %d cancel %d deadline %d through %s",
           gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
