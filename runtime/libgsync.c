@@ -2434,13 +2434,14 @@ static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
     clReleaseMemObject(buf);
     return cl_fail(err, errlen, "clRetainCommandQueue", rc);
   }
-  /* Zero, word 22 with the rest: zero_state leaves it to the host. */
+  /* Word 22 through the mapping, as gsync_cancel writes it (zero_state
+   * leaves it to the host), the rest as every later launch's zeroing. */
   memset(p, 0, k->state_bytes);
   clReleaseMemObject(k->state);
   k->state = buf;
   k->watch.shared = p;
   k->watch.mapped = queue;
-  return GSYNC_OK;
+  return zero_state(k, queue, err, errlen);
 }
 
 /* GSYNC_WATCH_CHANNEL: "svm", "mapped" or "none" forces that channel (or
