@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,6 +341,15 @@ static void check_misuse(const gsync_program *p, const char *source) {
                 GSYNC_OK &&
             run_ok(k, kern, 3),
         "misuse: gsync_watch_enable twice, and the launch is correct");
+  /* A caller built against a gsync_watch_support without 'probe'. */
+  gsync_watch_support older = {offsetof(gsync_watch_support, probe), 0, 0, 0,
+                               NULL, (const char *)&older};
+  check(gsync_watch_enable(k, ctx, dev, queue, &older, err, sizeof err) ==
+                GSYNC_OK &&
+            older.channel != NULL &&
+            older.probe == (const char *)&older,
+        "misuse: an older, shorter gsync_watch_support is filled as far as "
+        "it reaches");
   gsync_kernel_release(k);
   clReleaseKernel(kern);
 }
