@@ -183,7 +183,7 @@ int main(int argc, char **argv) {
   /* Watch the launch where the device allows: progress and Ctrl-C need
    * memory the host and the running kernel share, the deadline the
    * device's clock. */
-  gsync_watch_support can = {sizeof can, 0, 0, 0, NULL};
+  gsync_watch_support can = {sizeof can, 0, 0, 0, NULL, NULL};
   if (gsync_watch_enable(gk, ctx, dev, q, &can, err, sizeof err) != GSYNC_OK)
     can.channel = NULL;
   printf("watching:     %s\n",

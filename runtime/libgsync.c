@@ -87,12 +87,15 @@ struct gsync_program {
 enum { WATCH_BARRIERS = 18, WATCH_DEADLINE_MS, WATCH_START_LO, WATCH_START_HI,
        WATCH_CANCEL, WATCH_TAG, WATCH_END };
 typedef struct watch_state {
-  cl_uint *svm;      /* the state's storage when shared, else NULL */
-  cl_context ctx;    /* retained while svm is held */
+  cl_uint *shared;   /* the state as the host sees it when shared, else NULL */
+  cl_context ctx;    /* retained while shared is SVM */
+  cl_command_queue mapped; /* retained while shared is a mapped buffer */
   int prepare;       /* write words 18-21 and 23 before each launch */
   int has_clock;     /* the device has the clock a deadline needs */
   cl_uint deadline_ms;
   cl_uint tag;       /* the latest launch's tag (atomic: gsync_cancel) */
+  char probe[240];   /* what was measured of a host-visible buffer, or "" */
+  const char *why;   /* why there is no channel (static), when none */
 } watch_state;
 
 struct gsync_kernel {
@@ -1719,6 +1722,7 @@ free_name:
   return st;
 }
 
+static void watch_unmap(gsync_kernel *k);
 static void watch_release(gsync_kernel *k);
 static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
                                   char *err, size_t errlen);
@@ -1729,6 +1733,8 @@ static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
 void gsync_kernel_release(gsync_kernel *k) {
   if (k == NULL)
     return;
+  if (k->state != NULL)
+    watch_unmap(k); /* after k->last, so before it is released */
   if (k->last != NULL)
     clReleaseEvent(k->last);
   if (k->state != NULL)
@@ -2086,7 +2092,7 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
 /* Whether the host shares k's state and so owns word 22, which
  * zero_state must then leave alone. */
 static int watch_keeps_cancel(const gsync_kernel *k) {
-  return k->watch.svm != NULL;
+  return k->watch.shared != NULL;
 }
 
 /* Whether dev's kernels read a clock a deadline can use: NVIDIA's
@@ -2140,9 +2146,345 @@ static gsync_status watch_share_state(gsync_kernel *k, cl_context ctx,
   }
   clReleaseMemObject(k->state);
   k->state = buf;
-  k->watch.svm = svm;
+  k->watch.shared = svm;
   k->watch.ctx = ctx;
   return GSYNC_OK;
+}
+
+/* ---- A host-visible buffer, and the probe that decides on it ----
+ *
+ * Where a device has no fine-grained SVM, a buffer allocated in host
+ * memory (CL_MEM_ALLOC_HOST_PTR) and kept mapped while kernels run, as
+ * the pinned-memory idiom does, is memory the host and a running kernel
+ * share on some devices, and on others a copy that the driver brings up to
+ * date only when the kernel ends or the buffer is mapped again. Nothing a
+ * device reports tells which, so libgsync measures it, once per context
+ * and device: a one-work-item kernel stores a word into such a buffer and
+ * then polls, for at most PROBE_KERNEL_MS by the device's clock (or
+ * PROBE_POLLS polls where its kernels read none), for a word the host
+ * writes once it has seen the kernel's (for at most PROBE_HOST_MS). The
+ * kernel stores and polls with volatile accesses, as gsync_watch_tick does
+ * (rewrite-rules/prelude.cl): the probe measures what the generated code
+ * does. Only when both words crossed while the kernel ran does the state
+ * of watched kernels live in such a buffer. */
+#define PROBE_HOST_MS 300
+#define PROBE_KERNEL_MS 400
+#define PROBE_POLLS (1u << 20)
+#define PROBE_WORDS 16
+
+static const char probe_source[] =
+    "#if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)\n"
+    "ulong probe_clock(void) {\n"
+    "  ulong t;\n"
+    "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n"
+    "  return t;\n"
+    "}\n"
+    "#define probe_per_us 1000ul\n"
+    "#elif defined(probe_tsc_per_us)\n"
+    "ulong probe_clock(void) { return __builtin_readcyclecounter(); }\n"
+    "#define probe_per_us ((ulong)(probe_tsc_per_us))\n"
+    "#else\n"
+    "ulong probe_clock(void) { return 0ul; }\n"
+    "#define probe_per_us 1ul\n"
+    "#endif\n"
+    "kernel void gsync_probe(volatile global uint *w, global uint *out,\n"
+    "                        uint limit_us, uint max_polls) {\n"
+    "  w[0] = 1u;\n"
+    "  ulong t0 = probe_clock(), t = t0;\n"
+    "  uint polls = 0u, seen = 0u;\n"
+    "  while (seen == 0u && polls < max_polls &&\n"
+    "         t - t0 < (ulong)limit_us * probe_per_us) {\n"
+    "    seen = w[1];\n"
+    "    polls++;\n"
+    "    t = probe_clock();\n"
+    "  }\n"
+    "  out[0] = seen;\n"
+    "  out[1] = polls;\n"
+    "  out[2] = (uint)((t - t0) / probe_per_us);\n"
+    "}\n";
+
+/* One context and device's measurement. A context made later at the
+ * address of a released one inherits its entry: for the same device, the
+ * same kind of memory. */
+typedef struct probe_result {
+  cl_context ctx;
+  cl_device_id dev;
+  int works;
+  char text[240];
+} probe_result;
+#define MAX_PROBES 16
+static probe_result probes[MAX_PROBES];
+static size_t n_probes, next_probe;
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double monotonic_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Runs the probe kernel (made, built and launched twice, the first time to
+ * get past whatever a device compiles at a kernel's first launch) on dev
+ * through queue and describes in r what crossed. Returns GSYNC_OK, with
+ * r->works the outcome, or why the probe could not run. */
+static gsync_status probe_run(cl_context ctx, cl_device_id dev,
+                              cl_command_queue queue, probe_result *r,
+                              char *err, size_t errlen) {
+  gsync_status st = GSYNC_OK;
+  cl_int rc = CL_SUCCESS;
+  const char *what = "";
+  cl_program prog = NULL;
+  cl_kernel kern = NULL;
+  cl_mem buf = NULL, out = NULL;
+  cl_uint *w = NULL, got[3] = {0, 0, 0};
+  char options[64] = "";
+  cl_device_type type = 0;
+  unsigned long long hz = 0;
+  int has_clock = nv_compute_capability(dev) != 0;
+  if (!has_clock &&
+      clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) ==
+          CL_SUCCESS &&
+      (type & CL_DEVICE_TYPE_CPU) && (hz = tsc_hz()) >= 1000000u) {
+    snprintf(options, sizeof options, "-Dprobe_tsc_per_us=%lluul",
+             hz / 1000000u);
+    has_clock = 1;
+  }
+  const char *src = probe_source;
+  double seen_ms = -1.0;
+  prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &rc);
+  if (rc != CL_SUCCESS) {
+    what = "clCreateProgramWithSource (probe)";
+    goto out;
+  }
+  if ((rc = clBuildProgram(prog, 1, &dev, options, NULL, NULL)) !=
+          CL_SUCCESS) {
+    what = "clBuildProgram (probe)";
+    goto out;
+  }
+  kern = clCreateKernel(prog, "gsync_probe", &rc);
+  if (rc != CL_SUCCESS) {
+    what = "clCreateKernel (probe)";
+    goto out;
+  }
+  buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                       PROBE_WORDS * 4, NULL, &rc);
+  if (rc != CL_SUCCESS) {
+    what = "clCreateBuffer (probe)";
+    goto out;
+  }
+  out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof got, NULL, &rc);
+  if (rc != CL_SUCCESS) {
+    what = "clCreateBuffer (probe)";
+    goto out;
+  }
+  w = clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                         PROBE_WORDS * 4, 0, NULL, NULL, &rc);
+  if (rc != CL_SUCCESS) {
+    what = "clEnqueueMapBuffer (probe)";
+    goto out;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    cl_uint limit_us = pass ? PROBE_KERNEL_MS * 1000u : 0;
+    cl_uint polls = !pass ? 0 : has_clock ? PROBE_POLLS * 16 : PROBE_POLLS;
+    size_t one = 1;
+    for (int i = 0; i < PROBE_WORDS; i++)
+      __atomic_store_n(&w[i], 0, __ATOMIC_SEQ_CST);
+    if (((rc = clSetKernelArg(kern, 0, sizeof buf, &buf)) != CL_SUCCESS ||
+         (rc = clSetKernelArg(kern, 1, sizeof out, &out)) != CL_SUCCESS ||
+         (rc = clSetKernelArg(kern, 2, sizeof limit_us, &limit_us)) !=
+             CL_SUCCESS ||
+         (rc = clSetKernelArg(kern, 3, sizeof polls, &polls)) !=
+             CL_SUCCESS)) {
+      what = "clSetKernelArg (probe)";
+      goto out;
+    }
+    rc = clEnqueueNDRangeKernel(queue, kern, 1, NULL, &one, &one, 0, NULL,
+                                NULL);
+    if (rc != CL_SUCCESS) {
+      what = "clEnqueueNDRangeKernel (probe)";
+      goto out;
+    }
+    if ((rc = clFlush(queue)) != CL_SUCCESS) {
+      what = "clFlush (probe)";
+      goto out;
+    }
+    if (pass) {
+      double t0 = monotonic_ms(), t = t0;
+      struct timespec pause = {0, 20000};
+      while (t - t0 < PROBE_HOST_MS) {
+        if (__atomic_load_n(&w[0], __ATOMIC_ACQUIRE) != 0) {
+          seen_ms = t - t0;
+          break;
+        }
+        nanosleep(&pause, NULL);
+        t = monotonic_ms();
+      }
+      /* Written whether or not the kernel's word came: a kernel that
+       * started late may still see it, and then ends sooner. */
+      __atomic_store_n(&w[1], 1, __ATOMIC_SEQ_CST);
+    }
+    if ((rc = clFinish(queue)) != CL_SUCCESS) {
+      what = "clFinish (probe)";
+      goto out;
+    }
+  }
+  rc = clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL,
+                           NULL);
+  if (rc != CL_SUCCESS) {
+    what = "clEnqueueReadBuffer (probe)";
+    goto out;
+  }
+  char kernel_side[120];
+  if (got[0] != 0 && has_clock)
+    snprintf(kernel_side, sizeof kernel_side,
+             "the kernel saw the host's %u us after its own", (unsigned)got[2]);
+  else if (got[0] != 0)
+    snprintf(kernel_side, sizeof kernel_side,
+             "the kernel saw the host's after %u polls", (unsigned)got[1]);
+  else
+    snprintf(kernel_side, sizeof kernel_side,
+             "the kernel did not see the host's in %u us (%u polls)",
+             (unsigned)got[2], (unsigned)got[1]);
+  if (seen_ms >= 0)
+    snprintf(r->text, sizeof r->text,
+                 "host-visible buffer: the host saw the kernel's write "
+                 "%.3f ms after clFlush; %s",
+                 seen_ms, kernel_side);
+  else
+    snprintf(r->text, sizeof r->text,
+                 "host-visible buffer: the host did not see the kernel's "
+                 "write in %d ms; %s",
+                 PROBE_HOST_MS, kernel_side);
+  r->works = seen_ms >= 0 && got[0] != 0;
+out:
+  if (w != NULL) {
+    cl_int urc = clEnqueueUnmapMemObject(queue, buf, w, 0, NULL, NULL);
+    if (urc == CL_SUCCESS)
+      urc = clFinish(queue);
+    if (urc != CL_SUCCESS && rc == CL_SUCCESS) {
+      rc = urc;
+      what = "clEnqueueUnmapMemObject (probe)";
+    }
+  }
+  if (out != NULL)
+    clReleaseMemObject(out);
+  if (buf != NULL)
+    clReleaseMemObject(buf);
+  if (kern != NULL)
+    clReleaseKernel(kern);
+  if (prog != NULL)
+    clReleaseProgram(prog);
+  if (rc != CL_SUCCESS)
+    st = cl_fail(err, errlen, what, rc);
+  return st;
+}
+
+/* Whether a host-visible buffer on dev in ctx carries words both ways
+ * while a kernel runs: measured the first time, then remembered. Copies
+ * what was measured into text (of textlen bytes). A probe that could not
+ * run counts as no, with its reason, and is tried again next time. */
+static int probe_mapped(cl_context ctx, cl_device_id dev,
+                        cl_command_queue queue, char *text, size_t textlen) {
+  probe_result r = {ctx, dev, 0, ""};
+  pthread_mutex_lock(&probe_lock);
+  size_t i = 0;
+  while (i < n_probes && (probes[i].ctx != ctx || probes[i].dev != dev))
+    i++;
+  char why[200] = "";
+  if (i < n_probes) {
+    r = probes[i];
+  } else if (probe_run(ctx, dev, queue, &r, why, sizeof why) != GSYNC_OK) {
+    snprintf(r.text, sizeof r.text,
+             "host-visible buffer: the probe could not run: %s", why);
+  } else {
+    /* Full, the table forgets its oldest entries first. */
+    probes[next_probe] = r;
+    next_probe = (next_probe + 1) % MAX_PROBES;
+    if (n_probes < MAX_PROBES)
+      n_probes++;
+  }
+  pthread_mutex_unlock(&probe_lock);
+  snprintf(text, textlen, "%s", r.text);
+  return r.works;
+}
+
+/* Moves k's state into a host-visible buffer, mapped through queue for as
+ * long as k is watched. No launch of k is in flight. The host reads and
+ * writes the watch's words through the mapping; libgsync's other uses of
+ * the state (zeroing, the words of each launch, gsync_finish's read) stay
+ * commands on the buffer, ordered with the launches. */
+static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
+                                       cl_command_queue queue, char *err,
+                                       size_t errlen) {
+  cl_int rc = CL_SUCCESS;
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                              k->state_bytes, NULL, &rc);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clCreateBuffer (state, host-visible)", rc);
+  cl_uint *p = clEnqueueMapBuffer(queue, buf, CL_TRUE,
+                                  CL_MAP_READ | CL_MAP_WRITE, 0,
+                                  k->state_bytes, 0, NULL, NULL, &rc);
+  if (rc != CL_SUCCESS) {
+    clReleaseMemObject(buf);
+    return cl_fail(err, errlen, "clEnqueueMapBuffer (state)", rc);
+  }
+  if ((rc = clRetainCommandQueue(queue)) != CL_SUCCESS) {
+    clEnqueueUnmapMemObject(queue, buf, p, 0, NULL, NULL);
+    clFinish(queue);
+    clReleaseMemObject(buf);
+    return cl_fail(err, errlen, "clRetainCommandQueue", rc);
+  }
+  /* Word 22 through the mapping, as gsync_cancel writes it (zero_state
+   * leaves it to the host), the rest as every later launch's zeroing. */
+  memset(p, 0, k->state_bytes);
+  clReleaseMemObject(k->state);
+  k->state = buf;
+  k->watch.shared = p;
+  k->watch.mapped = queue;
+  return zero_state(k, queue, err, errlen);
+}
+
+/* GSYNC_WATCH_CHANNEL: "svm", "mapped" or "none" forces that channel (or
+ * none where it does not work), so that each can be tested on one device;
+ * unset or empty, libgsync chooses. Returns 0 for any other value. */
+enum { CHANNEL_AUTO, CHANNEL_SVM, CHANNEL_MAPPED, CHANNEL_NONE };
+static int watch_channel_wanted(int *choice) {
+  const char *e = getenv("GSYNC_WATCH_CHANNEL");
+  *choice = e == NULL || *e == '\0'     ? CHANNEL_AUTO
+            : strcmp(e, "svm") == 0    ? CHANNEL_SVM
+            : strcmp(e, "mapped") == 0 ? CHANNEL_MAPPED
+            : strcmp(e, "none") == 0   ? CHANNEL_NONE
+                                       : -1;
+  return *choice >= 0;
+}
+
+/* Chooses k's channel on dev, when it has none yet; k->lock is held and
+ * no launch of k is in flight. Sets k->watch.probe to what was measured,
+ * and k->watch.why to the reason when no channel results. Returns GSYNC_OK
+ * or an allocation's failure. */
+static gsync_status watch_choose(gsync_kernel *k, cl_context ctx,
+                                 cl_device_id dev, cl_command_queue queue,
+                                 char *err, size_t errlen) {
+  int choice;
+  k->watch.probe[0] = '\0';
+  if (!watch_channel_wanted(&choice))
+    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                "gsync_watch_enable: GSYNC_WATCH_CHANNEL=%s is not svm, "
+                "mapped or none",
+                getenv("GSYNC_WATCH_CHANNEL"));
+  int svm = watch_device_svm(dev);
+  if (choice == CHANNEL_NONE) {
+    k->watch.why = "GSYNC_WATCH_CHANNEL=none";
+    return GSYNC_OK;
+  }
+  if (svm && choice != CHANNEL_MAPPED)
+    return watch_share_state(k, ctx, err, errlen);
+  k->watch.why = "no fine-grained SVM with atomics";
+  if (choice == CHANNEL_SVM)
+    return GSYNC_OK;
+  if (!probe_mapped(ctx, dev, queue, k->watch.probe, sizeof k->watch.probe))
+    return GSYNC_OK;
+  return watch_share_mapped(k, ctx, queue, err, errlen);
 }
 
 gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
@@ -2157,7 +2499,7 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
                          : dev == NULL ? "dev"
                                        : "queue");
   gsync_status st = GSYNC_OK;
-  gsync_watch_support got = {sizeof got, 0, 0, 0, "none"};
+  gsync_watch_support got = {sizeof got, 0, 0, 0, "none", NULL};
   pthread_mutex_lock(&k->lock);
   if (k->state == NULL) {
     st = fail(err, errlen, GSYNC_ERR_KERNEL,
@@ -2180,30 +2522,38 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
     st = cl_fail(err, errlen, "clWaitForEvents", rc);
     goto out;
   }
-  if (k->watch.svm == NULL && watch_device_svm(dev) &&
-      (st = watch_share_state(k, ctx, err, errlen)) != GSYNC_OK)
+  if (k->watch.shared == NULL &&
+      (st = watch_choose(k, ctx, dev, queue, err, errlen)) != GSYNC_OK)
     goto out;
   k->watch.has_clock = watch_device_clock(dev);
-  got.progress = got.cancel = k->watch.svm != NULL;
+  got.progress = got.cancel = k->watch.shared != NULL;
   got.deadline = k->watch.has_clock;
-  got.channel = k->watch.svm != NULL ? "fine-grained SVM" : "none";
+  got.channel = k->watch.mapped != NULL   ? "host-visible buffer"
+                : k->watch.shared != NULL ? "fine-grained SVM"
+                                          : "none";
+  got.probe = k->watch.probe[0] != '\0' ? k->watch.probe : NULL;
   if (!got.progress && !got.deadline) {
     char *name = NULL;
     device_string(dev, CL_DEVICE_NAME, &name);
     st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "device \"%s\" offers no way to watch kernel %s: no "
-              "fine-grained SVM with atomics (progress, cancel) and no "
-              "clock its kernels read (deadline)",
-              name != NULL ? name : "?", k->info.name);
+              "device \"%s\" offers no way to watch kernel %s: no channel "
+              "to a running kernel (%s%s%s) and no clock its kernels read "
+              "(deadline)",
+              name != NULL ? name : "?", k->info.name,
+              k->watch.why != NULL ? k->watch.why : "?",
+              got.probe != NULL ? "; " : "",
+              got.probe != NULL ? got.probe : "");
     free(name);
     goto out;
   }
   k->watch.prepare = 1;
 out:
   pthread_mutex_unlock(&k->lock);
-  if (support != NULL && support->size >= sizeof got) {
+  if (support != NULL && support->size > sizeof support->size) {
+    /* As far as the caller's struct reaches: older ones end sooner. */
+    size_t n = support->size < sizeof got ? support->size : sizeof got;
     got.size = support->size;
-    *support = got;
+    memcpy(support, &got, n);
   }
   return st;
 }
@@ -2260,9 +2610,10 @@ static gsync_status watch_unshared(const gsync_kernel *k, const char *fn,
                 "%s: kernel %s is not watched (call gsync_watch_enable)", fn,
                 k->info.name);
   return fail(err, errlen, GSYNC_ERR_DEVICE,
-              "%s: kernel %s: the device shares no memory with a running "
-              "kernel (no fine-grained SVM with atomics)",
-              fn, k->info.name);
+              "%s: kernel %s: no channel to a running kernel on its device "
+              "(%s%s%s)",
+              fn, k->info.name, k->watch.why != NULL ? k->watch.why : "?",
+              k->watch.probe[0] != '\0' ? "; " : "", k->watch.probe);
 }
 
 gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
@@ -2270,10 +2621,10 @@ gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
   static const char fn[] = "gsync_progress";
   if (k == NULL || info == NULL)
     return null_argument(err, errlen, fn, k == NULL ? "k" : "info");
-  if (k->watch.svm == NULL)
+  if (k->watch.shared == NULL)
     return watch_unshared(k, fn, err, errlen);
   gsync_progress_info got = {sizeof got, 0, 0, 0};
-  const cl_uint *w = k->watch.svm;
+  const cl_uint *w = k->watch.shared;
   got.launches = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
   /* Until the latest launch's words are written (its tag with them), the
    * words are an earlier launch's: the latest has done nothing yet. */
@@ -2298,13 +2649,13 @@ gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen) {
   static const char fn[] = "gsync_cancel";
   if (k == NULL)
     return null_argument(err, errlen, fn, "k");
-  if (k->watch.svm == NULL)
+  if (k->watch.shared == NULL)
     return watch_unshared(k, fn, err, errlen);
   cl_uint tag = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
   if (tag == 0)
     return fail(err, errlen, GSYNC_ERR_LAUNCH, "%s: kernel %s: nothing launched",
                 fn, k->info.name);
-  __atomic_store_n(&k->watch.svm[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&k->watch.shared[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
   return GSYNC_OK;
 }
 
@@ -2334,10 +2685,25 @@ gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
   return st;
 }
 
+/* Unmaps k's state from the host, after k's latest command, where it is
+ * a host-visible buffer; before the buffer is released. */
+static void watch_unmap(gsync_kernel *k) {
+  if (k->watch.mapped == NULL)
+    return;
+  if (clEnqueueUnmapMemObject(k->watch.mapped, k->state, k->watch.shared,
+                              k->last != NULL ? 1 : 0,
+                              k->last != NULL ? &k->last : NULL,
+                              NULL) == CL_SUCCESS)
+    clFinish(k->watch.mapped);
+  clReleaseCommandQueue(k->watch.mapped);
+  k->watch.mapped = NULL;
+  k->watch.shared = NULL;
+}
+
 /* Frees the SVM that held k's state, after its buffer was released. */
 static void watch_release(gsync_kernel *k) {
-  if (k->watch.svm != NULL) {
-    clSVMFree(k->watch.ctx, k->watch.svm);
+  if (k->watch.ctx != NULL) {
+    clSVMFree(k->watch.ctx, k->watch.shared);
     clReleaseContext(k->watch.ctx);
   }
 }

@@ -202,18 +202,24 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
  * kernel share the state and says in *support (may be NULL) what works.
  * Progress and cancel need a channel the device honours while the kernel
  * runs: fine-grained buffer SVM with atomics (the state then lives in
- * SVM, through a buffer made over it). A device without it (NVIDIA's
- * OpenCL 1.2) has none: a mapped host buffer was measured there not to
- * see the device's writes until the kernel ended, so it is not used. The
- * deadline needs only the device's clock (NVIDIA GPUs, x86 CPU devices).
- * GSYNC_OK whatever is available; GSYNC_ERR_DEVICE only when nothing is
- * (err says why). The caller sets support->size. */
+ * SVM, through a buffer made over it); else a host-visible buffer
+ * (CL_MEM_ALLOC_HOST_PTR, kept mapped through queue), if a probe kernel
+ * run once per context and device measured words crossing it both ways
+ * while it ran (it takes up to about 0.7 s, and queue must be free to run
+ * it at once); else none. GSYNC_WATCH_CHANNEL=svm, mapped or none forces
+ * one (none where it does not work). The deadline needs only the device's
+ * clock (NVIDIA GPUs, x86 CPU devices). GSYNC_OK whatever is available;
+ * GSYNC_ERR_DEVICE only when nothing is (err says why). The caller sets
+ * support->size. */
 typedef struct gsync_watch_support {
   size_t size;
   int progress;      /* gsync_progress works */
   int cancel;        /* gsync_cancel works */
   int deadline;      /* gsync_set_deadline works */
-  const char *channel; /* "fine-grained SVM" or "none" (static) */
+  const char *channel; /* "fine-grained SVM", "host-visible buffer" or
+                          "none" (static) */
+  const char *probe; /* what the probe measured, one line, while k lives;
+                        NULL where none ran (SVM, or forced) */
 } gsync_watch_support;
 gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
                                 cl_device_id dev, cl_command_queue queue,

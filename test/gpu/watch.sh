@@ -1,11 +1,18 @@
 #!/bin/bash
 # test/gpu/watch.sh: watching a running launch (docs/watch.md) on the GPU
 # machine. For each barrier in BARRIERS, on NVIDIA's OpenCL: what libgsync
-# offers there, the time per global barrier of the stencil run-test kernel
+# offers there and what its probe of a host-visible buffer measured (the
+# channel chosen; whether the host saw the kernel's write and the kernel
+# the host's while it ran, and after how long: the "figure: probe:"
+# line), the time per global barrier of the stencil run-test kernel
 # built as usual and built with -Dgsync_no_watch (the watch compiled out),
-# alternately, in one process; and how long a 500 ms deadline takes to stop
-# a launch. Then the same on PoCL, and PoCL's full checks (progress,
-# cancel, races, deadline; test/run/watch.test). Writes $OUT/watch.txt.
+# alternately, in one process (with the state in the watch's channel:
+# with a host-visible buffer, in host memory); how long a 500 ms deadline
+# takes to stop a launch; and, where there is a channel, a cancel. Then
+# the full checks (progress, cancel, races, deadline;
+# test/run/watch.test) on NVIDIA, which fail at once where there is no
+# channel; the same measurements on PoCL, and PoCL's full checks through
+# SVM and through a host-visible buffer. Writes $OUT/watch.txt.
 #
 # On your machine first:  sh test/gpu/prepare.sh   (needs libclang)
 # On the GPU machine:     . .gpu/on-gpu.sh; bash test/gpu/watch.sh
@@ -29,6 +36,11 @@ mkdir -p "$OUT"
       --local "${NV_LOCAL:-256}" --bench
     echo "exit $?"
   done
+  echo "== NVIDIA checks, barrier tree, ${NV_GROUPS:-1056} groups of ${NV_LOCAL:-256}"
+  GSYNC_PLATFORM=NVIDIA timeout -k 5 100 "$W" "$K/stencil.tree.cl" \
+    "$K/stencil.tree.json" --groups "${NV_GROUPS:-1056}" \
+    --local "${NV_LOCAL:-256}"
+  echo "exit $?"
   echo "== PoCL, barrier tree, 64 groups of 64"
   GSYNC_PLATFORM=Portable timeout -k 5 100 "$W" "$K/stencil.tree.cl" \
     "$K/stencil.tree.json" --groups 64 --bench
@@ -36,5 +48,9 @@ mkdir -p "$OUT"
   echo "== PoCL checks, barrier tree, 200 groups of 64"
   GSYNC_PLATFORM=Portable timeout -k 5 100 "$W" "$K/stencil.tree.cl" \
     "$K/stencil.tree.json" --groups 200
+  echo "exit $?"
+  echo "== PoCL checks through a host-visible buffer, barrier tree, 200 groups of 64"
+  GSYNC_PLATFORM=Portable GSYNC_WATCH_CHANNEL=mapped timeout -k 5 100 "$W" \
+    "$K/stencil.tree.cl" "$K/stencil.tree.json" --groups 200
   echo "exit $?"
 } 2>&1 | tee "$OUT/watch.txt"

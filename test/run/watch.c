@@ -5,7 +5,8 @@
  * then, for the record, lines starting "figure:" with what was measured.
  *
  * usage: libgsync-watch OUT.cl OUT.json [--groups G] [--local L]
- *                       [--options TEXT] [--bench | --unwatchable]
+ *                       [--options TEXT]
+ *                       [--bench | --unwatchable | --no-channel]
  *   (GSYNC_PLATFORM=TEXT: the first platform whose name holds TEXT)
  * OUT.cl/OUT.json: test/run/kernels/stencil.cl rewritten with a spin limit.
  * The checks: progress grows monotonically while a launch runs and ends at
@@ -17,7 +18,10 @@
  * per barrier of one launch built as usual and built with -Dgsync_no_watch
  * (the watch compiled out), and how long a deadline takes to stop a launch.
  * With --unwatchable: that gsync_watch_enable refuses OUT (rewritten with
- * --spin-limit=0). Misuse cases (NULLs, calls out of order) come first.
+ * --spin-limit=0). With --no-channel (run with GSYNC_WATCH_CHANNEL=none):
+ * that progress and cancel report GSYNC_ERR_DEVICE and the deadline still
+ * works. With --bench, the probe of a host-visible buffer (what it measured)
+ * is printed too. Misuse cases (NULLs, calls out of order) come first.
  * Exit status 0 when every check passed.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -26,6 +30,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,7 +297,7 @@ static void check_race(gsync_kernel *k, cl_kernel kern) {
 static void check_misuse(const gsync_program *p, const char *source) {
   char err[ERRLEN];
   gsync_progress_info info = {sizeof info, 0, 0, 0};
-  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
   check(gsync_watch_enable(NULL, ctx, dev, queue, &sup, err, sizeof err) ==
                 GSYNC_ERR_ARGUMENT &&
             strstr(err, "k"),
@@ -336,6 +341,15 @@ static void check_misuse(const gsync_program *p, const char *source) {
                 GSYNC_OK &&
             run_ok(k, kern, 3),
         "misuse: gsync_watch_enable twice, and the launch is correct");
+  /* A caller built against a gsync_watch_support without 'probe'. */
+  gsync_watch_support older = {offsetof(gsync_watch_support, probe), 0, 0, 0,
+                               NULL, (const char *)&older};
+  check(gsync_watch_enable(k, ctx, dev, queue, &older, err, sizeof err) ==
+                GSYNC_OK &&
+            older.channel != NULL &&
+            older.probe == (const char *)&older,
+        "misuse: an older, shorter gsync_watch_support is filled as far as "
+        "it reaches");
   gsync_kernel_release(k);
   clReleaseKernel(kern);
 }
@@ -368,6 +382,30 @@ static void check_deadline(gsync_kernel *k, cl_kernel kern) {
   check(run_ok(k, kern, 10), "deadline: cleared, the next launch is correct");
 }
 
+/* With GSYNC_WATCH_CHANNEL=none: progress and cancel say they do not
+ * work, and the deadline and launches still do. */
+static void check_no_channel(gsync_kernel *k, cl_kernel kern) {
+  char err[ERRLEN];
+  gsync_progress_info info = {sizeof info, 0, 0, 0};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
+  gsync_status st =
+      gsync_watch_enable(k, ctx, dev, queue, &sup, err, sizeof err);
+  check(st == GSYNC_OK && !sup.progress && !sup.cancel && sup.deadline &&
+            !strcmp(sup.channel, "none"),
+        "none: %s: progress %d cancel %d deadline %d through %s",
+        gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
+        sup.channel);
+  st = gsync_progress(k, &info, err, sizeof err);
+  check(st == GSYNC_ERR_DEVICE, "none: gsync_progress -> %s",
+        gsync_status_name(st));
+  printf("message: %s\n", err);
+  check(run_ok(k, kern, 5), "none: a launch is correct");
+  st = gsync_cancel(k, err, sizeof err);
+  check(st == GSYNC_ERR_DEVICE, "none: gsync_cancel -> %s",
+        gsync_status_name(st));
+  check_deadline(k, kern);
+}
+
 /* Microseconds per barrier of one launch of iters. */
 static double per_barrier_us(gsync_kernel *k, cl_kernel kern, cl_uint iters) {
   char err[ERRLEN];
@@ -390,15 +428,28 @@ static void bench(const gsync_program *p, const char *source) {
       gsync_kernel_create(p, ctx, queue, without, groups, &kn, err,
                           sizeof err))
     die("gsync_kernel_create", err);
-  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+  gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
   gsync_status st = gsync_watch_enable(kw, ctx, dev, queue, &sup, err,
                                        sizeof err);
   printf("figure: watch %s: progress %d cancel %d deadline %d channel %s%s%s\n",
          gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
          sup.channel ? sup.channel : "-", st ? ": " : "", st ? err : "");
-  const cl_uint iters = 20000;
-  per_barrier_us(kw, with, 100);
+  printf("figure: probe: %s\n", sup.probe ? sup.probe : "none ran");
+  if (!sup.progress) {
+    gsync_progress_info info = {sizeof info, 0, 0, 0};
+    st = gsync_progress(kw, &info, err, sizeof err);
+    printf("figure: gsync_progress -> %s: %s\n", gsync_status_name(st),
+           st ? err : "");
+  }
+  /* 20000 iterations, fewer where a barrier is slow (a state in host
+   * memory, on a GPU), so that each launch stays near a second. */
+  per_barrier_us(kw, with, 100); /* the first launch compiles, on some */
+  double slow = per_barrier_us(kw, with, 100);
+  cl_uint iters = slow > 25.0 ? (cl_uint)(5e5 / slow) : 20000;
+  if (iters < 100)
+    iters = 100;
   per_barrier_us(kn, without, 100);
+  printf("figure: iterations per launch %u\n", (unsigned)iters);
   for (int r = 0; r < 5; r++) {
     double a = per_barrier_us(kn, without, iters);
     double b = per_barrier_us(kw, with, iters);
@@ -422,7 +473,7 @@ static void bench(const gsync_program *p, const char *source) {
 }
 
 int main(int argc, char **argv) {
-  int bench_mode = 0, unwatchable = 0;
+  int bench_mode = 0, unwatchable = 0, no_channel = 0;
   if (argc < 3)
     die("usage", "libgsync-watch OUT.cl OUT.json [--groups G] [--options "
                  "TEXT] [--bench]");
@@ -431,6 +482,8 @@ int main(int argc, char **argv) {
       bench_mode = 1;
     else if (!strcmp(argv[i], "--unwatchable"))
       unwatchable = 1;
+    else if (!strcmp(argv[i], "--no-channel"))
+      no_channel = 1;
     else if (!strcmp(argv[i], "--options") && i + 1 < argc)
       user_options = argv[++i];
     else if (!strcmp(argv[i], "--local") && i + 1 < argc)
@@ -471,15 +524,25 @@ int main(int argc, char **argv) {
           gsync_status_name(st), err);
     gsync_kernel_release(k);
     clReleaseKernel(kern);
+  } else if (no_channel) {
+    cl_kernel kern = build(p, source, "");
+    gsync_kernel *k;
+    if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
+      die("gsync_kernel_create", err);
+    check_no_channel(k, kern);
+    gsync_kernel_release(k);
+    clReleaseKernel(kern);
   } else {
     check_misuse(p, source);
     cl_kernel kern = build(p, source, "");
     gsync_kernel *k;
     if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
       die("gsync_kernel_create", err);
-    gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL};
+    gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
     gsync_status st =
         gsync_watch_enable(k, ctx, dev, queue, &sup, err, sizeof err);
+    if (sup.probe)
+      printf("probe: %s\n", sup.probe);
     check(st == GSYNC_OK && sup.progress && sup.cancel && sup.deadline,
           "watch: %s: progress %d cancel %d deadline %d through %s",
           gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
