@@ -65,7 +65,7 @@ static graph grid_graph(unsigned w, unsigned h) {
   graph g = {w * h, 0, malloc(((size_t)w * h + 1) * 4),
              malloc((size_t)w * h * 4 * 4)};
   if (!g.row || !g.col)
-    die("out of memory", 0);
+    clhost_die("out of memory", 0);
   for (unsigned y = 0; y < h; y++)
     for (unsigned x = 0; x < w; x++) {
       g.row[y * w + x] = g.m;
@@ -106,18 +106,20 @@ typedef struct bfs_bufs {
 } bfs_bufs;
 
 /* dist = -1 except the source; every flag 0. */
-static void bfs_reset(const graph *g, bfs_bufs *b, size_t nflags) {
+static void bfs_reset(const clhost *host, const graph *g, bfs_bufs *b,
+                      size_t nflags) {
   cl_uint zero = 0;
-  clEnqueueWriteBuffer(queue, b->dist, CL_FALSE, 0, (size_t)g->n * 4, b->init,
-                       0, NULL, NULL);
-  clEnqueueFillBuffer(queue, b->flags, &zero, 4, 0, nflags * 4, 0, NULL, NULL);
-  clFinish(queue);
+  clEnqueueWriteBuffer(host->queue, b->dist, CL_FALSE, 0, (size_t)g->n * 4,
+                       b->init, 0, NULL, NULL);
+  clEnqueueFillBuffer(host->queue, b->flags, &zero, 4, 0, nflags * 4, 0, NULL,
+                      NULL);
+  clFinish(host->queue);
 }
 
-static void bfs_check(const graph *g, bfs_bufs *b, const cl_int *ref,
-                      const char *what) {
+static void bfs_check(const clhost *host, const graph *g, bfs_bufs *b,
+                      const cl_int *ref, const char *what) {
   cl_int *d = malloc((size_t)g->n * 4);
-  clEnqueueReadBuffer(queue, b->dist, CL_TRUE, 0, (size_t)g->n * 4, d, 0,
+  clEnqueueReadBuffer(host->queue, b->dist, CL_TRUE, 0, (size_t)g->n * 4, d, 0,
                       NULL, NULL);
   unsigned bad = 0;
   for (unsigned v = 0; v < g->n; v++)
@@ -130,22 +132,22 @@ static void bfs_check(const graph *g, bfs_bufs *b, const cl_int *ref,
 }
 
 /* Relaunch: one launch per level; reads flags back every `batch` levels. */
-static double bfs_relaunch(const graph *g, bfs_bufs *b, cl_kernel k,
-                           const opts *o, unsigned batch) {
+static double bfs_relaunch(const clhost *host, const graph *g, bfs_bufs *b,
+                           cl_kernel k, const opts *o, unsigned batch) {
   size_t global = o->groups * o->local;
-  bfs_reset(g, b, g->n + 2);
-  double t0 = now();
+  bfs_reset(host, g, b, g->n + 2);
+  double t0 = clhost_now();
   cl_uint *flags = malloc(batch * 4);
   for (cl_int level = 0;; level += (cl_int)batch) {
     for (unsigned i = 0; i < batch; i++) {
       cl_int l = level + (cl_int)i;
       clSetKernelArg(k, 5, sizeof l, &l);
-      cl_int rc = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global,
+      cl_int rc = clEnqueueNDRangeKernel(host->queue, k, 1, NULL, &global,
                                          &o->local, 0, NULL, NULL);
       if (rc)
-        die("clEnqueueNDRangeKernel bfs_level", rc);
+        clhost_die("clEnqueueNDRangeKernel bfs_level", rc);
     }
-    clEnqueueReadBuffer(queue, b->flags, CL_TRUE, (size_t)level * 4,
+    clEnqueueReadBuffer(host->queue, b->flags, CL_TRUE, (size_t)level * 4,
                         batch * 4, flags, 0, NULL, NULL);
     unsigned i = 0;
     while (i < batch && flags[i])
@@ -154,33 +156,34 @@ static double bfs_relaunch(const graph *g, bfs_bufs *b, cl_kernel k,
       break;
   }
   free(flags);
-  return now() - t0;
+  return clhost_now() - t0;
 }
 
-static void app_bfs(const opts *o) {
+static void app_bfs(const clhost *host, const opts *o) {
   graph g = grid_graph(o->w, o->h);
   cl_int *ref = malloc((size_t)g.n * 4);
   int levels = cpu_bfs(&g, ref);
-  bfs_bufs b = {buffer((size_t)(g.n + 1) * 4, g.row),
-                buffer((size_t)g.m * 4, g.col), buffer((size_t)g.n * 4, NULL),
-                buffer((size_t)(g.n + 2) * 4, NULL),
+  bfs_bufs b = {clhost_buffer(host, (size_t)(g.n + 1) * 4, g.row),
+                clhost_buffer(host, (size_t)g.m * 4, g.col),
+                clhost_buffer(host, (size_t)g.n * 4, NULL),
+                clhost_buffer(host, (size_t)(g.n + 2) * 4, NULL),
                 malloc((size_t)g.n * 4)};
   for (unsigned v = 0; v < g.n; v++)
     b.init[v] = v == 0 ? 0 : -1;
   printf("bfs: %ux%u grid, %u vertices, %u edges, %d levels; %zu groups x "
          "%zu\n", o->w, o->h, g.n, g.m, levels, o->groups, o->local);
 
-  gk x;
-  load(&x, o->cl, o->json, "bfs", o->groups);
+  clhost_gk x;
+  clhost_load(host, &x, o->cl, o->json, "bfs", o->groups);
   clSetKernelArg(x.k, 0, sizeof b.row, &b.row);
   clSetKernelArg(x.k, 1, sizeof b.col, &b.col);
   clSetKernelArg(x.k, 2, sizeof b.dist, &b.dist);
   clSetKernelArg(x.k, 3, sizeof b.flags, &b.flags);
   clSetKernelArg(x.k, 4, sizeof g.n, &g.n);
-  char *src = slurp(o->relaunch_cl);
-  cl_program pr = build(src, "");
+  char *src = clhost_slurp(o->relaunch_cl);
+  cl_program pr = clhost_build(host, src, "");
   free(src);
-  cl_kernel k = kernel_of(pr, "bfs_level");
+  cl_kernel k = clhost_kernel(pr, "bfs_level");
   clSetKernelArg(k, 0, sizeof b.row, &b.row);
   clSetKernelArg(k, 1, sizeof b.col, &b.col);
   clSetKernelArg(k, 2, sizeof b.dist, &b.dist);
@@ -190,27 +193,27 @@ static void app_bfs(const opts *o) {
   double tp[MAXREPS], ts[MAXREPS], tb[MAXREPS];
   cl_uint parts = 0;
   for (unsigned r = 0; r < o->reps; r++) {
-    bfs_reset(&g, &b, 3);
-    double t0 = now();
-    enqueue(&x, o->groups, o->local, &parts);
-    clFinish(queue);
-    tp[r] = now() - t0;
+    bfs_reset(host, &g, &b, 3);
+    double t0 = clhost_now();
+    clhost_enqueue(&x, o->groups, o->local, &parts);
+    clFinish(host->queue);
+    tp[r] = clhost_now() - t0;
     if (r == 0)
-      bfs_check(&g, &b, ref, "bfs persistent");
-    ts[r] = bfs_relaunch(&g, &b, k, o, 1);
+      bfs_check(host, &g, &b, ref, "bfs persistent");
+    ts[r] = bfs_relaunch(host, &g, &b, k, o, 1);
     if (r == 0)
-      bfs_check(&g, &b, ref, "bfs relaunch-sync");
-    tb[r] = bfs_relaunch(&g, &b, k, o, 32);
+      bfs_check(host, &g, &b, ref, "bfs relaunch-sync");
+    tb[r] = bfs_relaunch(host, &g, &b, k, o, 32);
     if (r == 0)
-      bfs_check(&g, &b, ref, "bfs relaunch-batch32");
+      bfs_check(host, &g, &b, ref, "bfs relaunch-batch32");
   }
-  double p = median(tp, (int)o->reps) * 1e3;
+  double p = clhost_median(tp, (int)o->reps) * 1e3;
   report("bfs", "persistent", p, p, parts);
-  report("bfs", "relaunch-sync", median(ts, (int)o->reps) * 1e3, p,
+  report("bfs", "relaunch-sync", clhost_median(ts, (int)o->reps) * 1e3, p,
          (unsigned)o->groups);
-  report("bfs", "relaunch-batch32", median(tb, (int)o->reps) * 1e3, p,
+  report("bfs", "relaunch-batch32", clhost_median(tb, (int)o->reps) * 1e3, p,
          (unsigned)o->groups);
-  unload(&x);
+  clhost_unload(&x);
 }
 
 /* ---- heat --------------------------------------------------------------- */
@@ -230,7 +233,7 @@ static double rel_diff(const float *a, const float *b, unsigned n) {
   return d / m;
 }
 
-static void app_heat(const opts *o) {
+static void app_heat(const clhost *host, const opts *o) {
   const float alpha = 0.25f;
   unsigned n = o->n, check_steps = o->steps < 1000 ? o->steps : 1000;
   float *u0 = malloc((size_t)n * 4), *ref = malloc((size_t)n * 4),
@@ -246,18 +249,20 @@ static void app_heat(const opts *o) {
   heat_init(u0, n);
   printf("heat: %u points, %u steps (%u barriers); %zu groups x %zu\n", n,
          o->steps, 2 * o->steps, o->groups, o->local);
-  cl_mem u = buffer((size_t)n * 4, NULL), t = buffer((size_t)n * 4, NULL);
+  cl_mem u = clhost_buffer(host, (size_t)n * 4, NULL),
+         t = clhost_buffer(host, (size_t)n * 4, NULL);
 
-  gk x;
-  load(&x, o->cl, o->json, "heat", o->groups);
+  clhost_gk x;
+  clhost_load(host, &x, o->cl, o->json, "heat", o->groups);
   clSetKernelArg(x.k, 0, sizeof u, &u);
   clSetKernelArg(x.k, 1, sizeof t, &t);
   clSetKernelArg(x.k, 2, sizeof n, &n);
   clSetKernelArg(x.k, 4, sizeof alpha, &alpha);
-  char *src = slurp(o->relaunch_cl);
-  cl_program pr = build(src, "");
+  char *src = clhost_slurp(o->relaunch_cl);
+  cl_program pr = clhost_build(host, src, "");
   free(src);
-  cl_kernel kc = kernel_of(pr, "heat_compute"), kk = kernel_of(pr, "heat_copy");
+  cl_kernel kc = clhost_kernel(pr, "heat_compute"),
+            kk = clhost_kernel(pr, "heat_copy");
   clSetKernelArg(kc, 0, sizeof u, &u);
   clSetKernelArg(kc, 1, sizeof t, &t);
   clSetKernelArg(kc, 2, sizeof n, &n);
@@ -272,31 +277,31 @@ static void app_heat(const opts *o) {
   for (unsigned r = 0; r <= o->reps; r++) {
     /* Run 0 checks both against the CPU over the first steps. */
     cl_uint steps = r == 0 ? check_steps : o->steps;
-    clEnqueueWriteBuffer(queue, u, CL_TRUE, 0, (size_t)n * 4, u0, 0, NULL,
+    clEnqueueWriteBuffer(host->queue, u, CL_TRUE, 0, (size_t)n * 4, u0, 0, NULL,
                          NULL);
     clSetKernelArg(x.k, 3, sizeof steps, &steps);
-    double t0 = now();
-    enqueue(&x, o->groups, o->local, &parts);
-    clFinish(queue);
+    double t0 = clhost_now();
+    clhost_enqueue(&x, o->groups, o->local, &parts);
+    clFinish(host->queue);
     if (r > 0)
-      tp[r - 1] = now() - t0;
-    clEnqueueReadBuffer(queue, u, CL_TRUE, 0, (size_t)n * 4, persistent, 0,
-                        NULL, NULL);
-    clEnqueueWriteBuffer(queue, u, CL_TRUE, 0, (size_t)n * 4, u0, 0, NULL,
+      tp[r - 1] = clhost_now() - t0;
+    clEnqueueReadBuffer(host->queue, u, CL_TRUE, 0, (size_t)n * 4, persistent,
+                        0, NULL, NULL);
+    clEnqueueWriteBuffer(host->queue, u, CL_TRUE, 0, (size_t)n * 4, u0, 0, NULL,
                          NULL);
-    t0 = now();
+    t0 = clhost_now();
     for (cl_uint s = 0; s < steps; s++) {
-      cl_int rc = clEnqueueNDRangeKernel(queue, kc, 1, NULL, &global,
+      cl_int rc = clEnqueueNDRangeKernel(host->queue, kc, 1, NULL, &global,
                                          &o->local, 0, NULL, NULL);
-      rc |= clEnqueueNDRangeKernel(queue, kk, 1, NULL, &global, &o->local, 0,
-                                   NULL, NULL);
+      rc |= clEnqueueNDRangeKernel(host->queue, kk, 1, NULL, &global, &o->local,
+                                   0, NULL, NULL);
       if (rc)
-        die("clEnqueueNDRangeKernel heat", rc);
+        clhost_die("clEnqueueNDRangeKernel heat", rc);
     }
-    clFinish(queue);
+    clFinish(host->queue);
     if (r > 0)
-      tr[r - 1] = now() - t0;
-    clEnqueueReadBuffer(queue, u, CL_TRUE, 0, (size_t)n * 4, got, 0, NULL,
+      tr[r - 1] = clhost_now() - t0;
+    clEnqueueReadBuffer(host->queue, u, CL_TRUE, 0, (size_t)n * 4, got, 0, NULL,
                         NULL);
     char detail[160];
     if (r == 0) {
@@ -314,15 +319,15 @@ static void app_heat(const opts *o) {
       verdict("heat", d < 1e-4, detail);
     }
   }
-  double p = median(tp, (int)o->reps) * 1e3;
+  double p = clhost_median(tp, (int)o->reps) * 1e3;
   report("heat", "persistent", p, p, parts);
-  report("heat", "relaunch", median(tr, (int)o->reps) * 1e3, p,
+  report("heat", "relaunch", clhost_median(tr, (int)o->reps) * 1e3, p,
          (unsigned)o->groups);
-  unload(&x);
+  clhost_unload(&x);
 }
 
 int main(int argc, char **argv) {
-  prog = "gsync-app";
+  clhost device;
   opts o = {NULL, NULL, NULL, 1000, 1000, 1u << 18, 100000, 5, 0, 256};
   if (argc < 2 || (strcmp(argv[1], "bfs") && strcmp(argv[1], "heat"))) {
     fprintf(stderr, "usage: gsync-app bfs|heat [options] (see bench/app.c)\n");
@@ -354,10 +359,10 @@ int main(int argc, char **argv) {
                     "--groups; 1..%d reps\n", MAXREPS);
     return 2;
   }
-  open_device();
+  clhost_open(&device);
   if (!strcmp(argv[1], "bfs"))
-    app_bfs(&o);
+    app_bfs(&device, &o);
   else
-    app_heat(&o);
+    app_heat(&device, &o);
   return failed;
 }

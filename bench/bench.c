@@ -63,7 +63,7 @@ static int parse_configs(const char *s, cfg *c) {
     char *end;
     c[n].g = strtoul(s, &end, 10);
     if (*end != 'x')
-      die("bad --configs (want GxL,GxL)", 0);
+      clhost_die("bad --configs (want GxL,GxL)", 0);
     c[n].l = strtoul(end + 1, &end, 10);
     n++;
     s = *end == ',' ? end + 1 : end;
@@ -85,27 +85,28 @@ static size_t maxg(const cfg *c, int n) {
 }
 
 /* Median wall time of reps launches of x with iters phases. */
-static double time_loop(gk *x, cl_uint iters, size_t g, size_t l, int reps) {
+static double time_loop(clhost_gk *x, cl_uint iters, size_t g, size_t l,
+                        int reps) {
   double t[64];
   clSetKernelArg(x->k, 2, sizeof iters, &iters);
   for (int r = 0; r < reps; r++) {
-    double t0 = now();
-    enqueue(x, g, l, NULL);
-    clFinish(queue);
-    t[r] = now() - t0;
+    double t0 = clhost_now();
+    clhost_enqueue(x, g, l, NULL);
+    clFinish(x->h->queue);
+    t[r] = clhost_now() - t0;
   }
-  finish(x);
-  return median(t, reps);
+  clhost_finish(x);
+  return clhost_median(t, reps);
 }
 
 /* A zeroed buffer of n uints. */
-static cl_mem zeroed(cl_uint n) {
+static cl_mem zeroed(const clhost *host, cl_uint n) {
   cl_int rc;
   cl_uint zero = 0;
-  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4u, NULL, &rc);
+  cl_mem m = clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, n * 4u, NULL, &rc);
   if (rc)
-    die("clCreateBuffer", rc);
-  clEnqueueFillBuffer(queue, m, &zero, 4, 0, n * 4u, 0, NULL, NULL);
+    clhost_die("clCreateBuffer", rc);
+  clEnqueueFillBuffer(host->queue, m, &zero, 4, 0, n * 4u, 0, NULL, NULL);
   return m;
 }
 
@@ -116,16 +117,16 @@ static void loop_args(cl_kernel k, cl_mem data, cl_uint n, cl_uint iters) {
   clSetKernelArg(k, 2, sizeof iters, &iters);
 }
 
-static int cmd_time(const char *cl, const char *json, cfg *c, int nc,
-                    cl_uint shrt, cl_uint lng, int reps) {
-  gk x;
-  load(&x, cl, json, "loop", maxg(c, nc));
+static int cmd_time(const clhost *host, const char *cl, const char *json,
+                    cfg *c, int nc, cl_uint shrt, cl_uint lng, int reps) {
+  clhost_gk x;
+  clhost_load(host, &x, cl, json, "loop", maxg(c, nc));
   for (int i = 0; i < nc; i++) {
     cl_uint n = (cl_uint)(c[i].g * c[i].l), parts = 0;
-    cl_mem data = zeroed(n);
+    cl_mem data = zeroed(host, n);
     loop_args(x.k, data, n, 1);
-    enqueue(&x, c[i].g, c[i].l, &parts); /* warm-up; participants */
-    clFinish(queue);
+    clhost_enqueue(&x, c[i].g, c[i].l, &parts); /* warm-up; participants */
+    clFinish(host->queue);
     double t0 = time_loop(&x, 0, c[i].g, c[i].l, reps);
     double ts = time_loop(&x, shrt, c[i].g, c[i].l, reps);
     double tl = time_loop(&x, lng, c[i].g, c[i].l, reps);
@@ -134,7 +135,7 @@ static int cmd_time(const char *cl, const char *json, cfg *c, int nc,
     fflush(stdout);
     clReleaseMemObject(data);
   }
-  unload(&x);
+  clhost_unload(&x);
   return 0;
 }
 
@@ -152,7 +153,7 @@ static cl_uint parse_dims(const char *s, size_t *v, const char **end) {
   v[0] = v[1] = v[2] = 1;
   for (;;) {
     if (n == 3)
-      die("bad --configs (want GXxGY:LXxLY,...)", 0);
+      clhost_die("bad --configs (want GXxGY:LXxLY,...)", 0);
     v[n] = strtoul(e, &e, 10);
     n++;
     if (*e != 'x')
@@ -170,7 +171,7 @@ static int parse_nd_configs(const char *s, ndcfg *c) {
     const char *e;
     c[n].dims = parse_dims(s, c[n].g, &e);
     if (*e != ':' || parse_dims(e + 1, c[n].l, &e) != c[n].dims)
-      die("bad --configs (want GXxGY:LXxLY,...)", 0);
+      clhost_die("bad --configs (want GXxGY:LXxLY,...)", 0);
     n++;
     s = *e == ',' ? e + 1 : e;
   }
@@ -178,44 +179,46 @@ static int parse_nd_configs(const char *s, ndcfg *c) {
 }
 
 /* Median wall time of reps N-D launches of x with iters phases. */
-static double time_loop_nd(gk *x, cl_uint iters, const ndcfg *c, int reps) {
+static double time_loop_nd(clhost_gk *x, cl_uint iters, const ndcfg *c,
+                           int reps) {
   double t[64];
   clSetKernelArg(x->k, 3, sizeof iters, &iters);
   for (int r = 0; r < reps; r++) {
-    double t0 = now();
-    enqueue_nd(x, c->dims, c->g, c->l, NULL);
-    clFinish(queue);
-    t[r] = now() - t0;
+    double t0 = clhost_now();
+    clhost_enqueue_nd(x, c->dims, c->g, c->l, NULL);
+    clFinish(x->h->queue);
+    t[r] = clhost_now() - t0;
   }
-  finish(x);
-  return median(t, reps);
+  clhost_finish(x);
+  return clhost_median(t, reps);
 }
 
-static int cmd_time_nd(const char *cl, const char *json, const ndcfg *c,
-                       int nc, cl_uint shrt, cl_uint lng, int reps) {
-  gk x;
+static int cmd_time_nd(const clhost *host, const char *cl, const char *json,
+                       const ndcfg *c, int nc, cl_uint shrt, cl_uint lng,
+                       int reps) {
+  clhost_gk x;
   size_t most = 1;
   for (int i = 0; i < nc; i++)
     if (c[i].g[0] * c[i].g[1] * c[i].g[2] > most)
       most = c[i].g[0] * c[i].g[1] * c[i].g[2];
-  load(&x, cl, json, "loop2d", most);
+  clhost_load(host, &x, cl, json, "loop2d", most);
   for (int i = 0; i < nc; i++) {
     cl_uint w = (cl_uint)(c[i].g[0] * c[i].l[0]);
     cl_uint h = (cl_uint)(c[i].g[1] * c[i].l[1] * c[i].g[2] * c[i].l[2]);
     cl_uint zero = 0, one = 1;
     cl_int rc;
-    cl_mem data =
-        clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)w * h * 4u, NULL, &rc);
+    cl_mem data = clCreateBuffer(host->ctx, CL_MEM_READ_WRITE,
+                                 (size_t)w * h * 4u, NULL, &rc);
     if (rc)
-      die("clCreateBuffer", rc);
-    clEnqueueFillBuffer(queue, data, &zero, 4, 0, (size_t)w * h * 4u, 0, NULL,
-                        NULL);
+      clhost_die("clCreateBuffer", rc);
+    clEnqueueFillBuffer(host->queue, data, &zero, 4, 0, (size_t)w * h * 4u, 0,
+                        NULL, NULL);
     clSetKernelArg(x.k, 0, sizeof data, &data);
     clSetKernelArg(x.k, 1, sizeof w, &w);
     clSetKernelArg(x.k, 2, sizeof h, &h);
     clSetKernelArg(x.k, 3, sizeof one, &one);
     gsync_launch_info info;
-    enqueue_nd(&x, c[i].dims, c[i].g, c[i].l, &info); /* warm-up; grid */
+    clhost_enqueue_nd(&x, c[i].dims, c[i].g, c[i].l, &info); /* warm-up; grid */
     double t0 = time_loop_nd(&x, 0, &c[i], reps);
     double ts = time_loop_nd(&x, shrt, &c[i], reps);
     double tl = time_loop_nd(&x, lng, &c[i], reps);
@@ -227,7 +230,7 @@ static int cmd_time_nd(const char *cl, const char *json, const ndcfg *c,
     fflush(stdout);
     clReleaseMemObject(data);
   }
-  unload(&x);
+  clhost_unload(&x);
   return 0;
 }
 
@@ -242,55 +245,56 @@ static const char baseline_src[] =
     "      data[i] += 1u;\n"
     "}\n";
 
-static double time_relaunch(cl_kernel k, cl_uint launches, size_t g, size_t l,
-                            int reps) {
+static double time_relaunch(const clhost *host, cl_kernel k, cl_uint launches,
+                            size_t g, size_t l, int reps) {
   double t[64];
   size_t global = g * l;
   for (int r = 0; r < reps; r++) {
-    double t0 = now();
+    double t0 = clhost_now();
     for (cl_uint i = 0; i < launches; i++) {
-      cl_int rc = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &l, 0,
-                                         NULL, NULL);
+      cl_int rc = clEnqueueNDRangeKernel(host->queue, k, 1, NULL, &global, &l,
+                                         0, NULL, NULL);
       if (rc)
-        die("clEnqueueNDRangeKernel", rc);
+        clhost_die("clEnqueueNDRangeKernel", rc);
     }
-    clFinish(queue);
-    t[r] = now() - t0;
+    clFinish(host->queue);
+    t[r] = clhost_now() - t0;
   }
-  return median(t, reps);
+  return clhost_median(t, reps);
 }
 
-static double time_nobar(cl_kernel k, cl_uint iters, size_t g, size_t l,
-                         int reps) {
+static double time_nobar(const clhost *host, cl_kernel k, cl_uint iters,
+                         size_t g, size_t l, int reps) {
   clSetKernelArg(k, 2, sizeof iters, &iters);
-  return time_relaunch(k, 1, g, l, reps);
+  return time_relaunch(host, k, 1, g, l, reps);
 }
 
-static int cmd_baseline(cfg *c, int nc, cl_uint shrt, cl_uint lng, int reps) {
-  cl_program pr = build(baseline_src, "");
+static int cmd_baseline(const clhost *host, cfg *c, int nc, cl_uint shrt,
+                        cl_uint lng, int reps) {
+  cl_program pr = clhost_build(host, baseline_src, "");
   cl_int rc;
   cl_kernel step = clCreateKernel(pr, "one_phase", &rc);
   if (rc)
-    die("clCreateKernel step", rc);
+    clhost_die("clCreateKernel step", rc);
   cl_kernel nobar = clCreateKernel(pr, "loop_nobar", &rc);
   if (rc)
-    die("clCreateKernel loop_nobar", rc);
+    clhost_die("clCreateKernel loop_nobar", rc);
   for (int i = 0; i < nc; i++) {
     cl_uint n = (cl_uint)(c[i].g * c[i].l);
-    cl_mem data = zeroed(n);
+    cl_mem data = zeroed(host, n);
     clSetKernelArg(step, 0, sizeof data, &data);
     clSetKernelArg(step, 1, sizeof n, &n);
     clSetKernelArg(nobar, 0, sizeof data, &data);
     clSetKernelArg(nobar, 1, sizeof n, &n);
-    time_relaunch(step, 10, c[i].g, c[i].l, 1); /* warm-up */
-    double rs = time_relaunch(step, shrt, c[i].g, c[i].l, reps);
-    double rl = time_relaunch(step, lng, c[i].g, c[i].l, reps);
-    double r1 = time_relaunch(step, 1, c[i].g, c[i].l, reps);
+    time_relaunch(host, step, 10, c[i].g, c[i].l, 1); /* warm-up */
+    double rs = time_relaunch(host, step, shrt, c[i].g, c[i].l, reps);
+    double rl = time_relaunch(host, step, lng, c[i].g, c[i].l, reps);
+    double r1 = time_relaunch(host, step, 1, c[i].g, c[i].l, reps);
     printf("RESULT relaunch %zu %zu %.3f %.1f %zu\n", c[i].g, c[i].l,
            (rl - rs) / (lng - shrt) * 1e6, r1 * 1e6, c[i].g);
-    double ns = time_nobar(nobar, shrt, c[i].g, c[i].l, reps);
-    double nl = time_nobar(nobar, lng, c[i].g, c[i].l, reps);
-    double n0 = time_nobar(nobar, 0, c[i].g, c[i].l, reps);
+    double ns = time_nobar(host, nobar, shrt, c[i].g, c[i].l, reps);
+    double nl = time_nobar(host, nobar, lng, c[i].g, c[i].l, reps);
+    double n0 = time_nobar(host, nobar, 0, c[i].g, c[i].l, reps);
     printf("RESULT none %zu %zu %.3f %.1f %zu\n", c[i].g, c[i].l,
            (nl - ns) / (lng - shrt) * 1e6, n0 * 1e6, c[i].g);
     fflush(stdout);
@@ -301,18 +305,19 @@ static int cmd_baseline(cfg *c, int nc, cl_uint shrt, cl_uint lng, int reps) {
 
 /* Median wall time of discovery launches against plain launches of the
  * same shape, interleaved so that both see the same device state. */
-static int cmd_disc(const char *cl, const char *json, const char *nd,
-                    const char *ndjson, cfg *c, int nc, int reps) {
-  gk x, y;
-  load(&x, cl, json, "loop", maxg(c, nc));
+static int cmd_disc(const clhost *host, const char *cl, const char *json,
+                    const char *nd, const char *ndjson, cfg *c, int nc,
+                    int reps) {
+  clhost_gk x, y;
+  clhost_load(host, &x, cl, json, "loop", maxg(c, nc));
   if (nd)
-    load(&y, nd, ndjson, "loop", maxg(c, nc));
-  cl_program pr = build(baseline_src, "");
-  cl_kernel plain = kernel_of(pr, "loop_nobar");
+    clhost_load(host, &y, nd, ndjson, "loop", maxg(c, nc));
+  cl_program pr = clhost_build(host, baseline_src, "");
+  cl_kernel plain = clhost_kernel(pr, "loop_nobar");
   for (int i = 0; i < nc; i++) {
     cl_uint n = (cl_uint)(c[i].g * c[i].l), lo = 0xffffffffu, hi = 0;
     cl_int rc;
-    cl_mem data = zeroed(n);
+    cl_mem data = zeroed(host, n);
     loop_args(x.k, data, n, 0);
     loop_args(plain, data, n, 0);
     if (nd)
@@ -322,41 +327,41 @@ static int cmd_disc(const char *cl, const char *json, const char *nd,
     size_t global = c[i].g * c[i].l;
     for (int r = -2; r < reps; r++) { /* two warm-up rounds */
       cl_uint parts = 0;
-      double t0 = now();
-      enqueue(&x, c[i].g, c[i].l, NULL);
-      clFinish(queue);
-      double t1 = now();
-      char err[ERRLEN];
-      if (gsync_finish(x.gk, queue, &parts, err, sizeof err))
-        die(err, 0);
-      double t2 = now();
-      rc = clEnqueueNDRangeKernel(queue, plain, 1, NULL, &global, &c[i].l, 0,
-                                  NULL, NULL);
+      double t0 = clhost_now();
+      clhost_enqueue(&x, c[i].g, c[i].l, NULL);
+      clFinish(host->queue);
+      double t1 = clhost_now();
+      char err[CLHOST_ERRLEN];
+      if (gsync_finish(x.gk, host->queue, &parts, err, sizeof err))
+        clhost_die(err, 0);
+      double t2 = clhost_now();
+      rc = clEnqueueNDRangeKernel(host->queue, plain, 1, NULL, &global, &c[i].l,
+                                  0, NULL, NULL);
       if (rc)
-        die("clEnqueueNDRangeKernel", rc);
-      clFinish(queue);
-      double t3 = now(), t4 = t3, t5 = t3, t6 = t3, t7 = t3;
+        clhost_die("clEnqueueNDRangeKernel", rc);
+      clFinish(host->queue);
+      double t3 = clhost_now(), t4 = t3, t5 = t3, t6 = t3, t7 = t3;
       if (nd) { /* the kernel without discovery: through libgsync, raw */
-        enqueue(&y, c[i].g, c[i].l, NULL);
-        clFinish(queue);
-        t4 = now();
-        finish(&y);
-        t5 = now();
-        rc = clEnqueueNDRangeKernel(queue, y.k, 1, NULL, &global, &c[i].l, 0,
-                                    NULL, NULL);
+        clhost_enqueue(&y, c[i].g, c[i].l, NULL);
+        clFinish(host->queue);
+        t4 = clhost_now();
+        clhost_finish(&y);
+        t5 = clhost_now();
+        rc = clEnqueueNDRangeKernel(host->queue, y.k, 1, NULL, &global, &c[i].l,
+                                    0, NULL, NULL);
         if (rc)
-          die("clEnqueueNDRangeKernel", rc);
-        clFinish(queue);
-        t6 = now();
+          clhost_die("clEnqueueNDRangeKernel", rc);
+        clFinish(host->queue);
+        t6 = clhost_now();
         /* raw again, but with an event that the next launch waits for,
          * as libgsync chains a kernel's launches */
         cl_event ev = NULL;
-        rc = clEnqueueNDRangeKernel(queue, y.k, 1, NULL, &global, &c[i].l,
+        rc = clEnqueueNDRangeKernel(host->queue, y.k, 1, NULL, &global, &c[i].l,
                                     prev ? 1 : 0, prev ? &prev : NULL, &ev);
         if (rc)
-          die("clEnqueueNDRangeKernel", rc);
-        clFinish(queue);
-        t7 = now();
+          clhost_die("clEnqueueNDRangeKernel", rc);
+        clFinish(host->queue);
+        t7 = clhost_now();
         if (prev)
           clReleaseEvent(prev);
         prev = ev;
@@ -371,12 +376,12 @@ static int cmd_disc(const char *cl, const char *json, const char *nd,
       lo = parts < lo ? parts : lo;
       hi = parts > hi ? parts : hi;
     }
-    double d = median(td, reps), p = median(tp, reps);
+    double d = clhost_median(td, reps), p = clhost_median(tp, reps);
     printf("DLAUNCH %s %zu %zu %.1f %.1f %.2f %u %u", label_of(cl), c[i].g,
            c[i].l, d * 1e6, p * 1e6, d / p, lo, hi);
     if (nd)
-      printf(" nodisc=%.1f raw=%.1f rawev=%.1f", median(tn, reps) * 1e6,
-             median(tr, reps) * 1e6, median(te, reps) * 1e6);
+      printf(" nodisc=%.1f raw=%.1f rawev=%.1f", clhost_median(tn, reps) * 1e6,
+             clhost_median(tr, reps) * 1e6, clhost_median(te, reps) * 1e6);
     if (prev)
       clReleaseEvent(prev);
     printf("\n");
@@ -385,38 +390,40 @@ static int cmd_disc(const char *cl, const char *json, const char *nd,
   }
   clReleaseKernel(plain);
   clReleaseProgram(pr);
-  unload(&x);
+  clhost_unload(&x);
   if (nd)
-    unload(&y);
+    clhost_unload(&y);
   return 0;
 }
 
-static int cmd_stress(const char *cl, const char *json, cfg *c, int nc,
-                      cl_uint episodes) {
-  gk x;
-  load(&x, cl, json, "mp", maxg(c, nc));
+static int cmd_stress(const clhost *host, const char *cl, const char *json,
+                      cfg *c, int nc, cl_uint episodes) {
+  clhost_gk x;
+  clhost_load(host, &x, cl, json, "mp", maxg(c, nc));
   int bad = 0;
   for (int i = 0; i < nc; i++) {
     size_t n = c[i].g * c[i].l;
     cl_uint zero = 0, parts = 0;
     cl_int rc;
-    cl_mem slots = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
-    cl_mem stale = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
+    cl_mem slots =
+        clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
+    cl_mem stale =
+        clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
     if (rc)
-      die("clCreateBuffer", rc);
-    clEnqueueFillBuffer(queue, slots, &zero, 4, 0, n * 4, 0, NULL, NULL);
-    clEnqueueFillBuffer(queue, stale, &zero, 4, 0, n * 4, 0, NULL, NULL);
+      clhost_die("clCreateBuffer", rc);
+    clEnqueueFillBuffer(host->queue, slots, &zero, 4, 0, n * 4, 0, NULL, NULL);
+    clEnqueueFillBuffer(host->queue, stale, &zero, 4, 0, n * 4, 0, NULL, NULL);
     clSetKernelArg(x.k, 0, sizeof slots, &slots);
     clSetKernelArg(x.k, 1, sizeof stale, &stale);
     clSetKernelArg(x.k, 2, sizeof episodes, &episodes);
-    double t0 = now();
-    enqueue(&x, c[i].g, c[i].l, &parts);
-    clFinish(queue);
-    double t = now() - t0;
+    double t0 = clhost_now();
+    clhost_enqueue(&x, c[i].g, c[i].l, &parts);
+    clFinish(host->queue);
+    double t = clhost_now() - t0;
     cl_uint *h = malloc(n * 4);
-    if ((rc = clEnqueueReadBuffer(queue, stale, CL_TRUE, 0, n * 4, h, 0, NULL,
-                                  NULL)))
-      die("clEnqueueReadBuffer", rc);
+    if ((rc = clEnqueueReadBuffer(host->queue, stale, CL_TRUE, 0, n * 4, h, 0,
+                                  NULL, NULL)))
+      clhost_die("clEnqueueReadBuffer", rc);
     unsigned long long total = 0;
     for (size_t j = 0; j < parts * c[i].l && j < n; j++)
       total += h[j];
@@ -429,7 +436,7 @@ static int cmd_stress(const char *cl, const char *json, cfg *c, int nc,
     clReleaseMemObject(slots);
     clReleaseMemObject(stale);
   }
-  unload(&x);
+  clhost_unload(&x);
   return bad;
 }
 
@@ -451,23 +458,23 @@ static const char probe_src[] =
     "#ifdef __IMAGE_SUPPORT__\n  out[11] = 1u;\n#endif\n"
     "}\n";
 
-static int cmd_probe(void) {
+static int cmd_probe(const clhost *host) {
   static const char *names[] = {
       "cl_nv_pragma_unroll", "cl_nv_compiler_options",
       "cl_nv_device_attribute_query", "__NV_CL_C_VERSION", "NVIDIA",
       "__NVPTX__", "__CUDA_ARCH__", "__OPENCL_C_VERSION__", "__PTX__",
       "cl_khr_global_int32_base_atomics", "__ENDIAN_LITTLE__",
       "__IMAGE_SUPPORT__"};
-  cl_program pr = build(probe_src, "");
+  cl_program pr = clhost_build(host, probe_src, "");
   cl_int rc;
   cl_kernel k = clCreateKernel(pr, "probe", &rc);
   cl_uint h[16] = {0};
-  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+  cl_mem m = clCreateBuffer(host->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                             sizeof h, h, &rc);
   clSetKernelArg(k, 0, sizeof m, &m);
   size_t one = 1;
-  clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, &one, 0, NULL, NULL);
-  clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
+  clEnqueueNDRangeKernel(host->queue, k, 1, NULL, &one, &one, 0, NULL, NULL);
+  clEnqueueReadBuffer(host->queue, m, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
   for (int i = 0; i < 12; i++)
     printf("MACRO %s %u\n", names[i], h[i]);
   return 0;
@@ -475,17 +482,17 @@ static int cmd_probe(void) {
 
 /* Writes the device binary (PTX on NVIDIA) of a rewritten file, built for
  * its kernel (--kernel, default loop), to path. */
-static int cmd_binary(const char *cl, const char *json, const char *path,
-                      const char *kernel) {
-  gk x;
-  load(&x, cl, json, kernel, 1);
+static int cmd_binary(const clhost *host, const char *cl, const char *json,
+                      const char *path, const char *kernel) {
+  clhost_gk x;
+  clhost_load(host, &x, cl, json, kernel, 1);
   size_t sz = 0;
   clGetProgramInfo(x.pr, CL_PROGRAM_BINARY_SIZES, sizeof sz, &sz, NULL);
   unsigned char *bin = malloc(sz + 1);
   clGetProgramInfo(x.pr, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
   FILE *f = fopen(path, "wb");
   if (!f)
-    die("fopen", 0);
+    clhost_die("fopen", 0);
   fwrite(bin, 1, sz, f);
   fclose(f);
   printf("BINARY %s %zu bytes -> %s\n", label_of(cl), sz, path);
@@ -493,6 +500,7 @@ static int cmd_binary(const char *cl, const char *json, const char *path,
 }
 
 int main(int argc, char **argv) {
+  clhost device;
   const char *cl = NULL, *json = NULL, *configs = NULL, *outp = NULL;
   const char *nd = NULL, *ndjson = NULL, *kname = "loop";
   cl_uint shrt = 100, lng = 2100, episodes = 100000;
@@ -521,11 +529,11 @@ int main(int argc, char **argv) {
     }
   }
   if (!strcmp(argv[1], "probe") || !strcmp(argv[1], "binary")) {
-    open_device();
+    clhost_open(&device);
     if (!strcmp(argv[1], "probe"))
-      return cmd_probe();
+      return cmd_probe(&device);
     if (cl && json && outp)
-      return cmd_binary(cl, json, outp, kname);
+      return cmd_binary(&device, cl, json, outp, kname);
     return 2;
   }
   if (reps < 1 || reps > 64 || lng <= shrt || !configs) {
@@ -535,20 +543,21 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "time-nd") && cl && json) {
     ndcfg nd[MAXCFG];
     int n = parse_nd_configs(configs, nd);
-    open_device();
-    return cmd_time_nd(cl, json, nd, n, shrt, lng, reps);
+    clhost_open(&device);
+    return cmd_time_nd(&device, cl, json, nd, n, shrt, lng, reps);
   }
   cfg c[MAXCFG];
   int nc = parse_configs(configs, c);
-  open_device();
+  clhost_open(&device);
   if (!strcmp(argv[1], "time") && cl && json)
-    return cmd_time(cl, json, c, nc, shrt, lng, reps);
+    return cmd_time(&device, cl, json, c, nc, shrt, lng, reps);
   if (!strcmp(argv[1], "baseline"))
-    return cmd_baseline(c, nc, shrt, lng, reps);
+    return cmd_baseline(&device, c, nc, shrt, lng, reps);
   if (!strcmp(argv[1], "stress") && cl && json)
-    return cmd_stress(cl, json, c, nc, episodes);
+    return cmd_stress(&device, cl, json, c, nc, episodes);
   if (!strcmp(argv[1], "disc") && cl && json)
-    return cmd_disc(cl, json, nd && ndjson ? nd : NULL, ndjson, c, nc, reps);
+    return cmd_disc(&device, cl, json, nd && ndjson ? nd : NULL, ndjson, c, nc,
+                    reps);
   fprintf(stderr, "gsync-bench: bad command or missing --cl/--constraints\n");
   return 2;
 }

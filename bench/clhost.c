@@ -7,17 +7,12 @@
 #include <string.h>
 #include <time.h>
 
-cl_device_id dev;
-cl_context ctx;
-cl_command_queue queue;
-const char *prog = "gsync-bench";
-
-void die(const char *what, cl_int rc) {
-  fprintf(stderr, "%s: error: %s (%d)\n", prog, what, (int)rc);
+void clhost_die(const char *what, cl_int rc) {
+  fprintf(stderr, "%s: error: %s (%d)\n", CLHOST_PROG, what, (int)rc);
   exit(1);
 }
 
-double now(void) {
+double clhost_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
@@ -28,15 +23,15 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-double median(double *v, int n) {
+double clhost_median(double *v, int n) {
   qsort(v, (size_t)n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-char *slurp(const char *path) {
+char *clhost_slurp(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    fprintf(stderr, "%s: error: cannot open %s\n", prog, path);
+    fprintf(stderr, "%s: error: cannot open %s\n", CLHOST_PROG, path);
     exit(1);
   }
   fseek(f, 0, SEEK_END);
@@ -44,18 +39,18 @@ char *slurp(const char *path) {
   fseek(f, 0, SEEK_SET);
   char *s = malloc((size_t)n + 1);
   if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
-    die("read", 0);
+    clhost_die("read", 0);
   s[n] = 0;
   fclose(f);
   return s;
 }
 
-void open_device(void) {
+void clhost_open(clhost *h) {
   cl_platform_id p[16];
   cl_uint n = 0;
   cl_int rc = clGetPlatformIDs(16, p, &n);
   if (rc != CL_SUCCESS || n == 0)
-    die("clGetPlatformIDs", rc);
+    clhost_die("clGetPlatformIDs", rc);
   const char *want = getenv("GSYNC_PLATFORM");
   cl_uint i;
   for (i = 0; i < n && i < 16; i++) {
@@ -65,74 +60,74 @@ void open_device(void) {
       break;
   }
   if (i == n || i == 16)
-    die("no such platform", 0);
-  if ((rc = clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL)))
-    die("clGetDeviceIDs", rc);
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+    clhost_die("no such platform", 0);
+  if ((rc = clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, 1, &h->dev, NULL)))
+    clhost_die("clGetDeviceIDs", rc);
+  h->ctx = clCreateContext(NULL, 1, &h->dev, NULL, NULL, &rc);
   if (rc)
-    die("clCreateContext", rc);
-  queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
+    clhost_die("clCreateContext", rc);
+  h->queue = clCreateCommandQueueWithProperties(h->ctx, h->dev, NULL, &rc);
   if (rc)
-    die("clCreateCommandQueue", rc);
+    clhost_die("clCreateCommandQueue", rc);
 }
 
-cl_program build(const char *src, const char *opts) {
+cl_program clhost_build(const clhost *h, const char *src, const char *opts) {
   cl_int rc;
-  cl_program pr = clCreateProgramWithSource(ctx, 1, &src, NULL, &rc);
+  cl_program pr = clCreateProgramWithSource(h->ctx, 1, &src, NULL, &rc);
   if (rc)
-    die("clCreateProgramWithSource", rc);
-  if ((rc = clBuildProgram(pr, 1, &dev, opts, NULL, NULL))) {
+    clhost_die("clCreateProgramWithSource", rc);
+  if ((rc = clBuildProgram(pr, 1, &h->dev, opts, NULL, NULL))) {
     size_t sz = 0;
-    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &sz);
+    clGetProgramBuildInfo(pr, h->dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &sz);
     char *log = calloc(sz + 1, 1);
-    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, sz, log, NULL);
+    clGetProgramBuildInfo(pr, h->dev, CL_PROGRAM_BUILD_LOG, sz, log, NULL);
     fprintf(stderr, "%s\n", log);
-    die("clBuildProgram", rc);
+    clhost_die("clBuildProgram", rc);
   }
   return pr;
 }
 
-cl_kernel kernel_of(cl_program pr, const char *name) {
+cl_kernel clhost_kernel(cl_program pr, const char *name) {
   cl_int rc;
   cl_kernel k = clCreateKernel(pr, name, &rc);
   if (rc)
-    die(name, rc);
+    clhost_die(name, rc);
   return k;
 }
 
-cl_mem buffer(size_t bytes, void *init) {
+cl_mem clhost_buffer(const clhost *h, size_t bytes, void *init) {
   cl_int rc;
   cl_mem m = clCreateBuffer(
-      ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes, init,
-      &rc);
+      h->ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+      init, &rc);
   if (rc)
-    die("clCreateBuffer", rc);
+    clhost_die("clCreateBuffer", rc);
   return m;
 }
 
 static void check(int failed, const char *err) {
   if (failed) {
-    fprintf(stderr, "%s: error: %s\n", prog, err);
+    fprintf(stderr, "%s: error: %s\n", CLHOST_PROG, err);
     exit(1);
   }
 }
 
-void load(gk *x, const char *cl, const char *json, const char *name,
-          size_t max_groups) {
-  load_opts(x, cl, json, name, max_groups, NULL, NULL);
+void clhost_load(const clhost *h, clhost_gk *x, const char *cl,
+                 const char *json, const char *name, size_t max_groups) {
+  clhost_load_opts(h, x, cl, json, name, max_groups, NULL, NULL);
 }
 
 /* The build options: libgsync's for the program, the -cl-std=CLx.y among
  * them raised to min_std, then extra. Returns a new string. */
-static char *build_options(const gsync_program *gp, const char *min_std,
-                           const char *extra) {
-  const char *base = gsync_program_build_options(gp, dev);
+static char *build_options(const clhost *h, const gsync_program *gp,
+                           const char *min_std, const char *extra) {
+  const char *base = gsync_program_build_options(gp, h->dev);
   const char *std = strstr(base, "-cl-std=CL");
   size_t len = strlen(base) + (min_std ? strlen(min_std) : 0) +
                (extra ? strlen(extra) : 0) + 2;
   char *opts = malloc(len);
   if (!opts)
-    die("out of memory", 0);
+    clhost_die("out of memory", 0);
   /* "x.y" compares as a string while both versions have one digit each. */
   if (std && min_std && strncmp(std + 10, min_std, 3) < 0)
     snprintf(opts, len, "%.*s%s%s", (int)(std - base + 10), base, min_std,
@@ -146,47 +141,49 @@ static char *build_options(const gsync_program *gp, const char *min_std,
   return opts;
 }
 
-void load_opts(gk *x, const char *cl, const char *json, const char *name,
-               size_t max_groups, const char *min_std, const char *extra) {
-  char err[ERRLEN];
+void clhost_load_opts(const clhost *h, clhost_gk *x, const char *cl,
+                      const char *json, const char *name, size_t max_groups,
+                      const char *min_std, const char *extra) {
+  char err[CLHOST_ERRLEN];
+  x->h = h;
   check(gsync_program_load(json, &x->gp, err, sizeof err) ||
-            gsync_program_check_device(x->gp, dev, err, sizeof err),
+            gsync_program_check_device(x->gp, h->dev, err, sizeof err),
         err);
-  char *src = slurp(cl);
-  char *opts = build_options(x->gp, min_std, extra);
-  x->pr = build(src, opts);
+  char *src = clhost_slurp(cl);
+  char *opts = build_options(h, x->gp, min_std, extra);
+  x->pr = clhost_build(h, src, opts);
   free(opts);
   free(src);
-  x->k = kernel_of(x->pr, name);
-  check(gsync_kernel_create(x->gp, ctx, queue, x->k, max_groups, &x->gk, err,
-                            sizeof err),
+  x->k = clhost_kernel(x->pr, name);
+  check(gsync_kernel_create(x->gp, h->ctx, h->queue, x->k, max_groups, &x->gk,
+                            err, sizeof err),
         err);
 }
 
-void unload(gk *x) {
+void clhost_unload(clhost_gk *x) {
   gsync_kernel_release(x->gk);
   gsync_program_release(x->gp);
   clReleaseKernel(x->k);
   clReleaseProgram(x->pr);
 }
 
-void enqueue(gk *x, size_t g, size_t l, cl_uint *parts) {
-  char err[ERRLEN];
-  check(gsync_enqueue(x->gk, queue, g, l, parts, err, sizeof err), err);
+void clhost_enqueue(clhost_gk *x, size_t g, size_t l, cl_uint *parts) {
+  char err[CLHOST_ERRLEN];
+  check(gsync_enqueue(x->gk, x->h->queue, g, l, parts, err, sizeof err), err);
 }
 
-void enqueue_nd(gk *x, cl_uint dims, const size_t *g, const size_t *l,
-                gsync_launch_info *info) {
-  char err[ERRLEN];
-  check(gsync_enqueue_nd(x->gk, queue, dims, NULL, g, l, err, sizeof err),
+void clhost_enqueue_nd(clhost_gk *x, cl_uint dims, const size_t *g,
+                       const size_t *l, gsync_launch_info *info) {
+  char err[CLHOST_ERRLEN];
+  check(gsync_enqueue_nd(x->gk, x->h->queue, dims, NULL, g, l, err, sizeof err),
         err);
   if (info != NULL) {
     info->size = sizeof *info;
-    check(gsync_finish_nd(x->gk, queue, info, err, sizeof err), err);
+    check(gsync_finish_nd(x->gk, x->h->queue, info, err, sizeof err), err);
   }
 }
 
-void finish(gk *x) {
-  char err[ERRLEN];
-  check(gsync_finish(x->gk, queue, NULL, err, sizeof err), err);
+void clhost_finish(clhost_gk *x) {
+  char err[CLHOST_ERRLEN];
+  check(gsync_finish(x->gk, x->h->queue, NULL, err, sizeof err), err);
 }

@@ -51,7 +51,7 @@ typedef struct opts {
 typedef struct run {
   const opts *o;
   const graph *g;
-  gk x;                   /* the persistent kernel and the whole program */
+  clhost_gk x;            /* the persistent kernel and the whole program */
   cl_mem row, col, wt, key, ends;
   cl_mem a, b, c, d, e, f, h, i, j; /* per application, named in setup */
   void *ref;              /* the CPU's answer */
@@ -77,7 +77,7 @@ typedef struct app {
 static void arg(cl_kernel k, cl_uint i, size_t size, const void *p) {
   cl_int rc = clSetKernelArg(k, i, size, p);
   if (rc)
-    die("clSetKernelArg", rc);
+    clhost_die("clSetKernelArg", rc);
 }
 #define SET(k, i, v) arg((k), (i), sizeof(v), &(v))
 
@@ -85,23 +85,23 @@ static void arg(cl_kernel k, cl_uint i, size_t size, const void *p) {
  * kernel initializes what it uses, but a broken barrier (the tests' no-op
  * one) lets a phase read what the initialization has not written yet,
  * which should then be a wrong answer, not an index out of bounds. */
-static cl_mem zbuffer(size_t bytes, const void *init) {
+static cl_mem zbuffer(const clhost *host, size_t bytes, const void *init) {
   if (bytes == 0)
     bytes = 4;
-  cl_mem m = buffer(bytes, (void *)init);
+  cl_mem m = clhost_buffer(host, bytes, (void *)init);
   if (!init) {
     cl_uint zero = 0;
-    cl_int rc = clEnqueueFillBuffer(queue, m, &zero, 1, 0, bytes, 0, NULL,
-                                    NULL);
+    cl_int rc =
+        clEnqueueFillBuffer(host->queue, m, &zero, 1, 0, bytes, 0, NULL, NULL);
     if (rc)
-      die("clEnqueueFillBuffer", rc);
+      clhost_die("clEnqueueFillBuffer", rc);
   }
   return m;
 }
 
 /* A buffer of count 4-byte words (see zbuffer). */
-static cl_mem words(size_t count, const void *init) {
-  return zbuffer(count * 4, init);
+static cl_mem words(const clhost *host, size_t count, const void *init) {
+  return zbuffer(host, count * 4, init);
 }
 
 /* Relaunch: enqueues k over at least `items` work-items (one group if
@@ -110,32 +110,32 @@ static void launch(run *r, cl_kernel k, size_t items) {
   size_t l = r->o->local, global = (items + l - 1) / l * l;
   if (global == 0)
     global = l;
-  cl_int rc = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &l, 0, NULL,
-                                     NULL);
+  cl_int rc = clEnqueueNDRangeKernel(r->x.h->queue, k, 1, NULL, &global, &l, 0,
+                                     NULL, NULL);
   if (rc)
-    die("clEnqueueNDRangeKernel", rc);
+    clhost_die("clEnqueueNDRangeKernel", rc);
   r->launches++;
 }
 
 /* Reads word i of m, waiting for everything enqueued before. */
-static cl_uint read_word(cl_mem m, size_t i) {
+static cl_uint read_word(const clhost *host, cl_mem m, size_t i) {
   cl_uint v;
-  cl_int rc = clEnqueueReadBuffer(queue, m, CL_TRUE, i * 4, 4, &v, 0, NULL,
-                                  NULL);
+  cl_int rc =
+      clEnqueueReadBuffer(host->queue, m, CL_TRUE, i * 4, 4, &v, 0, NULL, NULL);
   if (rc)
-    die("clEnqueueReadBuffer", rc);
+    clhost_die("clEnqueueReadBuffer", rc);
   return v;
 }
 
 /* Reads bytes of m into a new allocation. */
-static void *read_all(cl_mem m, size_t bytes) {
+static void *read_all(const clhost *host, cl_mem m, size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (!p)
-    die("out of memory", 0);
-  cl_int rc = clEnqueueReadBuffer(queue, m, CL_TRUE, 0, bytes, p, 0, NULL,
-                                  NULL);
+    clhost_die("out of memory", 0);
+  cl_int rc =
+      clEnqueueReadBuffer(host->queue, m, CL_TRUE, 0, bytes, p, 0, NULL, NULL);
   if (rc)
-    die("clEnqueueReadBuffer", rc);
+    clhost_die("clEnqueueReadBuffer", rc);
   return p;
 }
 
@@ -143,13 +143,13 @@ static void *read_all(cl_mem m, size_t bytes) {
 static void *xmalloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (!p)
-    die("out of memory", 0);
+    clhost_die("out of memory", 0);
   return p;
 }
 
 /* A relaunch kernel of the program. */
 static cl_kernel rk(run *r, const char *name) {
-  return kernel_of(r->x.pr, name);
+  return clhost_kernel(r->x.pr, name);
 }
 
 /* Compares n 32-bit words exactly; describes the first difference. */
@@ -187,9 +187,9 @@ static void bfs_setup(run *r) {
   }
   free(q);
   r->ref = dist;
-  r->a = words(g->n, NULL);
-  r->b = words(2 * (size_t)g->n, NULL);
-  r->c = words(3, NULL);
+  r->a = words(r->x.h, g->n, NULL);
+  r->b = words(r->x.h, 2 * (size_t)g->n, NULL);
+  r->c = words(r->x.h, 3, NULL);
   cl_uint src = 0;
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
@@ -214,13 +214,13 @@ static void bfs_relaunch(run *r) {
   for (cl_int l = 0; count > 0; l++) {
     SET(level, 6, l);
     launch(r, level, count);
-    count = read_word(r->c, (size_t)(l + 1) % 3);
+    count = read_word(r->x.h, r->c, (size_t)(l + 1) % 3);
   }
 }
 
 /* Levels exactly. */
 static int bfs_check(run *r, char *detail) {
-  cl_uint *got = read_all(r->a, (size_t)r->g->n * 4);
+  cl_uint *got = read_all(r->x.h, r->a, (size_t)r->g->n * 4);
   int ok = same_words(got, r->ref, r->g->n, "levels", detail);
   free(got);
   return ok;
@@ -294,10 +294,10 @@ static void sssp_setup(run *r) {
   free(h.d);
   free(h.v);
   r->ref = dist;
-  r->a = words(g->n, NULL);
-  r->b = words(g->n, NULL);
-  r->c = words(2 * (size_t)g->n, NULL);
-  r->d = words(3, NULL);
+  r->a = words(r->x.h, g->n, NULL);
+  r->b = words(r->x.h, g->n, NULL);
+  r->c = words(r->x.h, 2 * (size_t)g->n, NULL);
+  r->d = words(r->x.h, 3, NULL);
   cl_uint src = 0;
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->wt), SET(k, 3, r->a);
@@ -323,13 +323,13 @@ static void sssp_relaunch(run *r) {
   for (cl_uint i = 0; count > 0; i++) {
     SET(round, 8, i);
     launch(r, round, count);
-    count = read_word(r->d, (i + 1) % 3);
+    count = read_word(r->x.h, r->d, (i + 1) % 3);
   }
 }
 
 /* Distances exactly. */
 static int sssp_check(run *r, char *detail) {
-  cl_uint *got = read_all(r->a, (size_t)r->g->n * 4);
+  cl_uint *got = read_all(r->x.h, r->a, (size_t)r->g->n * 4);
   int ok = same_words(got, r->ref, r->g->n, "distances", detail);
   free(got);
   return ok;
@@ -393,13 +393,13 @@ static void color_setup(run *r) {
       r->info = (unsigned)colour[v] + 1;
     for (cl_uint e = g->row[v]; e < g->row[v + 1]; e++)
       if (colour[g->col[e]] == colour[v])
-        die("CPU colouring is not proper", 0);
+        clhost_die("CPU colouring is not proper", 0);
   }
   free(sel);
   r->ref = colour;
-  r->a = words(g->n, NULL);
-  r->b = zbuffer(g->n, NULL);
-  r->c = words(3, NULL);
+  r->a = words(r->x.h, g->n, NULL);
+  r->b = zbuffer(r->x.h, g->n, NULL);
+  r->c = words(r->x.h, 3, NULL);
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, g->n);
@@ -425,14 +425,14 @@ static void color_relaunch(run *r) {
     SET(sel, 6, i);
     launch(r, sel, g->n);
     launch(r, assign, g->n);
-    if (!read_word(r->c, i % 3))
+    if (!read_word(r->x.h, r->c, i % 3))
       break;
   }
 }
 
 /* Colours exactly. */
 static int color_check(run *r, char *detail) {
-  cl_uint *got = read_all(r->a, (size_t)r->g->n * 4);
+  cl_uint *got = read_all(r->x.h, r->a, (size_t)r->g->n * 4);
   int ok = same_words(got, r->ref, r->g->n, "colours", detail);
   free(got);
   return ok;
@@ -475,12 +475,12 @@ static void mis_setup(run *r) {
     for (cl_uint e = g->row[v]; e < g->row[v + 1]; e++)
       in_nbr |= state[g->col[e]] == IN;
     if (state[v] == IN ? in_nbr : !in_nbr)
-      die("CPU set is not maximal independent", 0);
+      clhost_die("CPU set is not maximal independent", 0);
     r->info += state[v] == IN;
   }
   r->ref = state;
-  r->a = zbuffer(g->n, NULL);
-  r->b = words(3, NULL);
+  r->a = zbuffer(r->x.h, g->n, NULL);
+  r->b = words(r->x.h, 3, NULL);
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, g->n);
@@ -506,14 +506,14 @@ static void mis_relaunch(run *r) {
     SET(leave, 5, i);
     launch(r, join, g->n);
     launch(r, leave, g->n);
-    if (!read_word(r->b, i % 3))
+    if (!read_word(r->x.h, r->b, i % 3))
       break;
   }
 }
 
 /* States exactly. */
 static int mis_check(run *r, char *detail) {
-  unsigned char *got = read_all(r->a, r->g->n), *want = r->ref;
+  unsigned char *got = read_all(r->x.h, r->a, r->g->n), *want = r->ref;
   unsigned bad = 0, first = 0;
   for (cl_uint v = 0; v < r->g->n; v++)
     if (got[v] != want[v] && bad++ == 0)
@@ -577,15 +577,15 @@ static void bc_setup(run *r) {
   }
   for (cl_uint v = 0; v < n; v++)
     if (!isfinite(bc[v]))
-      die("path counts overflow a double on this input: use a smaller one",
-          0);
+      clhost_die(
+          "path counts overflow a double on this input: use a smaller one", 0);
   free(dist), free(sigma), free(delta), free(order);
   r->ref = bc;
-  r->a = words(n, NULL);
-  r->b = zbuffer((size_t)n * 8, NULL);
-  r->c = zbuffer((size_t)n * 8, NULL);
-  r->d = zbuffer((size_t)n * 8, NULL);
-  r->e = words(3, NULL);
+  r->a = words(r->x.h, n, NULL);
+  r->b = zbuffer(r->x.h, (size_t)n * 8, NULL);
+  r->c = zbuffer(r->x.h, (size_t)n * 8, NULL);
+  r->d = zbuffer(r->x.h, (size_t)n * 8, NULL);
+  r->e = words(r->x.h, 3, NULL);
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, r->d), SET(k, 6, r->e), SET(k, 7, n);
@@ -619,7 +619,7 @@ static void bc_relaunch(run *r) {
     for (;;) {
       SET(fwd, 6, depth), SET(fwd, 7, step);
       launch(r, fwd, n);
-      cl_uint raised = read_word(r->e, step % 3);
+      cl_uint raised = read_word(r->x.h, r->e, step % 3);
       if (raised != ++step)
         break;
       depth++;
@@ -636,7 +636,8 @@ static void bc_relaunch(run *r) {
  * multiply and an add that the CPU rounds apart). */
 static int bc_check(run *r, char *detail) {
   cl_uint n = r->g->n;
-  double *got = read_all(r->d, (size_t)n * 8), *want = r->ref, top = 1.0;
+  double *got = read_all(r->x.h, r->d, (size_t)n * 8), *want = r->ref,
+         top = 1.0;
   for (cl_uint v = 0; v < n; v++)
     top = fmax(top, fabs(want[v]));
   unsigned bad = 0, first = 0;
@@ -688,10 +689,10 @@ static void pr_setup(run *r) {
   }
   free(share);
   r->ref = rank;
-  r->a = words(n, NULL);
-  r->b = words(n, NULL);
-  r->c = words(3, NULL);
-  r->d = words(1, NULL);
+  r->a = words(r->x.h, n, NULL);
+  r->b = words(r->x.h, n, NULL);
+  r->c = words(r->x.h, 3, NULL);
+  r->d = words(r->x.h, 1, NULL);
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, r->d), SET(k, 6, n), SET(k, 7, tol);
@@ -722,20 +723,21 @@ static void pr_relaunch(run *r) {
     SET(gather, 7, it);
     launch(r, contribute, n);
     launch(r, gather, n);
-    moved = read_word(r->c, it % 3) != 0;
+    moved = read_word(r->x.h, r->c, it % 3) != 0;
   }
-  cl_int rc = clEnqueueWriteBuffer(queue, r->d, CL_TRUE, 0, 4, &it, 0, NULL,
-                                   NULL);
+  cl_int rc = clEnqueueWriteBuffer(r->x.h->queue, r->d, CL_TRUE, 0, 4, &it, 0,
+                                   NULL, NULL);
   if (rc)
-    die("clEnqueueWriteBuffer", rc);
+    clhost_die("clEnqueueWriteBuffer", rc);
 }
 
 /* Ranks agree within a few convergence bounds plus float rounding (the
  * device's division need not round as the CPU's does, so an iteration
  * more or less is possible). */
 static int pr_check(run *r, char *detail) {
-  cl_uint n = r->g->n, iters = read_word(r->d, 0);
-  float *got = read_all(r->a, (size_t)n * 4), *want = r->ref, top = 0.0f;
+  cl_uint n = r->g->n, iters = read_word(r->x.h, r->d, 0);
+  float *got = read_all(r->x.h, r->a, (size_t)n * 4), *want = r->ref,
+        top = 0.0f;
   for (cl_uint v = 0; v < n; v++)
     top = fmaxf(top, want[v]);
   float bound = 4.0f * pr_tol(r->g) + 1e-4f * top;
@@ -796,12 +798,12 @@ static void mst_setup(run *r) {
   }
   free(keys), free(p);
   r->ref = in;
-  r->a = words(n, NULL);
-  r->b = words(n, NULL);
-  r->c = words(n, NULL);
-  r->d = zbuffer(ne, NULL);
-  r->e = words(3, NULL);
-  r->f = words(3, NULL);
+  r->a = words(r->x.h, n, NULL);
+  r->b = words(r->x.h, n, NULL);
+  r->c = words(r->x.h, n, NULL);
+  r->d = zbuffer(r->x.h, ne, NULL);
+  r->e = words(r->x.h, 3, NULL);
+  r->f = words(r->x.h, 3, NULL);
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->key), SET(k, 3, r->ends);
   SET(k, 4, r->a), SET(k, 5, r->b), SET(k, 6, r->c), SET(k, 7, r->d);
@@ -837,13 +839,13 @@ static void mst_relaunch(run *r) {
     SET(find, 7, i), SET(hook, 7, i);
     launch(r, find, n);
     launch(r, hook, n);
-    if (!read_word(r->e, i % 3))
+    if (!read_word(r->x.h, r->e, i % 3))
       break;
     launch(r, apply, n);
     for (int moved = 1; moved; j++) {
       SET(jump, 3, j);
       launch(r, jump, n);
-      moved = read_word(r->f, j % 3) != 0;
+      moved = read_word(r->x.h, r->f, j % 3) != 0;
     }
   }
 }
@@ -851,7 +853,7 @@ static void mst_relaunch(run *r) {
 /* The forest's edges exactly. */
 static int mst_check(run *r, char *detail) {
   cl_uint ne = r->g->nedges;
-  unsigned char *got = read_all(r->d, ne), *want = r->ref;
+  unsigned char *got = read_all(r->x.h, r->d, ne), *want = r->ref;
   unsigned bad = 0, first = 0;
   for (cl_uint i = 0; i < ne; i++)
     if (got[i] != want[i] && bad++ == 0)
@@ -899,7 +901,7 @@ static int number(const char *v, unsigned long long *out) {
 
 /* Parses the options, makes the graph, runs the application. */
 int main(int argc, char **argv) {
-  prog = "gsync-graph";
+  clhost device;
   opts o = {NULL, NULL, NULL, NULL, "both", "", 1, 5, 4, 1, 64};
   if (argc < 2)
     return usage("no application named");
@@ -942,23 +944,24 @@ int main(int argc, char **argv) {
     return usage("--groups, --local, --sources: positive; --reps: 0..32");
 
   graph g;
-  char err[ERRLEN];
+  char err[CLHOST_ERRLEN];
   if (graph_make(&g, o.input, o.seed, err, sizeof err)) {
     fprintf(stderr, "gsync-graph: error: %s\n", err);
     return 1;
   }
-  open_device();
+  clhost_open(&device);
   run r;
   memset(&r, 0, sizeof r);
   r.o = &o;
   r.g = &g;
   /* The kernels use OpenCL C 1.2 (static functions). */
-  load_opts(&r.x, o.cl, o.json, o.app, o.groups, "1.2", o.build_options);
-  r.row = words(g.n + 1, g.row);
-  r.col = words(g.m, g.col);
-  r.wt = words(g.m, g.wt);
-  r.key = words(g.m, g.key);
-  r.ends = words(g.m, g.ends);
+  clhost_load_opts(&device, &r.x, o.cl, o.json, o.app, o.groups, "1.2",
+                   o.build_options);
+  r.row = words(&device, g.n + 1, g.row);
+  r.col = words(&device, g.m, g.col);
+  r.wt = words(&device, g.m, g.wt);
+  r.key = words(&device, g.m, g.key);
+  r.ends = words(&device, g.m, g.ends);
   a->setup(&r);
   printf("graph %s seed %llu: %u vertices, %u edges, max degree %u; "
          "%s: %u %s (CPU)\n",
@@ -973,24 +976,28 @@ int main(int argc, char **argv) {
    * at a kernel's first launch. */
   for (unsigned i = 0; i <= o.reps; i++) {
     if (do_p) {
-      double t0 = now();
-      enqueue(&r.x, o.groups, o.local, &parts);
-      tp[i ? i - 1 : 0] = now() - t0;
+      double t0 = clhost_now();
+      clhost_enqueue(&r.x, o.groups, o.local, &parts);
+      tp[i ? i - 1 : 0] = clhost_now() - t0;
       if (i == 0)
         ok_p = a->check(&r, dp);
     }
     if (do_r) {
       r.launches = 0;
-      double t0 = now();
+      double t0 = clhost_now();
       a->relaunch(&r);
-      clFinish(queue);
-      tr[i ? i - 1 : 0] = now() - t0;
+      clFinish(device.queue);
+      tr[i ? i - 1 : 0] = clhost_now() - t0;
       if (i == 0)
         ok_r = a->check(&r, dr);
     }
   }
-  double p = !do_p ? 0 : o.reps ? median(tp, (int)o.reps) * 1e3 : tp[0] * 1e3;
-  double q = !do_r ? 0 : o.reps ? median(tr, (int)o.reps) * 1e3 : tr[0] * 1e3;
+  double p = !do_p    ? 0
+             : o.reps ? clhost_median(tp, (int)o.reps) * 1e3
+                      : tp[0] * 1e3;
+  double q = !do_r    ? 0
+             : o.reps ? clhost_median(tr, (int)o.reps) * 1e3
+                      : tr[0] * 1e3;
   if (do_p)
     printf("RESULT %s %s persistent %.3f ms groups=%u %s%s\n", o.app, g.name,
            p, parts, ok_p ? "ok" : "MISMATCH: ", dp);

@@ -9,11 +9,14 @@
 #                  without discovery)
 B=${B:-build/bench/gsync-bench}
 K=build/gpu-kernels
+root=$(pwd)
+. "$root/test/gpu/barriers.sh"
+DEF=$(gpu_default_barrier) || exit 1
 export LD_LIBRARY_PATH=$PWD/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export GSYNC_PLATFORM=${GSYNC_PLATFORM:-NVIDIA}
 command -v ptxas >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 for k in xpx stencil mirror; do
-  for v in ${REGS_VARIANTS:-tree tree.nd}; do
+  for v in ${REGS_VARIANTS:-$DEF $DEF.nd}; do
     f=$K/$k.$v
     [ -f "$f.cl" ] || continue
     timeout 30 "$B" binary --cl "$f.cl" --constraints "$f.json" --kernel "$k" \
@@ -23,7 +26,7 @@ for k in xpx stencil mirror; do
                          grep -o 'Used [0-9]* registers')"
   done
 done
-for v in tree.nd; do
+for v in $DEF.nd; do
   echo "=== SASS loop.$v"
   timeout 30 "$B" binary --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
     --out /tmp/regs.bin >/dev/null &&

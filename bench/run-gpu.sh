@@ -15,11 +15,19 @@ root=$(pwd)
 OUT=${OUT:-$root/build/gpu-out}
 mkdir -p "$OUT"
 K=$root/build/gpu-kernels
+. "$root/test/gpu/barriers.sh"
+DEF=$(gpu_default_barrier) || exit 1
 B=${B:-$root/build/bench/gsync-bench}
 [ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 R=$OUT/bench-raw.txt
 PLAT=${PLAT:-NVIDIA}
-VARIANTS=${VARIANTS:-tree flip gen atomic-or volatile}
+# By default the barriers test/gpu/prepare.sh rewrote (test/gpu/barriers.sh),
+# the default first; on NVIDIA (OpenCL C 1.2) those that build there.
+if [ "$PLAT" = NVIDIA ]; then
+  VARIANTS=${VARIANTS:-$(gpu_barriers_cl12)}
+else
+  VARIANTS=${VARIANTS:-$(gpu_barriers)}
+fi
 EPISODES=${EPISODES:-100000}
 POCL_EPISODES=${POCL_EPISODES:-100000}
 echo "# $(date -u) bench/run-gpu.sh on $(hostname)" >> "$R"
@@ -51,9 +59,9 @@ done
 # many groups it admits, at 1x to 16x the co-resident count; with the same
 # kernel without discovery, through libgsync and raw, for comparison.
 DC=${full}x256,$((2 * full))x256,$((4 * full))x256,$((8 * full))x256,$((16 * full))x256
-for v in ${DISC_VARIANTS:-tree.d-lockfree tree.d-ticket}; do
+for v in ${DISC_VARIANTS:-$(for d in $(gpu_discoveries); do echo $DEF.d-$d; done)}; do
   timeout 90 "$B" disc --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
-    --nd "$K/loop.tree.nd.cl" --nd-constraints "$K/loop.tree.nd.json" \
+    --nd "$K/loop.$DEF.nd.cl" --nd-constraints "$K/loop.$DEF.nd.json" \
     --configs "$DC" --reps 15 | tee -a "$R" || echo "FAILED disc $v rc=$?" | tee -a "$R"
 done
 # Message passing: zero stale reads is the only pass; noop must see some.
@@ -65,11 +73,11 @@ for v in ${STRESS_VARIANTS:-$VARIANTS noop}; do
 done
 if [ -z "${NO_POCL:-}" ]; then
   export GSYNC_PLATFORM=Portable POCL_MAX_PTHREAD_COUNT=16
-  for v in ${POCL_VARIANTS:-$VARIANTS acq-rel noop}; do
+  for v in ${POCL_VARIANTS:-$(gpu_barriers) noop}; do
     timeout 60 "$B" stress --cl "$K/mp.$v.nd.cl" --constraints "$K/mp.$v.nd.json" \
       --configs 4x64,16x64 --episodes "$POCL_EPISODES" | sed 's/^STRESS/PSTRESS/' | tee -a "$R"
   done
-  timeout 100 "$B" time --cl "$K/loop.tree.nd.cl" --constraints "$K/loop.tree.nd.json" \
+  timeout 100 "$B" time --cl "$K/loop.$DEF.nd.cl" --constraints "$K/loop.$DEF.nd.json" \
     --configs 16x64 --short 100 --long 1100 --reps 3 | sed 's/^RESULT/PRESULT/' | tee -a "$R"
 fi
 # gridsync again: the baseline has not drifted.

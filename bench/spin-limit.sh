@@ -41,7 +41,11 @@ root=$(pwd)
 K=$root/build/spin-kernels
 RUN=$root/build/test/run/gsync-run
 TOOL=$root/build/tool/gsync-rewrite
-ABORT_BARRIERS=${ABORT_BARRIERS:-tree flip gen atomic-or volatile}
+# ABORT_BARRIERS by default: every barrier --list-barriers shows that
+# builds as OpenCL C 1.2, the default first (test/gpu/barriers.sh); prepare
+# writes the list to $K/ABORT_BARRIERS, where run finds it.
+ABORT_BARRIERS=${ABORT_BARRIERS:-}
+. "$root/test/gpu/barriers.sh"
 ABORT_LIMITS=${ABORT_LIMITS:-500ms 5s}
 HEALTHY_LIMITS=${HEALTHY_LIMITS:-10ms 50ms 200ms 1s}
 COST_CONFIGS=${COST_CONFIGS:-}
@@ -60,6 +64,12 @@ prepare() {
   local k=$root/test/run/kernels
   [ -x "$TOOL" ] || { echo "spin-limit.sh: build first" >&2; exit 1; }
   rm -rf "$K" && mkdir -p "$K"
+  if [ -z "$ABORT_BARRIERS" ]; then
+    for b in $(gpu_list_barriers "$TOOL"); do
+      gpu_rule_needs_cl2 "$b" || ABORT_BARRIERS="$ABORT_BARRIERS $b"
+    done
+  fi
+  echo $ABORT_BARRIERS > "$K/ABORT_BARRIERS"
   for l in $ABORT_LIMITS; do
     for b in $ABORT_BARRIERS; do
       rewrite "$k/stencil.cl" "stencil.$b.nd.$l" --barrier="$b" \
@@ -116,6 +126,7 @@ run() {
   LOCAL=${LOCAL:-64}
   REPS=${REPS:-3}
   ABORT_GROUPS=${ABORT_GROUPS:-$((4 * CORES))}
+  ABORT_BARRIERS=${ABORT_BARRIERS:-$(cat "$K/ABORT_BARRIERS")}
   export GSYNC_PLATFORM=${PLAT:-}
   echo "# $(date -u) bench/spin-limit.sh on $(hostname), platform '${PLAT:-first}'," \
     "CORES=$CORES LOCAL=$LOCAL, load $(cut -d' ' -f1-3 /proc/loadavg)"

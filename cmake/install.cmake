@@ -9,7 +9,13 @@ include(CMakePackageConfigHelpers)
 set(GSYNC_DATADIR ${CMAKE_INSTALL_DATADIR}/gsync-rewrite)
 set(GSYNC_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/gsync-rewrite)
 
-install(TARGETS gsync-rewrite gsync EXPORT gsync-rewrite-targets
+# Without GSYNC_RUNTIME: the tool, gsync.h, the rules, the docs and a
+# CMake package of the tool alone (no libgsync, no libgsync.pc).
+set(GSYNC_INSTALL_TARGETS gsync-rewrite)
+if(GSYNC_RUNTIME)
+  list(APPEND GSYNC_INSTALL_TARGETS gsync)
+endif()
+install(TARGETS ${GSYNC_INSTALL_TARGETS} EXPORT gsync-rewrite-targets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -21,6 +27,7 @@ file(GLOB GSYNC_DOCS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/docs/*.md)
 install(FILES README.md ${GSYNC_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES docs/gsync-rewrite.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
+if(GSYNC_RUNTIME)
 # libgsync.pc, with the prefix known only at install time (--prefix):
 # configured here but for that, and again when installed.
 set(GSYNC_PC_PREFIX "@GSYNC_PC_PREFIX@")
@@ -55,6 +62,7 @@ install(CODE "
   message(STATUS \"Installing: \${pc}\")
   configure_file(${CMAKE_BINARY_DIR}/libgsync.pc.in \${pc} @ONLY)
   list(APPEND CMAKE_INSTALL_MANIFEST_FILES \${pc})")
+endif()
 
 # The CMake package, installed ...
 set(GSYNC_KERNEL_INCLUDE_DIR ${GSYNC_DATADIR}/include)

@@ -6,12 +6,12 @@
 #   the NVIDIA benchmark and stress test (alone).
 # Env: TEST_BUDGET (s, default 170), STEPS="tests bench" (default both; add
 #   graph for bench/run-graph.sh, GRAPH_LIMIT s, default 300),
-#   BARRIERS (run-test order), and what test/gpu/run.sh / bench/run-gpu.sh take.
+#   and what test/gpu/run.sh / bench/run-gpu.sh take (BARRIERS: by default
+#   those test/gpu/prepare.sh rewrote, the default first; test/gpu/barriers.sh).
 set -u
 export OUT=${OUT:-$(pwd)/build/gpu-out}
 mkdir -p "$OUT"
 STEPS=${STEPS:-tests bench}
-export BARRIERS=${BARRIERS:-tree flip gen atomic-or volatile acq-rel}
 TB=${TEST_BUDGET:-170}
 nvidia-smi -L 2>&1 | head -2
 clinfo -l 2>&1 | head -6

@@ -27,6 +27,8 @@ root=$(pwd)
 export OUT=${OUT:-$root/build/gpu-out}
 mkdir -p "$OUT"
 K=$root/build/gpu-kernels
+. "$root/test/gpu/barriers.sh"
+DEF=$(gpu_default_barrier) || exit 1
 RUN=$root/build/test/run/gsync-run
 B=$root/build/bench/gsync-bench
 [ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -37,7 +39,7 @@ start=$(date +%s)
 
 if echo "$STEPS" | grep -q tests; then
   for p in NVIDIA Portable; do
-    (PLATFORMS=$p SCENARIOS="jacobi2d stencil3d" LF_BARRIERS=tree BUDGET=$TB \
+    (PLATFORMS=$p SCENARIOS="jacobi2d stencil3d" LF_BARRIERS=$DEF BUDGET=$TB \
        timeout -k 5 $((TB + 40)) bash test/gpu/run.sh >/dev/null 2>&1) &
   done
   wait
@@ -59,8 +61,8 @@ if echo "$STEPS" | grep -q leftout; then
               32x32x16:8x8x4 33x32:16x16}; do
     g=${spec%%:*} l=${spec##*:}
     for try in 1 2; do
-      line=$(timeout -k 3 60 "$RUN" --scenario ids --cl "$K/ids.tree.cl" \
-               --constraints "$K/ids.tree.json" --groups "$g" --local "$l" 2>&1 | tail -1)
+      line=$(timeout -k 3 60 "$RUN" --scenario ids --cl "$K/ids.$DEF.cl" \
+               --constraints "$K/ids.$DEF.json" --groups "$g" --local "$l" 2>&1 | tail -1)
       echo "$g of $l (try $try): $line" | tee -a "$f"
       echo "$line" | grep -q ": ok " || status=1
     done
@@ -75,10 +77,10 @@ if echo "$STEPS" | grep -q bench; then
   # the same elements; with discovery (the ids are virtual) at 1/8, 1x and
   # 4x the co-resident count, and without it (real ids) where it fits.
   for round in 1 2; do
-    for v in tree tree.nd; do
+    for v in $DEF $DEF.nd; do
       c1=${ONE_D:-132x256,1056x256,4224x256}
       c2=${TWO_D:-12x11:16x16,33x32:16x16,66x64:16x16,11x12x8:8x8x4}
-      if [ $v = tree.nd ]; then
+      if [ $v = $DEF.nd ]; then
         c1=${ONE_DN:-132x256,1056x256}
         c2=${TWO_DN:-12x11:16x16,33x32:16x16,11x12x8:8x8x4}
       fi

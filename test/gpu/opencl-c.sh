@@ -13,6 +13,8 @@
 set -u
 root=$(pwd)
 K=$root/build/gpu-kernels
+. "$root/test/gpu/barriers.sh"
+DEF=$(gpu_default_barrier) || exit 1
 RUN=$root/build/test/run/gsync-run
 OUT=${OUT:-$root/build/gpu-out}
 mkdir -p "$OUT"
@@ -43,11 +45,11 @@ check() {
 for plat in $PLATFORMS; do
   case $plat in
   NVIDIA)
-    check NVIDIA refused atomics.tree 1056
-    check NVIDIA refused atomics.tree.nd 132 ;;
+    check NVIDIA refused atomics.$DEF 1056
+    check NVIDIA refused atomics.$DEF.nd 132 ;;
   *)
-    check "$plat" ok atomics.tree $((POCL_CORES * 4))
-    check "$plat" ok atomics.tree.nd "$POCL_CORES" POCL_MAX_PTHREAD_COUNT="$POCL_CORES" ;;
+    check "$plat" ok atomics.$DEF $((POCL_CORES * 4))
+    check "$plat" ok atomics.$DEF.nd "$POCL_CORES" POCL_MAX_PTHREAD_COUNT="$POCL_CORES" ;;
   esac
 done
 echo "opencl-c.sh: $([ $bad -eq 0 ] && echo all as expected || echo SOME NOT AS EXPECTED)" | tee -a "$TAB"

@@ -9,7 +9,9 @@
 #   RULES_DIR=DIR   extra rule files (default: rewrite-rules, so rules added
 #                   since the last build are used too)
 #   BARRIERS="..."  barriers to rewrite for (default: all that --list-barriers
-#                   shows, plus the test-only noop and local, for the teeth)
+#                   shows, the default first, plus the test-only noop and
+#                   local, for the teeth); written to build/gpu-kernels/
+#                   BARRIERS, the default to DEFAULT, for the GPU scripts
 set -e
 root=$(pwd)
 tool=$root/build/tool/gsync-rewrite
@@ -17,7 +19,10 @@ out=$root/build/gpu-kernels
 rules=${RULES_DIR:-$root/rewrite-rules}
 [ -x "$tool" ] || { echo "prepare.sh: build first: $tool missing" >&2; exit 1; }
 # noop comes from test/rules; the others from rewrite-rules (+ built-ins).
-all=$("$tool" --rules-dir="$rules" --list-barriers | awk '/^discovery/{exit} NR>1{print $1}')
+# The default first: the GPU scripts take this order (test/gpu/barriers.sh).
+. "$root/test/gpu/barriers.sh"
+all=$(gpu_list_barriers "$tool" "$rules")
+default=$(gpu_list_default "$tool" "$rules")
 barriers=${BARRIERS:-$all noop local}
 rm -rf "$out" && mkdir -p "$out" "$root/build/gpu-lib"
 # A rules dir that holds both the project's rules and the test-only noop.
@@ -37,7 +42,9 @@ for b in $barriers; do
   for k in $inputs; do
     base=$(basename "$k" .cl)
     std=
-    case $b in acq-rel) std=-cl-std=CL3.0 ;; esac
+    # A rule that asks for OpenCL C 2.0 or later is built as 3.0 (NVIDIA
+    # offers 3.0 without 2.0's optional features; PoCL both).
+    if gpu_rule_needs_cl2 "$b" "$tmp_rules"; then std=-cl-std=CL3.0; fi
     # atomics.cl is OpenCL C 3.0 (C11 atomics; test/gpu/opencl-c.sh).
     case $base in atomics) std=-cl-std=CL3.0 ;; esac
     "$tool" --rules-dir="$tmp_rules" --barrier="$b" $std "$k" \
@@ -52,7 +59,8 @@ for d in "$rules"/discovery-*.cl; do
   name=$(basename "$d" .cl | sed 's/^discovery-//')
   [ "$name" = none ] && continue
   for b in $barriers; do
-    case $b in noop|local|acq-rel) continue ;; esac
+    case $b in noop|local) continue ;; esac
+    if gpu_rule_needs_cl2 "$b" "$tmp_rules"; then continue; fi
     for k in $inputs; do
       base=$(basename "$k" .cl)
       std=
@@ -70,7 +78,7 @@ for b in default $barriers; do
   case $b in noop|local) continue ;; esac
   opt=--barrier=$b
   [ "$b" = default ] && opt=
-  case $b in acq-rel) opt="$opt -cl-std=CL3.0" ;; esac
+  if gpu_rule_needs_cl2 "$b" "$tmp_rules"; then opt="$opt -cl-std=CL3.0"; fi
   for k in "$root/bench/app/bfs.cl" "$root/examples/heat.cl"; do
     base=$(basename "$k" .cl)
     "$tool" --rules-dir="$tmp_rules" $opt "$k" \
@@ -85,7 +93,7 @@ for b in default $barriers; do
   [ "$b" = noop ] && continue
   opt=--barrier=$b
   [ "$b" = default ] && opt=
-  case $b in acq-rel) opt="$opt -cl-std=CL3.0" ;; esac
+  if gpu_rule_needs_cl2 "$b" "$tmp_rules"; then opt="$opt -cl-std=CL3.0"; fi
   for k in "$root"/bench/graph/*.cl; do
     base=$(basename "$k" .cl)
     "$tool" --rules-dir="$tmp_rules" $opt "$k" \
@@ -94,6 +102,7 @@ for b in default $barriers; do
   done
 done
 echo $barriers > "$out/BARRIERS"
+echo "$default" > "$out/DEFAULT"
 for lib in libjson-c.so.5; do
   p=$(ldconfig -p | awk -v l="$lib" '$1==l && /x86-64/{print $NF; exit}')
   [ -n "$p" ] && cp -L "$p" "$root/build/gpu-lib/"

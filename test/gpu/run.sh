@@ -36,12 +36,15 @@ mkdir -p "$OUT"
 [ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 PLATFORMS=${PLATFORMS:-NVIDIA Portable}
 SCENARIOS=${SCENARIOS:-stencil mirror xpx helper reuse}
-ALL=$(cat "$K/BARRIERS")
-BARRIERS=${BARRIERS:-$(echo $ALL | tr ' ' '\n' | grep -vxE 'noop|local' | tr '\n' ' ')}
+. "$root/test/gpu/barriers.sh"
+DEF=$(gpu_default_barrier) || exit 1
+ALL=$(cat "$K/BARRIERS") # with the test-only noop and local, for the teeth
+BARRIERS=${BARRIERS:-$(gpu_barriers)}
 NV_CORES=${NV_CORES:-1056}
 POCL_CORES=${POCL_CORES:-16}
 BUDGET=${BUDGET:-240}
-LF_BARRIERS=${LF_BARRIERS:-tree atomic-or}
+# The default and atomic-or (all accesses atomic: any OpenCL 1.1 device).
+LF_BARRIERS=${LF_BARRIERS:-$(echo $DEF atomic-or | tr ' ' '\n' | awk '!seen[$0]++')}
 TAG=${TAG:-$(echo $PLATFORMS | tr ' ' '-')}
 LOG=$OUT/gpu-run-$TAG.log
 TAB=$OUT/gpu-run-$TAG.txt
@@ -166,11 +169,11 @@ for plat in $PLATFORMS; do
   for sc in $SCENARIOS; do
     fullof[$sc]=$full
     case $sc in jacobi2d|stencil3d) ;; *) continue ;; esac
-    [ "$plat" = NVIDIA ] && [ -f "$K/$sc.tree.cl" ] || continue
+    [ "$plat" = NVIDIA ] && [ -f "$K/$sc.$DEF.cl" ] || continue
     seen=""
     for try in 1 2 3; do
-      line=$(timeout -k 3 "$TMO" "$RUN" --scenario $sc --cl "$K/$sc.tree.cl" \
-        --constraints "$K/$sc.tree.json" $(launch_args $sc $((4 * C))) \
+      line=$(timeout -k 3 "$TMO" "$RUN" --scenario $sc --cl "$K/$sc.$DEF.cl" \
+        --constraints "$K/$sc.$DEF.json" $(launch_args $sc $((4 * C))) \
         --rounds 2 2>>"$LOG")
       read -r pp lo <<EOF2
 $(echo "$line" | sed -n 's/.*participants=\([0-9]*\).*left_out=\([0-9]*\).*/\1 \2/p')
@@ -185,8 +188,8 @@ EOF2
   for sc in $SCENARIOS; do hdr="$hdr $(printf '%-9s' "$sc")"; done
   say "$hdr"
   for b in $BARRIERS; do
-    if [ "$plat" = NVIDIA ] && [ "$b" = acq-rel ]; then
-      msg=$(timeout -k 3 "$TMO" "$RUN" --build-only "$K/stencil.acq-rel.cl" 2>&1 |
+    if [ "$plat" = NVIDIA ] && gpu_needs_cl2 "$b"; then
+      msg=$(timeout -k 3 "$TMO" "$RUN" --build-only "$K/stencil.$b.cl" 2>&1 |
             grep -m1 -i "error" | cut -c1-110)
       say "$(printf "%-13s %-6s %6s |" "$b" - -) does not build (expected: OpenCL C 1.2): $msg"
       continue
