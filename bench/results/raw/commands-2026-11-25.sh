@@ -30,3 +30,7 @@ VARIANTS="tree" STRESS_VARIANTS="tree noop" POCL_VARIANTS="tree" timeout -k 5 20
 ls "$OUT"
 # --- call 3
 timeout -k 5 300 bash test/gpu/nd.sh > $OUT/nd.log 2>&1; timeout -k 5 270 bash bench/run-graph.sh > $OUT/graph.log 2>&1
+# --- later the same day: the watch (docs/watch.md) and the run tests with it
+# (on this machine first: sh test/gpu/prepare.sh; sh ../shared/gpu/prepare.sh)
+timeout -k 5 240 bash test/gpu/watch.sh > $OUT/watch.log 2>&1
+BUDGET=280 PLATFORMS=NVIDIA timeout -k 5 320 bash test/gpu/run.sh > $OUT/run.log 2>&1
