@@ -92,7 +92,12 @@ kernel void color(global const uint *row, global const uint *col,
   if (tid == 0)
     flag[0] = flag[1] = flag[2] = 0;
   global_barrier();
-  for (uint r = 0;; r++) {
+  /* Each round colours at least the uncoloured vertex of highest
+   * priority, so n rounds colour every vertex and one more sees nothing
+   * selected: the bound is never reached by a right run, and keeps a run
+   * with a broken barrier (the teeth tests' no-op) from going on for
+   * ever. */
+  for (uint r = 0; r <= n; r++) {
     if (tid == 0)
       flag[(r + 1) % 3] = 0;
     for (uint base = 0; base < n; base += threads) {
