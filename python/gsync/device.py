@@ -192,4 +192,8 @@ def build_options(c, dev):
         hz = cpu_clock_hz(dev)
         if hz:
             args.append(f"-Dgsync_clock_hz={hz}ul")
+    # PoCL's kernel compiler, optimising, miscompiles kernels with the
+    # discovery entry's early return (docs/pocl.md, section 6).
+    if c.discovery and " PoCL" in dev.version:
+        args.append("-cl-opt-disable")
     return " ".join(_quote(a) for a in args if a)

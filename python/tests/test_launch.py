@@ -222,3 +222,14 @@ def test_threads_take_turns(context, rewritten):
     for t in threads:
         t.join(timeout=100)
     assert not errors and len(seen) == 8 and all(1 <= p <= 4 for p in seen)
+
+
+@pytest.mark.parametrize("discovery", [True, False])
+def test_pocl_builds_discovery_unoptimised(device, rewritten, discovery):
+    # PoCL miscompiles some kernels with discovery when it optimises
+    # (docs/pocl.md, section 6): that output, and only that, is built
+    # with -cl-opt-disable there.
+    prog = rewritten(IDS, discovery=discovery, barrier="flip")
+    pocl = " PoCL" in device.version
+    got = "-cl-opt-disable" in prog.build_options(device).split()
+    assert got == (discovery and pocl)

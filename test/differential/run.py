@@ -7,15 +7,20 @@ the test suite): for each seed, a kernel from gen.py runs
   nd-O2/O0   the --no-discovery output, one work-group, optimised and not
   nd2-O2     the same in two work-groups (grid-stride kernels only)
   spin0-O2   --no-discovery --spin-limit=0 (no abort machinery at all)
-  disc-O2    the default output (discovery), 17 work-groups launched
-             (grid-stride kernels only: discovery may leave groups out)
+  disc       the default output (discovery), 17 work-groups launched
+             (grid-stride kernels only: discovery may leave groups out),
+             built with the options the host libraries give (on PoCL
+             that includes -cl-opt-disable: docs/pocl.md, section 6)
+  disc-O2    the same built optimised, only with --disc-O2: PoCL 3.1
+             miscompiles some (seeds 124, 133, 135), which is why
 
 and every result (a, b and f[0..2] after the launch) must equal the
 reference. A variant whose state shows an abort, or that differs, fails the
 seed with its name; so does a rewrite the tool refuses for any reason but
 the uniformity checker's (REFUSED: conservative, not wrong).
 
-usage: run.py --tool GSYNC_REWRITE --work DIR [--kernel FILE]... SEED...
+usage: run.py --tool GSYNC_REWRITE --work DIR [--disc-O2] [--kernel FILE]...
+              SEED...
 Exit status 1 if any seed failed."""
 import argparse
 import json
@@ -28,8 +33,11 @@ import warnings
 import numpy as np
 import pyopencl as cl
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import gen  # noqa: E402
+import gsync  # noqa: E402
 
 warnings.simplefilter("ignore")  # PyOpenCL's build-log warnings
 REFERENCE = ("#define global_barrier() "
@@ -79,7 +87,8 @@ class Launcher:
 
 
 def rewrite(tool, src_path, name, flags):
-    """Runs the tool; returns (code, constraints) or raises with its error."""
+    """Runs the tool; returns (code, constraints) or raises with its error;
+    the constraints' path is code's with .json added."""
     out = f"{src_path[:-3]}.{name}.cl"
     proc = subprocess.run([tool, *flags, src_path, "-o", out,
                            "--constraints", out + ".json"],
@@ -95,15 +104,15 @@ def rewrite(tool, src_path, name, flags):
         return code.read(), json.load(cons)
 
 
-def check_seed(tool, work, seed, ctx, queue):
-    """Returns a line that starts with OK or FAIL."""
+def check_seed(tool, work, seed, ctx, queue, disc_o2=False):
+    """Returns a line that starts with OK, FAIL or REFUSED."""
     kernel = gen.Kernel(seed)
     return check_kernel(tool, work, f"seed {seed}", f"seed{seed}",
                         kernel.source(), kernel.guarded,
-                        random.Random(seed * 7 + 1), ctx, queue)
+                        random.Random(seed * 7 + 1), ctx, queue, disc_o2)
 
 
-def check_file(tool, work, path, ctx, queue):
+def check_file(tool, work, path, ctx, queue, disc_o2=False):
     """The same for a kernel written by hand in gen.py's signature, in
     grid-stride style; its inputs come from the random stream of seed 6
     (eight work-items a group: the quickest for PoCL to compile)."""
@@ -111,10 +120,11 @@ def check_file(tool, work, path, ctx, queue):
         src = f.read()
     name = os.path.basename(path)[:-3]
     return check_kernel(tool, work, name, name, src, False, random.Random(6),
-                        ctx, queue)
+                        ctx, queue, disc_o2)
 
 
-def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue):
+def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue,
+                 disc_o2=False):
     """Runs every variant of src against the reference on inputs drawn
     from r; returns a line that starts with OK, FAIL or REFUSED."""
     local = r.choice([8, 16, 32, 64])
@@ -140,7 +150,11 @@ def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue):
         results["spin0-O2"] = run(code, "", 1, cons)
         if not guarded:
             code, cons = rewrite(tool, src_path, "disc", [])
-            results["disc-O2"] = run(code, "", 17, cons)
+            lib = gsync.load(f"{src_path[:-3]}.disc.cl.json")
+            results["disc"] = run(code, lib.build_options(ctx.devices[0]),
+                                  17, cons)
+            if disc_o2:
+                results["disc-O2"] = run(code, "", 17, cons)
     except Refused as err:
         return f"REFUSED {head}: {err}"
     except (RuntimeError, cl.Error) as err:
@@ -156,6 +170,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--disc-O2", dest="disc_o2", action="store_true",
+                        help="also the discovery output built optimised")
     parser.add_argument("--kernel", action="append", default=[],
                         help="also a kernel file written by hand")
     parser.add_argument("seeds", type=int, nargs="*")
@@ -164,9 +180,10 @@ def main():
     ctx = cl.create_some_context(interactive=False)
     queue = cl.CommandQueue(ctx)
     failed = 0
-    lines = [lambda s=s: check_seed(args.tool, args.work, s, ctx, queue)
+    o2 = args.disc_o2
+    lines = [lambda s=s: check_seed(args.tool, args.work, s, ctx, queue, o2)
              for s in args.seeds]
-    lines += [lambda p=p: check_file(args.tool, args.work, p, ctx, queue)
+    lines += [lambda p=p: check_file(args.tool, args.work, p, ctx, queue, o2)
               for p in args.kernel]
     for check in lines:
         line = check()
