@@ -406,6 +406,12 @@ static void check_no_channel(gsync_kernel *k, cl_kernel kern) {
   check_deadline(k, kern);
 }
 
+/* For qsort: doubles in ascending order. */
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* Microseconds per barrier of one launch of iters. */
 static double per_barrier_us(gsync_kernel *k, cl_kernel kern, cl_uint iters) {
   char err[ERRLEN];
@@ -450,12 +456,18 @@ static void bench(const gsync_program *p, const char *source) {
     iters = 100;
   per_barrier_us(kn, without, 100);
   printf("figure: iterations per launch %u\n", (unsigned)iters);
-  for (int r = 0; r < 5; r++) {
+  enum { PAIRS = 9 };
+  double ratio[PAIRS];
+  for (int r = 0; r < PAIRS; r++) {
     double a = per_barrier_us(kn, without, iters);
     double b = per_barrier_us(kw, with, iters);
     printf("figure: us/barrier without %.3f with %.3f ratio %.3f\n", a, b,
            b / a);
+    ratio[r] = b / a;
   }
+  qsort(ratio, PAIRS, sizeof ratio[0], cmp_double);
+  printf("figure: median ratio %.3f of %d pairs (%.3f-%.3f)\n",
+         ratio[PAIRS / 2], PAIRS, ratio[0], ratio[PAIRS - 1]);
   if (sup.deadline)
     for (int r = 0; r < 3; r++) {
       gsync_status dst;
