@@ -47,8 +47,8 @@ static void report(const char *app, const char *variant, double ms,
 }
 
 static void verdict(const char *what, int ok, const char *detail) {
-  printf("CHECK %s %s%s%s\n", what, ok ? "ok" : "MISMATCH",
-         *detail ? ": " : "", detail);
+  printf("CHECK %s %s%s%s\n", what, ok ? "ok" : "MISMATCH", *detail ? ": " : "",
+         detail);
   failed |= !ok;
 }
 
@@ -69,10 +69,14 @@ static graph grid_graph(unsigned w, unsigned h) {
   for (unsigned y = 0; y < h; y++)
     for (unsigned x = 0; x < w; x++) {
       g.row[y * w + x] = g.m;
-      if (x > 0) g.col[g.m++] = y * w + x - 1;
-      if (x + 1 < w) g.col[g.m++] = y * w + x + 1;
-      if (y > 0) g.col[g.m++] = (y - 1) * w + x;
-      if (y + 1 < h) g.col[g.m++] = (y + 1) * w + x;
+      if (x > 0)
+        g.col[g.m++] = y * w + x - 1;
+      if (x + 1 < w)
+        g.col[g.m++] = y * w + x + 1;
+      if (y > 0)
+        g.col[g.m++] = (y - 1) * w + x;
+      if (y + 1 < h)
+        g.col[g.m++] = (y + 1) * w + x;
     }
   g.row[g.n] = g.m;
   return g;
@@ -171,7 +175,8 @@ static void app_bfs(const clhost *host, const opts *o) {
   for (unsigned v = 0; v < g.n; v++)
     b.init[v] = v == 0 ? 0 : -1;
   printf("bfs: %ux%u grid, %u vertices, %u edges, %d levels; %zu groups x "
-         "%zu\n", o->w, o->h, g.n, g.m, levels, o->groups, o->local);
+         "%zu\n",
+         o->w, o->h, g.n, g.m, levels, o->groups, o->local);
 
   clhost_gk x;
   clhost_load(host, &x, o->cl, o->json, "bfs", o->groups);
@@ -315,7 +320,8 @@ static void app_heat(const clhost *host, const opts *o) {
       double d = rel_diff(persistent, got, n);
       snprintf(detail, sizeof detail,
                "%u steps, persistent against relaunch: largest difference "
-               "%.2g relative to the peak", steps, d);
+               "%.2g relative to the peak",
+               steps, d);
       verdict("heat", d < 1e-4, detail);
     }
   }
@@ -335,28 +341,38 @@ int main(int argc, char **argv) {
   }
   for (int i = 2; i + 1 < argc; i += 2) {
     const char *a = argv[i], *v = argv[i + 1];
-    if (!strcmp(a, "--cl")) o.cl = v;
-    else if (!strcmp(a, "--constraints")) o.json = v;
-    else if (!strcmp(a, "--relaunch-cl")) o.relaunch_cl = v;
+    if (!strcmp(a, "--cl"))
+      o.cl = v;
+    else if (!strcmp(a, "--constraints"))
+      o.json = v;
+    else if (!strcmp(a, "--relaunch-cl"))
+      o.relaunch_cl = v;
     else if (!strcmp(a, "--grid")) {
       if (sscanf(v, "%ux%u", &o.w, &o.h) != 2 || !o.w || !o.h) {
         fprintf(stderr, "gsync-app: bad --grid (want WxH)\n");
         return 2;
       }
-    } else if (!strcmp(a, "--n")) o.n = (unsigned)strtoul(v, NULL, 10);
-    else if (!strcmp(a, "--steps")) o.steps = (unsigned)strtoul(v, NULL, 10);
-    else if (!strcmp(a, "--reps")) o.reps = (unsigned)strtoul(v, NULL, 10);
-    else if (!strcmp(a, "--groups")) o.groups = strtoul(v, NULL, 10);
-    else if (!strcmp(a, "--local")) o.local = strtoul(v, NULL, 10);
+    } else if (!strcmp(a, "--n"))
+      o.n = (unsigned)strtoul(v, NULL, 10);
+    else if (!strcmp(a, "--steps"))
+      o.steps = (unsigned)strtoul(v, NULL, 10);
+    else if (!strcmp(a, "--reps"))
+      o.reps = (unsigned)strtoul(v, NULL, 10);
+    else if (!strcmp(a, "--groups"))
+      o.groups = strtoul(v, NULL, 10);
+    else if (!strcmp(a, "--local"))
+      o.local = strtoul(v, NULL, 10);
     else {
       fprintf(stderr, "gsync-app: unknown option %s\n", a);
       return 2;
     }
   }
-  if (!o.cl || !o.json || !o.relaunch_cl || !o.groups || !o.local ||
-      !o.n || !o.steps || o.reps < 1 || o.reps > MAXREPS) {
-    fprintf(stderr, "gsync-app: need --cl, --constraints, --relaunch-cl, "
-                    "--groups; 1..%d reps\n", MAXREPS);
+  if (!o.cl || !o.json || !o.relaunch_cl || !o.groups || !o.local || !o.n ||
+      !o.steps || o.reps < 1 || o.reps > MAXREPS) {
+    fprintf(stderr,
+            "gsync-app: need --cl, --constraints, --relaunch-cl, "
+            "--groups; 1..%d reps\n",
+            MAXREPS);
     return 2;
   }
   clhost_open(&device);

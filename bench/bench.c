@@ -223,8 +223,8 @@ static int cmd_time_nd(const clhost *host, const char *cl, const char *json,
     double ts = time_loop_nd(&x, shrt, &c[i], reps);
     double tl = time_loop_nd(&x, lng, &c[i], reps);
     printf("RESULT_ND %s %zux%zux%zu %zux%zux%zu %.3f %.1f %u %zux%zux%zu %u\n",
-           label_of(cl), c[i].g[0], c[i].g[1], c[i].g[2], c[i].l[0],
-           c[i].l[1], c[i].l[2], (tl - ts) / (lng - shrt) * 1e6, t0 * 1e6,
+           label_of(cl), c[i].g[0], c[i].g[1], c[i].g[2], c[i].l[0], c[i].l[1],
+           c[i].l[2], (tl - ts) / (lng - shrt) * 1e6, t0 * 1e6,
            info.participants, info.groups[0], info.groups[1], info.groups[2],
            info.left_out);
     fflush(stdout);
@@ -459,12 +459,18 @@ static const char probe_src[] =
     "}\n";
 
 static int cmd_probe(const clhost *host) {
-  static const char *names[] = {
-      "cl_nv_pragma_unroll", "cl_nv_compiler_options",
-      "cl_nv_device_attribute_query", "__NV_CL_C_VERSION", "NVIDIA",
-      "__NVPTX__", "__CUDA_ARCH__", "__OPENCL_C_VERSION__", "__PTX__",
-      "cl_khr_global_int32_base_atomics", "__ENDIAN_LITTLE__",
-      "__IMAGE_SUPPORT__"};
+  static const char *names[] = {"cl_nv_pragma_unroll",
+                                "cl_nv_compiler_options",
+                                "cl_nv_device_attribute_query",
+                                "__NV_CL_C_VERSION",
+                                "NVIDIA",
+                                "__NVPTX__",
+                                "__CUDA_ARCH__",
+                                "__OPENCL_C_VERSION__",
+                                "__PTX__",
+                                "cl_khr_global_int32_base_atomics",
+                                "__ENDIAN_LITTLE__",
+                                "__IMAGE_SUPPORT__"};
   cl_program pr = clhost_build(host, probe_src, "");
   cl_int rc;
   cl_kernel k = clCreateKernel(pr, "probe", &rc);
@@ -506,23 +512,35 @@ int main(int argc, char **argv) {
   cl_uint shrt = 100, lng = 2100, episodes = 100000;
   int reps = 7;
   if (argc < 2) {
-    fprintf(stderr, "usage: gsync-bench time|time-nd|baseline|disc|stress [options] "
-                    "(see bench/bench.c)\n");
+    fprintf(stderr,
+            "usage: gsync-bench time|time-nd|baseline|disc|stress [options] "
+            "(see bench/bench.c)\n");
     return 2;
   }
   for (int i = 2; i + 1 < argc; i += 2) {
     const char *a = argv[i], *v = argv[i + 1];
-    if (!strcmp(a, "--cl")) cl = v;
-    else if (!strcmp(a, "--constraints")) json = v;
-    else if (!strcmp(a, "--configs")) configs = v;
-    else if (!strcmp(a, "--short")) shrt = (cl_uint)atoi(v);
-    else if (!strcmp(a, "--long")) lng = (cl_uint)atoi(v);
-    else if (!strcmp(a, "--reps")) reps = atoi(v);
-    else if (!strcmp(a, "--episodes")) episodes = (cl_uint)atoi(v);
-    else if (!strcmp(a, "--out")) outp = v;
-    else if (!strcmp(a, "--nd")) nd = v;
-    else if (!strcmp(a, "--kernel")) kname = v;
-    else if (!strcmp(a, "--nd-constraints")) ndjson = v;
+    if (!strcmp(a, "--cl"))
+      cl = v;
+    else if (!strcmp(a, "--constraints"))
+      json = v;
+    else if (!strcmp(a, "--configs"))
+      configs = v;
+    else if (!strcmp(a, "--short"))
+      shrt = (cl_uint)atoi(v);
+    else if (!strcmp(a, "--long"))
+      lng = (cl_uint)atoi(v);
+    else if (!strcmp(a, "--reps"))
+      reps = atoi(v);
+    else if (!strcmp(a, "--episodes"))
+      episodes = (cl_uint)atoi(v);
+    else if (!strcmp(a, "--out"))
+      outp = v;
+    else if (!strcmp(a, "--nd"))
+      nd = v;
+    else if (!strcmp(a, "--kernel"))
+      kname = v;
+    else if (!strcmp(a, "--nd-constraints"))
+      ndjson = v;
     else {
       fprintf(stderr, "gsync-bench: unknown option %s\n", a);
       return 2;

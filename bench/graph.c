@@ -51,12 +51,12 @@ typedef struct opts {
 typedef struct run {
   const opts *o;
   const graph *g;
-  clhost_gk x;            /* the persistent kernel and the whole program */
+  clhost_gk x; /* the persistent kernel and the whole program */
   cl_mem row, col, wt, key, ends;
   cl_mem a, b, c, d, e, f, h, i, j; /* per application, named in setup */
-  void *ref;              /* the CPU's answer */
-  unsigned launches;      /* kernels the last relaunch run enqueued */
-  unsigned info;          /* rounds, levels, ... of the CPU reference */
+  void *ref;                        /* the CPU's answer */
+  unsigned launches;                /* kernels the last relaunch run enqueued */
+  unsigned info; /* rounds, levels, ... of the CPU reference */
 } run;
 
 /* One application: setup creates its buffers and the CPU reference and
@@ -519,8 +519,10 @@ static int mis_check(run *r, char *detail) {
     if (got[v] != want[v] && bad++ == 0)
       first = v;
   if (bad)
-    snprintf(detail, DETAIL, "%u of %u states differ, first %u: got %d "
-             "want %d", bad, r->g->n, first, got[first], want[first]);
+    snprintf(detail, DETAIL,
+             "%u of %u states differ, first %u: got %d "
+             "want %d",
+             bad, r->g->n, first, got[first], want[first]);
   free(got);
   return bad == 0;
 }
@@ -645,7 +647,8 @@ static int bc_check(run *r, char *detail) {
     if (!(fabs(got[v] - want[v]) <= 1e-9 * top) && bad++ == 0)
       first = v;
   if (bad)
-    snprintf(detail, DETAIL, "%u of %u centralities differ by more than "
+    snprintf(detail, DETAIL,
+             "%u of %u centralities differ by more than "
              "1e-9 of the largest (%.6g), first %u: got %.17g want %.17g",
              bad, n, top, first, got[first], want[first]);
   free(got);
@@ -658,9 +661,7 @@ static int bc_check(run *r, char *detail) {
 #define PR_MAX_ITER 1000u
 
 /* The convergence bound: no rank moves by more than this. */
-static float pr_tol(const graph *g) {
-  return 1e-4f / (float)(g->n ? g->n : 1);
-}
+static float pr_tol(const graph *g) { return 1e-4f / (float)(g->n ? g->n : 1); }
 
 /* The kernel's iteration in float on the CPU, the same sums in the same
  * order; run.info: iterations. */
@@ -746,7 +747,8 @@ static int pr_check(run *r, char *detail) {
     if (!(fabsf(got[v] - want[v]) <= bound) && bad++ == 0)
       first = v;
   if (bad)
-    snprintf(detail, DETAIL, "%u of %u ranks differ by more than %.3g, "
+    snprintf(detail, DETAIL,
+             "%u of %u ranks differ by more than %.3g, "
              "first %u: got %.9g want %.9g (%u iterations, CPU %u)",
              bad, n, bound, first, got[first], want[first], iters, r->info);
   else if (iters + 1 < r->info || iters > r->info + 1) {
@@ -758,7 +760,8 @@ static int pr_check(run *r, char *detail) {
 }
 
 /* ---- mst: a = parent, b = best, c = hook, d = in_mst (bytes), e = flag,
- *      f = jflag ------------------------------------------------------------ */
+ *      f = jflag ------------------------------------------------------------
+ */
 
 /* Union-find root with path halving. */
 static cl_uint uf_find(cl_uint *p, cl_uint v) {
@@ -789,7 +792,8 @@ static void mst_setup(run *r) {
   r->info = 0;
   for (cl_uint i = 0; i < ne; i++) {
     cl_uint id = keys[i] & 0xffffffu;
-    cl_uint a = uf_find(p, g->ends[2 * id]), b = uf_find(p, g->ends[2 * id + 1]);
+    cl_uint a = uf_find(p, g->ends[2 * id]),
+            b = uf_find(p, g->ends[2 * id + 1]);
     if (a != b) {
       p[a] = b;
       in[id] = 1;
@@ -859,8 +863,10 @@ static int mst_check(run *r, char *detail) {
     if (got[i] != want[i] && bad++ == 0)
       first = i;
   if (bad)
-    snprintf(detail, DETAIL, "%u of %u edges differ, first %u: got %s want "
-             "%s", bad, ne, first, got[first] ? "taken" : "not taken",
+    snprintf(detail, DETAIL,
+             "%u of %u edges differ, first %u: got %s want "
+             "%s",
+             bad, ne, first, got[first] ? "taken" : "not taken",
              want[first] ? "taken" : "not taken");
   free(got);
   return bad == 0;
@@ -880,15 +886,16 @@ static const app apps[] = {
 
 /* Prints why and the usage; returns the usage error status, 2. */
 static int usage(const char *why) {
-  fprintf(stderr,
-          "gsync-graph: error: %s\n"
-          "usage: gsync-graph bfs|sssp|color|mis|bc|pagerank|mst --input SPEC\n"
-          "         --cl REWRITTEN.cl --constraints C.json\n"
-          "         [--mode persistent|relaunch|both] [--groups G] [--local L]\n"
-          "         [--reps R] [--seed S] [--sources K] [--build-options OPTS]\n"
-          "SPEC: grid:WxH, rmat:SCALE[:FACTOR], ba:N[:K], file:PATH.gr "
-          "(see bench/graph.c)\n",
-          why);
+  fprintf(
+      stderr,
+      "gsync-graph: error: %s\n"
+      "usage: gsync-graph bfs|sssp|color|mis|bc|pagerank|mst --input SPEC\n"
+      "         --cl REWRITTEN.cl --constraints C.json\n"
+      "         [--mode persistent|relaunch|both] [--groups G] [--local L]\n"
+      "         [--reps R] [--seed S] [--sources K] [--build-options OPTS]\n"
+      "SPEC: grid:WxH, rmat:SCALE[:FACTOR], ba:N[:K], file:PATH.gr "
+      "(see bench/graph.c)\n",
+      why);
   return 2;
 }
 
@@ -917,22 +924,32 @@ int main(int argc, char **argv) {
     unsigned long long x = 0;
     if (!v)
       return usage("option without a value");
-    if (!strcmp(k, "--input")) o.input = v;
-    else if (!strcmp(k, "--cl")) o.cl = v;
-    else if (!strcmp(k, "--constraints")) o.json = v;
-    else if (!strcmp(k, "--mode")) o.mode = v;
-    else if (!strcmp(k, "--build-options")) o.build_options = v;
+    if (!strcmp(k, "--input"))
+      o.input = v;
+    else if (!strcmp(k, "--cl"))
+      o.cl = v;
+    else if (!strcmp(k, "--constraints"))
+      o.json = v;
+    else if (!strcmp(k, "--mode"))
+      o.mode = v;
+    else if (!strcmp(k, "--build-options"))
+      o.build_options = v;
     else if (strcmp(k, "--groups") && strcmp(k, "--local") &&
              strcmp(k, "--reps") && strcmp(k, "--sources") &&
              strcmp(k, "--seed"))
       return usage("unknown option");
     else if (number(v, &x) || x > 1u << 30)
       return usage("an option's value is not a number, or too large");
-    else if (!strcmp(k, "--groups")) o.groups = x;
-    else if (!strcmp(k, "--local")) o.local = x;
-    else if (!strcmp(k, "--reps")) o.reps = (unsigned)x;
-    else if (!strcmp(k, "--sources")) o.sources = (unsigned)x;
-    else o.seed = x;
+    else if (!strcmp(k, "--groups"))
+      o.groups = x;
+    else if (!strcmp(k, "--local"))
+      o.local = x;
+    else if (!strcmp(k, "--reps"))
+      o.reps = (unsigned)x;
+    else if (!strcmp(k, "--sources"))
+      o.sources = (unsigned)x;
+    else
+      o.seed = x;
   }
   int do_p = !strcmp(o.mode, "persistent") || !strcmp(o.mode, "both");
   int do_r = !strcmp(o.mode, "relaunch") || !strcmp(o.mode, "both");
@@ -999,11 +1016,11 @@ int main(int argc, char **argv) {
              : o.reps ? clhost_median(tr, (int)o.reps) * 1e3
                       : tr[0] * 1e3;
   if (do_p)
-    printf("RESULT %s %s persistent %.3f ms groups=%u %s%s\n", o.app, g.name,
-           p, parts, ok_p ? "ok" : "MISMATCH: ", dp);
+    printf("RESULT %s %s persistent %.3f ms groups=%u %s%s\n", o.app, g.name, p,
+           parts, ok_p ? "ok" : "MISMATCH: ", dp);
   if (do_r)
-    printf("RESULT %s %s relaunch %.3f ms launches=%u %s%s\n", o.app, g.name,
-           q, r.launches, ok_r ? "ok" : "MISMATCH: ", dr);
+    printf("RESULT %s %s relaunch %.3f ms launches=%u %s%s\n", o.app, g.name, q,
+           r.launches, ok_r ? "ok" : "MISMATCH: ", dr);
   if (do_p && do_r)
     printf("SPEEDUP %s %s %.2fx\n", o.app, g.name, q / p);
   graph_free(&g);

@@ -139,11 +139,9 @@ static int make_grid(edges *es, uint32_t w, uint32_t h, uint64_t *rng) {
   for (uint32_t y = 0; y < h; y++)
     for (uint32_t x = 0; x < w; x++) {
       uint32_t v = y * w + x;
-      if (x + 1 < w &&
-          add_edge(es, v, v + 1, 1 + below(rng, GRAPH_MAX_WEIGHT)))
+      if (x + 1 < w && add_edge(es, v, v + 1, 1 + below(rng, GRAPH_MAX_WEIGHT)))
         return -1;
-      if (y + 1 < h &&
-          add_edge(es, v, v + w, 1 + below(rng, GRAPH_MAX_WEIGHT)))
+      if (y + 1 < h && add_edge(es, v, v + w, 1 + below(rng, GRAPH_MAX_WEIGHT)))
         return -1;
     }
   return 0;

@@ -12,8 +12,9 @@
  * says after how many barriers it stopped. --deadline stops it after
  * SECONDS by the device's clock.
  */
-#define _POSIX_C_SOURCE 200809L /* sigaction, nanosleep */
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue: NVIDIA too */
+#define _POSIX_C_SOURCE 200809L           /* sigaction, nanosleep */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue: NVIDIA too  \
+                                           */
 #include "libgsync.h"
 
 #include <math.h>
@@ -92,8 +93,8 @@ static void show_progress(gsync_kernel *gk, cl_event done, cl_uint total) {
       int width = 40, filled = (int)((double)p.barriers / total * width);
       if (tty)
         fprintf(stderr, "\r[%-*.*s] %u of %u barriers%s", width, filled,
-                "########################################", p.barriers,
-                total, interrupted ? ", cancelling" : "");
+                "########################################", p.barriers, total,
+                interrupted ? ", cancelling" : "");
       else
         fprintf(stderr, "progress: %u of %u barriers\n", p.barriers, total);
       shown = 1;
@@ -124,7 +125,8 @@ int main(int argc, char **argv) {
   }
   if (n_pos < 2)
     die("usage: heat_host REWRITTEN.cl CONSTRAINTS.json [GROUPS [LOCAL]] "
-        "[--steps N] [--deadline SECONDS]", 0);
+        "[--steps N] [--deadline SECONDS]",
+        0);
   size_t groups = n_pos > 2 ? count_arg(pos[2]) : 256;
   size_t local = n_pos > 3 ? count_arg(pos[3]) : 64;
   char err[512];
@@ -150,8 +152,8 @@ int main(int argc, char **argv) {
     die("cannot read", pos[0]);
   const char *csrc = src;
   cl_program prog = clCreateProgramWithSource(ctx, 1, &csrc, NULL, &e);
-  if (clBuildProgram(prog, 1, &dev, gsync_program_build_options(gp, dev),
-                     NULL, NULL)) {
+  if (clBuildProgram(prog, 1, &dev, gsync_program_build_options(gp, dev), NULL,
+                     NULL)) {
     static char log[1 << 16];
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log,
                           NULL);
@@ -187,7 +189,7 @@ int main(int argc, char **argv) {
   if (gsync_watch_enable(gk, ctx, dev, q, &can, err, sizeof err) != GSYNC_OK)
     can.channel = NULL;
   printf("watching:     %s\n",
-         can.progress ? "progress and Ctrl-C through shared memory"
+         can.progress   ? "progress and Ctrl-C through shared memory"
          : can.deadline ? "deadline only (no memory the host shares with a "
                           "running kernel)"
                         : "not possible on this device");
@@ -235,8 +237,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; i++)
     worst = fmax(worst, fabs((double)got[i] - ref[i]));
   printf("device:       %s\n", name);
-  printf("launched:     %zu work-groups x %zu work-items, one launch\n",
-         groups, local);
+  printf("launched:     %zu work-groups x %zu work-items, one launch\n", groups,
+         local);
   printf("took part:    %u work-groups of the %zu launched\n", participants,
          groups);
   printf("barriers:     %u global barriers per launch\n", 2 * steps);

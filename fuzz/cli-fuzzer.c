@@ -32,21 +32,45 @@
 #include <unistd.h>
 
 static const char *const options[] = {
-    "-o",          "--output",     "--output=",    "--constraints",
-    "--constraints=", "-MF",       "-MD",          "-MMD",
-    "-MT",         "-MQ",          "-MP",          "-",
-    "--barrier=flip", "--discovery", "--no-discovery", "--list-barriers",
-    "--version",   "-D",           "-DX=1",        "-U",
-    "-I",          "-include",     "-cl-std=CL2.0", "--spin-limit=",
-    "--spin-limit", "--rules-dir", "--inline-includes", "-x",
-    "--frobnicate", "--help",      "--no-uniformity-check", "=",
+    "-o",
+    "--output",
+    "--output=",
+    "--constraints",
+    "--constraints=",
+    "-MF",
+    "-MD",
+    "-MMD",
+    "-MT",
+    "-MQ",
+    "-MP",
+    "-",
+    "--barrier=flip",
+    "--discovery",
+    "--no-discovery",
+    "--list-barriers",
+    "--version",
+    "-D",
+    "-DX=1",
+    "-U",
+    "-I",
+    "-include",
+    "-cl-std=CL2.0",
+    "--spin-limit=",
+    "--spin-limit",
+    "--rules-dir",
+    "--inline-includes",
+    "-x",
+    "--frobnicate",
+    "--help",
+    "--no-uniformity-check",
+    "=",
 };
 
 static const char *const names[] = {
-    "a",   "b",     "ro",     "d",      "d/",   "d/x",     "d/y",
-    "lnk", "dang",  "dirlnk", "null",   "full", "loop",    "new",
-    "./a", "d/../a", "",      "in.cl",  "-",    "nodir/x", "d/x/y",
-    "lnk/", "./new", "d/../new", "0",   "4000000001",
+    "a",    "b",      "ro",       "d",     "d/",         "d/x",     "d/y",
+    "lnk",  "dang",   "dirlnk",   "null",  "full",       "loop",    "new",
+    "./a",  "d/../a", "",         "in.cl", "-",          "nodir/x", "d/x/y",
+    "lnk/", "./new",  "d/../new", "0",     "4000000001",
 };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -179,8 +203,8 @@ static const out_file *written_to(const cli_outputs *o, const char *name) {
   const out_file *hit = NULL;
   for (size_t i = 0; real && i < o->set.n; i++) {
     const out_file *f = &o->set.files[i];
-    char *path = f->kind == OUT_REPLACE && f->path ? realpath(f->path, NULL)
-                                                   : NULL;
+    char *path =
+        f->kind == OUT_REPLACE && f->path ? realpath(f->path, NULL) : NULL;
     if (path && strcmp(path, real) == 0)
       hit = f;
     free(path);

@@ -41,8 +41,8 @@ static int contains(const char *s, size_t n, const char *w) {
 /* Checks that err holds a terminated message of fewer than len bytes (an
  * empty one only when len leaves no room). */
 static void check_message(const char *err, size_t len) {
-  if (len > 0 && (memchr(err, '\0', len) == NULL ||
-                  (len > 1 && err[0] == '\0')))
+  if (len > 0 &&
+      (memchr(err, '\0', len) == NULL || (len > 1 && err[0] == '\0')))
     broken("a failure without a terminated message");
 }
 
@@ -84,8 +84,19 @@ static void check_kernel(const kernel_info *k) {
         k->abort_bytes != ABORT_RECORD_BYTES_UNTIMED) ||
        k->abort_offset + k->abort_bytes > k->fixed_bytes))
     broken("the abort record outside the fixed state");
-  size_t g[] = {1, 2, 3, 64, 1000, 1u << 20, (size_t)1 << 32, SIZE_MAX / 2,
-                SIZE_MAX - 1, SIZE_MAX, 0, 0, 0};
+  size_t g[] = {1,
+                2,
+                3,
+                64,
+                1000,
+                1u << 20,
+                (size_t)1 << 32,
+                SIZE_MAX / 2,
+                SIZE_MAX - 1,
+                SIZE_MAX,
+                0,
+                0,
+                0};
   if (k->per_group_bytes != 0) { /* around where the size overflows */
     size_t edge = (SIZE_MAX - k->fixed_bytes) / k->per_group_bytes;
     g[10] = edge - 1;

@@ -59,7 +59,7 @@ static size_t written_at(const gsr_ctx *ctx, CXCursor c) {
   unsigned soff;
   clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
   return sf && gsr_same_file(ctx, sf, ctx->main_file) && soff == off ? off
-                                                                   : NO_OFF;
+                                                                     : NO_OFF;
 }
 
 /* The offset just past the end of cursor c in the input, or NO_OFF. */
@@ -161,14 +161,14 @@ static int own_continues(const gsr_ctx *ctx, unsigned n, size_t *conts,
 
 /* Plans the guard of loop node n. A while or for loop is guarded at the
  * end of its body,
- *     while (c) { s }  ->  while (c) { s if (!gsync_running(gsync_ctx)) break; }
- * with a continue of the loop turned into a jump to the guard; a do loop
- * in its condition, which is at the end already. PoCL 3.1 miscompiles some
- * loops guarded in a for header (a for (;;) that calls the barrier through
- * a helper lost work at -O2; docs/pocl.md), and the end of the body is
- * where the loop decides to go round again in every compiler. A body that
- * a macro writes, or a continue that one does, keeps the header guard.
- * Returns 0 (after reporting) if the loop cannot be guarded. */
+ *     while (c) { s }  ->  while (c) { s if (!gsync_running(gsync_ctx)) break;
+ * } with a continue of the loop turned into a jump to the guard; a do loop in
+ * its condition, which is at the end already. PoCL 3.1 miscompiles some loops
+ * guarded in a for header (a for (;;) that calls the barrier through a helper
+ * lost work at -O2; docs/pocl.md), and the end of the body is where the loop
+ * decides to go round again in every compiler. A body that a macro writes, or a
+ * continue that one does, keeps the header guard. Returns 0 (after reporting)
+ * if the loop cannot be guarded. */
 static int guard_loop(gsr_ctx *ctx, unsigned n, unsigned *labels) {
   const gsr_node *node = &ctx->nodes[n];
   if (node->kind == CXCursor_DoStmt || node->n_kids == 0)
@@ -198,11 +198,11 @@ static int guard_loop(gsr_ctx *ctx, unsigned n, unsigned *labels) {
    * after it keep their numbers. */
   unsigned label = n_conts > 0 ? ++*labels : 0;
   gsr_buf text = {0};
-  const char *lead = compound && (ctx->src[end - 1] == ' ' ||
-                                  ctx->src[end - 1] == '\t' ||
-                                  ctx->src[end - 1] == '\n')
-                         ? ""
-                         : " ";
+  const char *lead =
+      compound && (ctx->src[end - 1] == ' ' || ctx->src[end - 1] == '\t' ||
+                   ctx->src[end - 1] == '\n')
+          ? ""
+          : " ";
   if (n_conts > 0)
     gsr_buf_printf(&text, "%sgsync_next_%u:", lead, label), lead = " ";
   gsr_buf_printf(&text, "%sif (!%s) break;%s", lead, guard,
@@ -234,8 +234,8 @@ static void check_goto(gsr_ctx *ctx, unsigned n) {
     return;
   CXFile f, lf;
   unsigned off, loff, line, col;
-  clang_getExpansionLocation(clang_getCursorLocation(node->c), &f, &line,
-                             &col, &off);
+  clang_getExpansionLocation(clang_getCursorLocation(node->c), &f, &line, &col,
+                             &off);
   clang_getExpansionLocation(clang_getCursorLocation(label), &lf, NULL, NULL,
                              &loff);
   if (f && lf && clang_File_isEqual(f, lf) && loff < off)

@@ -81,8 +81,7 @@ gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out) {
     const gsr_edit *next = i + 1 < n ? &ctx->edits[i + 1] : NULL;
     int overlaps = next && (next->offset < e->offset + e->length ||
                             (next->offset == e->offset && e->length));
-    if (overlaps && (e->text || next->text) &&
-        !(!e->text && !next->text)) {
+    if (overlaps && (e->text || next->text) && !(!e->text && !next->text)) {
       unsigned line, col;
       gsr_line_col(ctx, e->offset, &line, &col);
       gsr_report(ctx, GSR_ERROR, line, col,

@@ -28,8 +28,8 @@ int main(int argc, char **argv) {
     const char *path = argv[i];
     size_t len = 0;
     const char *why = NULL;
-    char *text = gsr_read_file(path, GSR_RULE_FILE_MAX, "it is too large",
-                               &len, &why);
+    char *text =
+        gsr_read_file(path, GSR_RULE_FILE_MAX, "it is too large", &len, &why);
     if (!text) {
       fprintf(stderr, "%s: error: cannot read: %s\n", path,
               why ? why : strerror(errno));

@@ -66,8 +66,7 @@ void gsr_map_line(const gsr_ctx *ctx, const char **file, unsigned *line) {
 
 /* Sends one formatted diagnostic to the caller's callback and counts it. */
 static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
-                     unsigned line, unsigned col, const char *fmt,
-                     va_list ap) {
+                     unsigned line, unsigned col, const char *fmt, va_list ap) {
   if (sev == GSR_ERROR)
     ctx->errors++;
   else if (sev == GSR_WARNING)
@@ -116,9 +115,8 @@ void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
 }
 
 /* Reports at a line/column of file f, named as the user would name it. */
-static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f,
-                        unsigned line, unsigned col, const char *fmt,
-                        va_list ap) {
+static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
+                        unsigned col, const char *fmt, va_list ap) {
   if (!f || !line) {
     report_v(ctx, sev, NULL, 0, 0, fmt, ap);
   } else if (gsr_same_file(ctx, f, ctx->main_file)) {

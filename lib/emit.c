@@ -121,8 +121,7 @@ static json_object *sites_array(gsr_ctx *ctx) {
 
 /* Adds to arr option opt joined to path, made absolute against the working
  * directory (the host that builds the output runs elsewhere). */
-static void add_path_option(gsr_ctx *ctx, json_object *arr,
-                            const char *opt,
+static void add_path_option(gsr_ctx *ctx, json_object *arr, const char *opt,
                             const char *path, size_t path_len) {
   gsr_buf b = {0};
   gsr_buf_puts(&b, opt);
@@ -159,10 +158,9 @@ static json_object *build_options(gsr_ctx *ctx) {
   int warn = ctx->n_barrier_sites > 0;
   if (!ctx->inlined) {
     const char *slash = strrchr(ctx->main_path, '/');
-    add_path_option(ctx, arr, "-I", ctx->main_path,
-                    slash && slash > ctx->main_path
-                        ? (size_t)(slash - ctx->main_path)
-                        : 1);
+    add_path_option(
+        ctx, arr, "-I", ctx->main_path,
+        slash && slash > ctx->main_path ? (size_t)(slash - ctx->main_path) : 1);
   }
   for (int i = 0; i < o->num_parser_args; i++) {
     const char *a = o->parser_args[i];
@@ -207,8 +205,7 @@ static json_object *build_options(gsr_ctx *ctx) {
       }
       gsr_buf b = {0};
       gsr_buf_printf(&b, "%s%s", flag, value);
-      json_object_array_add(arr,
-                            json_object_new_string(gsr_buf_text(ctx, &b)));
+      json_object_array_add(arr, json_object_new_string(gsr_buf_text(ctx, &b)));
       gsr_buf_free(&b);
       continue;
     }
@@ -278,10 +275,10 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   int failed = layout.failed;
   gsr_buf_free(&layout);
 
-  gsr_buf_puts(out, json_object_to_json_string_ext(
-                        root, JSON_C_TO_STRING_PRETTY |
-                                  JSON_C_TO_STRING_SPACED |
-                                  JSON_C_TO_STRING_NOSLASHESCAPE));
+  gsr_buf_puts(out,
+               json_object_to_json_string_ext(
+                   root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                             JSON_C_TO_STRING_NOSLASHESCAPE));
   gsr_buf_puts(out, "\n");
   json_object_put(root);
   return failed || out->failed ? GSR_ERR_NOMEM : GSR_OK;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The work-item functions remapped to the virtual grid of the
  * participating work-groups (the last exists from OpenCL C 2.0 on and
  * takes no dimension; OpenCL C has no get_group_linear_id). */
@@ -25,13 +24,13 @@ static const char *const remapped_ids[] = {"get_group_id", "get_num_groups",
  * them says which dimensions its launch needs (the constraints'
  * "dimensions"). */
 static const char *const dimension_fns[] = {
-    "get_global_id",     "get_local_id",      "get_group_id",
-    "get_num_groups",    "get_global_size",   "get_local_size",
+    "get_global_id",     "get_local_id",           "get_group_id",
+    "get_num_groups",    "get_global_size",        "get_local_size",
     "get_global_offset", "get_enqueued_local_size"};
 
 typedef struct walk {
   gsr_ctx *ctx;
-  int cur; /* index of the function whose body is walked, or -1 */
+  int cur;        /* index of the function whose body is walked, or -1 */
   unsigned *path; /* nodes from the definition to the last one added */
   size_t depth, cap;
   int failed; /* out of memory */
@@ -312,8 +311,8 @@ static void record_call(walk *w, CXCursor call) {
     for (size_t i = 0; !user_fn && i < N_REMAPPED; i++)
       if (strcmp(name, remapped_ids[i]) == 0)
         kind = GSR_SITE_ID;
-    for (size_t i = 0; !user_fn && i < sizeof dimension_fns / sizeof
-                                            dimension_fns[0]; i++)
+    for (size_t i = 0;
+         !user_fn && i < sizeof dimension_fns / sizeof dimension_fns[0]; i++)
       if (strcmp(name, dimension_fns[i]) == 0)
         ctx->funcs[w->cur].dims |= call_dimension(call);
   }
@@ -455,8 +454,8 @@ static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
   /* The extent starts at "include"; take the '#' before it too. */
   while (b > 0 && ctx->src[b] != '#')
     b--;
-  size_t(*p)[2] = realloc(ctx->gsync_includes,
-                          (ctx->n_gsync_includes + 1) * sizeof *p);
+  size_t(*p)[2] =
+      realloc(ctx->gsync_includes, (ctx->n_gsync_includes + 1) * sizeof *p);
   if (!p) {
     gsr_nomem(ctx);
     return;
@@ -472,8 +471,8 @@ static int index_defs_by_name(gsr_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     if (!ctx->funcs[i].has_def || gsr_func_named(ctx, ctx->funcs[i].name))
       continue;
-    if (!gsr_table_add(&ctx->defs_by_name,
-                       gsr_hash_string(ctx->funcs[i].name), i))
+    if (!gsr_table_add(&ctx->defs_by_name, gsr_hash_string(ctx->funcs[i].name),
+                       i))
       return 0;
   }
   return 1;
@@ -691,8 +690,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (f && gsr_same_file(ctx, f, ctx->main_file))
       ctx->funcs[w->cur].body_begin = eoff;
     unsigned end;
-    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)),
-                               &f, NULL, NULL, &end);
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f,
+                               NULL, NULL, &end);
     ctx->funcs[w->cur].body_end = end;
   }
   if (k == CXCursor_InclusionDirective) {

@@ -49,16 +49,16 @@ typedef void (*gsr_diag_fn)(void *user, const gsr_diagnostic *diag);
  * it count as zero. */
 typedef struct gsr_options {
   size_t size;
-  const char *input_name;  /* as the user named it ("-" for stdin) */
-  const char *input_path;  /* where includes are resolved from; NULL: cwd */
-  const char *source;      /* the input bytes (need not end in NUL) */
+  const char *input_name; /* as the user named it ("-" for stdin) */
+  const char *input_path; /* where includes are resolved from; NULL: cwd */
+  const char *source;     /* the input bytes (need not end in NUL) */
   size_t source_len;
-  const char *barrier;     /* barrier rule name; NULL: the default */
-  int no_discovery;        /* all launched groups take part */
-  const char *rules_dir;   /* rule files here override the built-in ones */
+  const char *barrier;   /* barrier rule name; NULL: the default */
+  int no_discovery;      /* all launched groups take part */
+  const char *rules_dir; /* rule files here override the built-in ones */
   const char *const *parser_args; /* -D -U -I -include -cl-std= as given */
   int num_parser_args;
-  gsr_diag_fn diag;        /* may be NULL: diagnostics are dropped */
+  gsr_diag_fn diag; /* may be NULL: diagnostics are dropped */
   void *diag_user;
   int no_uniformity_check; /* skip the barrier uniformity checker */
   const char *discovery;   /* discovery rule name; NULL: the default */

@@ -168,8 +168,7 @@ static void collect_entry(CXFile f, CXSourceLocation *stack, unsigned depth,
   }
   fl->entries = p;
   unsigned off;
-  clang_getSpellingLocation(stack[0], &p[fl->n_entries].from, NULL, NULL,
-                            &off);
+  clang_getSpellingLocation(stack[0], &p[fl->n_entries].from, NULL, NULL, &off);
   p[fl->n_entries++].offset = off;
 }
 
@@ -278,8 +277,8 @@ static size_t find_pragma_once(gsr_ctx *ctx, CXFile f, size_t len,
     clang_getSpellingLocation(
         clang_getRangeEnd(clang_getTokenExtent(ctx->tu, toks[i + 2])), NULL,
         &line2, NULL, &e);
-    size_t(*p)[2] = line0 == line2 ? realloc(*out, (found + 1) * sizeof *p)
-                                   : NULL;
+    size_t(*p)[2] =
+        line0 == line2 ? realloc(*out, (found + 1) * sizeof *p) : NULL;
     if (p) {
       *out = p;
       p[found][0] = b;
@@ -386,8 +385,8 @@ static void flatten_file(flat *fl, CXFile f, const char *name, int write) {
     if (!same_file(fl, d->file, f) || d->begin < seen || d->end > len)
       break;
     seen = d->end;
-    if (!write || (d->entered && !inlines(ctx, d) &&
-                   !gsr_is_gsync_header(d->target))) {
+    if (!write ||
+        (d->entered && !inlines(ctx, d) && !gsr_is_gsync_header(d->target))) {
       fl->next++;
       if (d->entered)
         flatten_file(fl, d->target, NULL, 0);

@@ -65,7 +65,7 @@ typedef struct gsr_table {
   struct gsr_table_slot {
     unsigned hash;
     size_t pos; /* (size_t)-1: empty */
-  } *slots;
+  } * slots;
   size_t n, cap; /* cap is 0 or a power of two */
 } gsr_table;
 
@@ -86,19 +86,21 @@ extern const struct gsr_embedded_rule gsr_embedded_rules[];
 
 /* A rule file with the metadata from its header comment. */
 typedef struct gsr_rule {
-  char *name;      /* "atomic-or" for barrier-atomic-or.cl */
-  char *file;      /* where it came from, for diagnostics */
+  char *name; /* "atomic-or" for barrier-atomic-or.cl */
+  char *file; /* where it came from, for diagnostics */
   char *text;
   size_t len;
-  char *summary;   /* @summary */
-  char *opencl_c;  /* @opencl-c: minimum OpenCL C version, "1.2" */
-  char **extensions; size_t n_extensions;     /* @extension, repeatable */
-  char **capabilities; size_t n_capabilities; /* @atomic-capability */
-  unsigned state_fixed;     /* @state-fixed: bytes */
-  unsigned state_per_group; /* @state-per-group: bytes */
+  char *summary;  /* @summary */
+  char *opencl_c; /* @opencl-c: minimum OpenCL C version, "1.2" */
+  char **extensions;
+  size_t n_extensions; /* @extension, repeatable */
+  char **capabilities;
+  size_t n_capabilities;                    /* @atomic-capability */
+  unsigned state_fixed;                     /* @state-fixed: bytes */
+  unsigned state_per_group;                 /* @state-per-group: bytes */
   int has_state_fixed, has_state_per_group; /* given: each only once */
-  int is_barrier;  /* barrier-NAME.cl, else a support file (discovery) */
-  int from_dir;    /* read from the rules directory, not built in */
+  int is_barrier; /* barrier-NAME.cl, else a support file (discovery) */
+  int from_dir;   /* read from the rules directory, not built in */
 } gsr_rule;
 
 typedef struct gsr_ruleset {
@@ -159,7 +161,7 @@ typedef enum gsr_site_kind {
 
 typedef struct gsr_site {
   gsr_site_kind kind;
-  size_t name_off;   /* spelling offset of the callee name in the input */
+  size_t name_off; /* spelling offset of the callee name in the input */
   size_t name_len;
   size_t lparen_off; /* offset of '(' (spelling), or (size_t)-1 */
   size_t rparen_off; /* offset of ')' (spelling), or (size_t)-1 */
@@ -184,16 +186,16 @@ typedef struct gsr_func {
   int has_def;
   /* Declarations in the input: where their parameter lists close. */
   struct gsr_decl {
-    size_t rparen_off;    /* offset of the ')' closing the parameters */
-    size_t params_begin;  /* offset just after '(' */
-    int void_params;      /* written as (void): replace that 'void' */
+    size_t rparen_off;   /* offset of the ')' closing the parameters */
+    size_t params_begin; /* offset just after '(' */
+    int void_params;     /* written as (void): replace that 'void' */
     size_t void_off;
     unsigned num_params;
     int in_main;
     int is_def;
     CXFile file;
     unsigned line, col;
-  } *decls;
+  } * decls;
   size_t n_decls;
   size_t body_lbrace; /* offset just after the body's '{' */
   size_t body_begin;  /* where the body begins in the input, '{' or the
@@ -201,20 +203,20 @@ typedef struct gsr_func {
   size_t body_end;    /* offset just after the body's '}' */
   CXCursor def;       /* the definition's cursor, when has_def */
   CXFile file;
-  unsigned root;      /* the definition's node, when has_def */
+  unsigned root; /* the definition's node, when has_def */
   unsigned line, col;
-  unsigned num_params;          /* parameters of the definition */
-  char **param_types;           /* for messages and JSON: not needed yet */
+  unsigned num_params; /* parameters of the definition */
+  char **param_types;  /* for messages and JSON: not needed yet */
   gsr_site *sites;
   size_t n_sites, cap_sites;
   unsigned dims; /* dimensions its work-item calls ask about: bit d for
                     dimension d, GSR_DIM_RUN_TIME for one computed at run
                     time (find.c) */
   /* plan results */
-  int reaches_barrier; /* transitively calls global_barrier() */
-  int reaches_ids;     /* transitively uses a remapped id */
+  int reaches_barrier;  /* transitively calls global_barrier() */
+  int reaches_ids;      /* transitively uses a remapped id */
   int in_participating; /* reachable from a participating kernel */
-  int takes_ctx;       /* gets the hidden parameter */
+  int takes_ctx;        /* gets the hidden parameter */
 } gsr_func;
 
 /* A macro defined in the input. libclang cannot give the spelling location
@@ -231,13 +233,13 @@ typedef struct gsr_macro_use {
 
 typedef struct gsr_macro {
   char *name;
-  size_t begin, end;     /* the definition's extent in the input */
-  CXSourceRange extent;  /* the same, for lexing */
+  size_t begin, end;    /* the definition's extent in the input */
+  CXSourceRange extent; /* the same, for lexing */
   gsr_macro_use *uses;
   size_t n_uses;
-  char **refs;           /* other identifiers in the body (maybe macros) */
+  char **refs; /* other identifiers in the body (maybe macros) */
   size_t n_refs;
-  int in_ctx, in_plain;  /* expands in code with / without a context */
+  int in_ctx, in_plain; /* expands in code with / without a context */
 } gsr_macro;
 
 typedef struct gsr_expansion {
@@ -264,8 +266,8 @@ typedef struct gsr_barrier_site {
 
 typedef struct gsr_ctx {
   const gsr_options *opt;
-  const char *name;  /* the input as the user named it */
-  char *main_path;   /* the absolute path libclang knows the input by */
+  const char *name; /* the input as the user named it */
+  char *main_path;  /* the absolute path libclang knows the input by */
   const char *src;
   size_t src_len;
   gsr_diag_fn diag;
@@ -284,10 +286,10 @@ typedef struct gsr_ctx {
   gsr_ruleset rules;
   const gsr_rule *barrier;
   const gsr_rule *discovery;
-  int no_discovery; /* --no-discovery or --discovery=none: every launched
-                       work-group takes part */
-  char cl_std[8]; /* "1.2", "2.0", "3.0": what the input is parsed as */
-  int cl_std_given; /* -cl-std= named it (else 1.2, the parse default) */
+  int no_discovery;       /* --no-discovery or --discovery=none: every launched
+                             work-group takes part */
+  char cl_std[8];         /* "1.2", "2.0", "3.0": what the input is parsed as */
+  int cl_std_given;       /* -cl-std= named it (else 1.2, the parse default) */
   unsigned features;      /* OpenCL C 3.0 features the input is parsed
                              with, bits of gsr_feature_names (opencl-c.c) */
   unsigned features_used; /* those the output uses */
@@ -300,11 +302,11 @@ typedef struct gsr_ctx {
 
   gsr_func *funcs;
   size_t n_funcs, cap_funcs;
-  gsr_table funcs_by_decl; /* clang_hashCursor(canonical) */
-  gsr_table funcs_by_usr;  /* gsr_hash_string(usr) */
-  gsr_table defs_by_name;  /* defined functions, first of each name */
+  gsr_table funcs_by_decl;  /* clang_hashCursor(canonical) */
+  gsr_table funcs_by_usr;   /* gsr_hash_string(usr) */
+  gsr_table defs_by_name;   /* defined functions, first of each name */
   gsr_table macros_by_name; /* the input's macros, first of each name */
-  gsr_node *nodes;         /* every function definition, in preorder */
+  gsr_node *nodes;          /* every function definition, in preorder */
   size_t n_nodes, cap_nodes;
   unsigned *kids; /* the nodes' children, grouped by parent */
   size_t n_barrier_sites;
@@ -445,8 +447,7 @@ void gsr_plan_macros(gsr_ctx *ctx);
 void gsr_plan_abort_checks(gsr_ctx *ctx);
 /* The prelude: summary comment, rules, #line. Appended to out. */
 gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out);
-void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
-                  const char *text);
+void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length, const char *text);
 /* Applies the edits to the input after the prelude already in out. */
 gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out);
 gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out);

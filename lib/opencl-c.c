@@ -26,9 +26,21 @@
 /* Bits of the known features, in the order of gsr_feature_names, which
  * is alphabetical (the order the constraints list them in). */
 enum {
-  F_3D_IMAGE_WRITES, F_ACQ_REL, F_SEQ_CST, F_SCOPE_ALL, F_SCOPE_DEVICE,
-  F_DEVICE_ENQUEUE, F_FP64, F_GENERIC, F_IMAGES, F_INT64, F_PIPES,
-  F_PROGRAM_SCOPE, F_READ_WRITE_IMAGES, F_SUBGROUPS, F_WG_COLLECTIVE
+  F_3D_IMAGE_WRITES,
+  F_ACQ_REL,
+  F_SEQ_CST,
+  F_SCOPE_ALL,
+  F_SCOPE_DEVICE,
+  F_DEVICE_ENQUEUE,
+  F_FP64,
+  F_GENERIC,
+  F_IMAGES,
+  F_INT64,
+  F_PIPES,
+  F_PROGRAM_SCOPE,
+  F_READ_WRITE_IMAGES,
+  F_SUBGROUPS,
+  F_WG_COLLECTIVE
 };
 #define BIT(f) (1u << (f))
 
@@ -120,12 +132,12 @@ static int is_identifier(const char *s, size_t len) {
 
 /* What the -cl-ext= entries do, gathered while they are read. */
 typedef struct ext_state {
-  unsigned on;       /* known features that are on */
-  unsigned entries;  /* entries applied so far */
+  unsigned on;                     /* known features that are on */
+  unsigned entries;                /* entries applied so far */
   unsigned set_at[GSR_N_FEATURES]; /* the entry (from 1) that last turned
                                       each on or off; 0: the default */
-  gsr_buf list;      /* the entries for libclang, comma-separated */
-  gsr_buf defines;   /* unknown __opencl_c_ names turned on, space-separated */
+  gsr_buf list;    /* the entries for libclang, comma-separated */
+  gsr_buf defines; /* unknown __opencl_c_ names turned on, space-separated */
 } ext_state;
 
 /* Appends one entry ("+name") to the list for libclang. */
@@ -139,14 +151,14 @@ static void put_entry(ext_state *s, char sign, const char *name, size_t len) {
 /* Applies one -cl-ext entry: +NAME, -NAME or NAME (on), "all" for every
  * known feature. A feature tied to an extension turns that extension on or
  * off with it, and the extension the feature. */
-static void apply_entry(ext_state *s, char sign, const char *name,
-                        size_t len) {
+static void apply_entry(ext_state *s, char sign, const char *name, size_t len) {
   int on = sign != '-';
   put_entry(s, on ? '+' : '-', name, len);
   int f = feature_named(name, len);
   unsigned bits = len == 3 && memcmp(name, "all", 3) == 0
                       ? (1u << GSR_N_FEATURES) - 1
-                      : f >= 0 ? BIT(f) : 0;
+                  : f >= 0 ? BIT(f)
+                           : 0;
   for (size_t t = 0; !bits && t < sizeof ties / sizeof ties[0]; t++)
     if (ties[t].extension && strlen(ties[t].extension) == len &&
         memcmp(ties[t].extension, name, len) == 0) {
@@ -213,8 +225,7 @@ static gsr_status settle_ties(gsr_ctx *ctx, ext_state *s) {
         continue;
       for (int b = 0; b < GSR_N_FEATURES; b++)
         if ((off & BIT(b)) && s->set_at[f] > s->set_at[b]) {
-          gsr_report(ctx, GSR_ERROR, 0, 0,
-                     "-cl-ext: %s needs %s, which is off",
+          gsr_report(ctx, GSR_ERROR, 0, 0, "-cl-ext: %s needs %s, which is off",
                      gsr_feature_names[f], gsr_feature_names[b]);
           return GSR_ERR_OPTIONS;
         }
@@ -556,7 +567,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
   case CXCursor_VarDecl: {
     CXType t = clang_getCursorType(c);
     w->used |= type_needs(t);
-    enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(c));
+    enum CXCursorKind pk =
+        clang_getCursorKind(clang_getCursorSemanticParent(c));
     if ((pk == CXCursor_TranslationUnit ||
          clang_Cursor_getStorageClass(c) == CX_SC_Static) &&
         (int)clang_getAddressSpace(t) == AS_GLOBAL)
@@ -634,8 +646,8 @@ static int spells_generic(gsr_ctx *ctx) {
       found = 1;
       for (unsigned r = 0; skipped && r < skipped->count; r++) {
         unsigned rb, re;
-        clang_getSpellingLocation(clang_getRangeStart(skipped->ranges[r]),
-                                  NULL, NULL, NULL, &rb);
+        clang_getSpellingLocation(clang_getRangeStart(skipped->ranges[r]), NULL,
+                                  NULL, NULL, &rb);
         clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[r]), NULL,
                                   NULL, NULL, &re);
         if (rb <= off && off < re)

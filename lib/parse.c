@@ -112,8 +112,9 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
   if (!ctx->main_path)
     return GSR_ERR_NOMEM;
 
-  const char **args = calloc(
-      (size_t)opt->num_parser_args + (size_t)ctx->n_lang_args + 4, sizeof *args);
+  const char **args =
+      calloc((size_t)opt->num_parser_args + (size_t)ctx->n_lang_args + 4,
+             sizeof *args);
   if (!args)
     return GSR_ERR_NOMEM;
   int n = 0;
@@ -148,8 +149,8 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
       &ctx->tu);
   free(args);
   if (ec != CXError_Success || !ctx->tu) {
-    gsr_report(ctx, GSR_ERROR, 0, 0, "libclang could not parse the input (error %d)",
-               (int)ec);
+    gsr_report(ctx, GSR_ERROR, 0, 0,
+               "libclang could not parse the input (error %d)", (int)ec);
     return GSR_ERR_PARSER;
   }
   ctx->main_file = clang_getFile(ctx->tu, ctx->main_path);

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const char *const ctx_param = "private struct gsync_ctx *gsync_ctx";
 static const char *const state_param = "global uint *gsync_state";
 
@@ -77,8 +76,8 @@ static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
       continue;
     if (state[j] == 1) {
       gsr_report_in(ctx, GSR_ERROR, site->file, site->line, site->col,
-                 "recursive call of '%s' on a path to global_barrier()",
-                 ctx->funcs[j].name);
+                    "recursive call of '%s' on a path to global_barrier()",
+                    ctx->funcs[j].name);
       return 1;
     }
     if (state[j] == 0 && find_cycle(ctx, j, state))
@@ -93,8 +92,8 @@ static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
 
 /* Notes a global_barrier() text to rewrite; number_barriers() edits it. */
 static void edit_barrier(gsr_ctx *ctx, size_t name_off, size_t rparen_off) {
-  gsr_barrier_site *p = gsr_grow(ctx->bsites, &ctx->cap_bsites,
-                                 ctx->n_bsites, sizeof *p);
+  gsr_barrier_site *p =
+      gsr_grow(ctx->bsites, &ctx->cap_bsites, ctx->n_bsites, sizeof *p);
   if (!p) {
     gsr_nomem(ctx);
     return;
@@ -150,7 +149,7 @@ static void edit_id(gsr_ctx *ctx, size_t name_off, const char *name,
 
 /* f(a) -> f(a, ARG); f() -> f(ARG): for arguments and parameters alike. */
 static void append_in_parens(gsr_ctx *ctx, size_t rparen_off, int has_args,
-                          const char *arg) {
+                             const char *arg) {
   gsr_buf b = {0};
   gsr_buf_printf(&b, "%s%s", has_args ? ", " : "", arg);
   gsr_add_edit(ctx, rparen_off, 0, gsr_buf_text(ctx, &b));
@@ -170,10 +169,11 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
       continue;
     }
     if (dc->rparen_off == NO_OFF) {
-      gsr_report_in(ctx, GSR_ERROR, dc->file, dc->line, dc->col,
-                 "cannot add the hidden parameter to '%s': its parameter list "
-                 "is written by a macro",
-                 fn->name);
+      gsr_report_in(
+          ctx, GSR_ERROR, dc->file, dc->line, dc->col,
+          "cannot add the hidden parameter to '%s': its parameter list "
+          "is written by a macro",
+          fn->name);
       continue;
     }
     if (dc->void_params)
@@ -221,7 +221,8 @@ static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee) {
  * when it comes from a macro of an included file. */
 static int spelled_in_input_macro(gsr_ctx *ctx, const gsr_site *s) {
   size_t b = s->name_off, e = b;
-  while (e < ctx->src_len && (ctx->src[e] == '_' || isalnum((unsigned char)ctx->src[e])))
+  while (e < ctx->src_len &&
+         (ctx->src[e] == '_' || isalnum((unsigned char)ctx->src[e])))
     e++;
   char *name = gsr_strndup(ctx->src + b, e - b);
   int r = name && macro_spells(ctx, name, s->callee_name);
@@ -234,8 +235,7 @@ static int spelled_in_input_macro(gsr_ctx *ctx, const gsr_site *s) {
  * macro. */
 static void not_editable(gsr_ctx *ctx, const gsr_site *s, const char *what,
                          int included) {
-  gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col, "cannot %s: %s",
-                what,
+  gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col, "cannot %s: %s", what,
                 included ? "it is spelled in an included file"
                          : "it is assembled by a macro");
   if (included)
@@ -245,8 +245,8 @@ static void not_editable(gsr_ctx *ctx, const gsr_site *s, const char *what,
 /* Plans the edits for one site in a function that has a context in scope
  * (or, with in_ctx 0, in one that does not). */
 static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
-  int editable = s->in_main && s->lparen_off != NO_OFF &&
-                 s->rparen_off != NO_OFF;
+  int editable =
+      s->in_main && s->lparen_off != NO_OFF && s->rparen_off != NO_OFF;
   int included =
       s->spelled_in && !gsr_same_file(ctx, s->spelled_in, ctx->main_file);
   /* Calls spelled in a macro body of the input are edited there, once, by
@@ -255,10 +255,9 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
    * stay as written. */
   if (s->kind == GSR_SITE_ID && ctx->no_discovery)
     return;
-  int needs_edit =
-      s->kind == GSR_SITE_BARRIER ? !s->num_args
-      : s->kind == GSR_SITE_ID    ? in_ctx
-                                  : ctx->funcs[s->callee].takes_ctx;
+  int needs_edit = s->kind == GSR_SITE_BARRIER ? !s->num_args
+                   : s->kind == GSR_SITE_ID    ? in_ctx
+                                            : ctx->funcs[s->callee].takes_ctx;
   if (s->in_macro && needs_edit && !spelled_in_input_macro(ctx, s))
     included = 1;
   else if (s->in_macro)
@@ -304,7 +303,7 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
       return;
     }
     append_in_parens(ctx, s->rparen_off, s->num_args > 0,
-                  in_ctx ? "gsync_ctx" : "0");
+                     in_ctx ? "gsync_ctx" : "0");
     return;
   }
   }
@@ -320,21 +319,21 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
 static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
   if (fn->body_lbrace == NO_OFF) {
     gsr_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
-               "cannot insert discovery into kernel '%s': its body is "
-               "written by a macro",
-               fn->name);
+                  "cannot insert discovery into kernel '%s': its body is "
+                  "written by a macro",
+                  fn->name);
     return;
   }
 #define ENTRY_CTX                                                              \
   " local uint gsync_shared[8]; struct gsync_ctx gsync_ctx_v;"                 \
   " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
   gsr_add_edit(ctx, fn->body_lbrace, 0,
-               ctx->no_discovery
-                   ? ENTRY_CTX " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
-                               " gsync_ctx_grid(gsync_ctx, gsync_shared);"
-                   : ENTRY_CTX
-                     " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
-                     " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
+               ctx->no_discovery ? ENTRY_CTX
+                   " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
+                   " gsync_ctx_grid(gsync_ctx, gsync_shared);"
+                                 : ENTRY_CTX
+                   " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
+                   " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
 #undef ENTRY_CTX
 }
 
@@ -472,8 +471,7 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
     gsr_func *fn = &ctx->funcs[i];
     for (size_t s = 0; s < fn->n_sites; s++) {
       fn->reaches_barrier |= fn->sites[s].kind == GSR_SITE_BARRIER;
-      fn->reaches_ids |=
-          fn->sites[s].kind == GSR_SITE_ID && !ctx->no_discovery;
+      fn->reaches_ids |= fn->sites[s].kind == GSR_SITE_ID && !ctx->no_discovery;
     }
   }
   propagate(ctx, get_barrier, set_barrier);
@@ -484,8 +482,8 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     gsr_func *fn = &ctx->funcs[i];
     if (!fn->is_kernel)
-      fn->takes_ctx = fn->reaches_barrier ||
-                      (fn->reaches_ids && fn->in_participating);
+      fn->takes_ctx =
+          fn->reaches_barrier || (fn->reaches_ids && fn->in_participating);
   }
 
   gsr_check_uniformity(ctx);

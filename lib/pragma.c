@@ -25,8 +25,8 @@ static int in_skipped(const CXSourceRangeList *skipped, unsigned off) {
     unsigned b, e;
     clang_getSpellingLocation(clang_getRangeStart(skipped->ranges[r]), NULL,
                               NULL, NULL, &b);
-    clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[r]), NULL,
-                              NULL, NULL, &e);
+    clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[r]), NULL, NULL,
+                              NULL, &e);
     if (b <= off && off < e)
       return 1;
   }
@@ -154,8 +154,8 @@ static unsigned one_pragma(gsr_ctx *ctx, const CXSourceRangeList *skipped,
                  "'#pragma gsync uniform' has no effect: the loop after it "
                  "reaches no global_barrier()");
     if (loop != GSR_NO_NODE && !extra) {
-      unsigned *p = realloc(ctx->pragma_loops,
-                            (ctx->n_pragma_loops + 1) * sizeof *p);
+      unsigned *p =
+          realloc(ctx->pragma_loops, (ctx->n_pragma_loops + 1) * sizeof *p);
       if (p) {
         ctx->pragma_loops = p;
         p[ctx->n_pragma_loops++] = loop;
@@ -186,8 +186,7 @@ void gsr_read_pragmas(gsr_ctx *ctx) {
     if (i > 0)
       token_at(ctx, toks[i - 1], &before);
     if ((i == 0 || before != line) && l1 == line && l2 == line &&
-        token_is(ctx, toks[i], "#") &&
-        token_is(ctx, toks[i + 1], "pragma") &&
+        token_is(ctx, toks[i], "#") && token_is(ctx, toks[i + 1], "pragma") &&
         token_is(ctx, toks[i + 2], "gsync") && !in_skipped(skipped, off))
       i = one_pragma(ctx, skipped, toks, i, n, line);
     else

@@ -48,11 +48,11 @@ typedef struct scan {
   struct seen {
     dev_t dev;
     ino_t ino;
-  } *seen;
+  } * seen;
   size_t n_seen, cap_seen;
   char **todo; /* paths of headers to scan */
   size_t n_todo, cap_todo;
-  int failed;  /* an error was reported, or memory ran out */
+  int failed; /* an error was reported, or memory ran out */
 } scan;
 
 /* Returns a malloc'd "dir/name" ("name" when dir is NULL or empty). */
@@ -76,8 +76,8 @@ static char *dir_of(const char *path) {
  * wins, as a redefinition would). */
 static void add_macro(scan *s, const char *name, size_t nl, const char *v,
                       size_t vl) {
-  name_macro *m = gsr_grow(s->macros, &s->cap_macros, s->n_macros,
-                           sizeof *s->macros);
+  name_macro *m =
+      gsr_grow(s->macros, &s->cap_macros, s->n_macros, sizeof *s->macros);
   if (!m) {
     s->failed = 1;
     return;
@@ -126,11 +126,10 @@ static void queue_header(scan *s, const char *path, const struct stat *st) {
       return;
   if (s->n_seen >= MAX_FILES)
     return;
-  struct seen *seen = gsr_grow(s->seen, &s->cap_seen, s->n_seen,
-                               sizeof *s->seen);
-  char **todo = seen ? gsr_grow(s->todo, &s->cap_todo, s->n_todo,
-                                sizeof *s->todo)
-                     : NULL;
+  struct seen *seen =
+      gsr_grow(s->seen, &s->cap_seen, s->n_seen, sizeof *s->seen);
+  char **todo =
+      seen ? gsr_grow(s->todo, &s->cap_todo, s->n_todo, sizeof *s->todo) : NULL;
   if (seen)
     s->seen = seen;
   if (todo)
@@ -212,8 +211,8 @@ static void directive(scan *s, const char *p, const char *eol, const char *dir,
     const char *v = p, *ve = eol;
     while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
       ve--;
-    if (ve - v >= 2 && ((*v == '"' && ve[-1] == '"') ||
-                        (*v == '<' && ve[-1] == '>')))
+    if (ve - v >= 2 &&
+        ((*v == '"' && ve[-1] == '"') || (*v == '<' && ve[-1] == '>')))
       add_macro(s, n, nl, v, (size_t)(ve - v));
     return;
   }
@@ -254,8 +253,7 @@ static void scan_text(scan *s, const char *text, size_t len, const char *dir,
       bol = ++p;
       line_start = 1;
     } else if (c == '/' && p + 1 < end && p[1] == '*') {
-      for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/');
-           p++)
+      for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
         if (*p == '\n')
           line++, bol = p + 1;
       p = p < end ? p + 2 : end;

@@ -139,8 +139,8 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
     return GSR_ERR_OPTIONS;
   }
   const char *disc = ctx->opt->no_discovery ? "none"
-                     : ctx->opt->discovery   ? ctx->opt->discovery
-                                             : DEFAULT_DISCOVERY;
+                     : ctx->opt->discovery  ? ctx->opt->discovery
+                                            : DEFAULT_DISCOVERY;
   ctx->discovery = gsr_rules_find(&ctx->rules, "discovery", disc);
   if (!ctx->discovery) {
     gsr_report(ctx, GSR_ERROR, 0, 0,
@@ -197,8 +197,8 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   gsr_result *res = NULL;
   /* Every stage's status goes through boundary(): an allocation that
    * failed inside a stage fails the rewrite there. */
-  gsr_status st = boundary(&ctx, gsr_rules_load(&ctx, opt->rules_dir,
-                                                &ctx.rules));
+  gsr_status st =
+      boundary(&ctx, gsr_rules_load(&ctx, opt->rules_dir, &ctx.rules));
   if (st != GSR_OK)
     goto free_rules;
   st = boundary(&ctx, choose_rules(&ctx));
@@ -332,8 +332,8 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
   ctx.name = "<rules>";
   ctx.diag = diag;
   ctx.diag_user = diag_user;
-  const char *def = strcmp(kind, "barrier") == 0 ? DEFAULT_BARRIER
-                                                 : DEFAULT_DISCOVERY;
+  const char *def =
+      strcmp(kind, "barrier") == 0 ? DEFAULT_BARRIER : DEFAULT_DISCOVERY;
   size_t kl = strlen(kind);
   gsr_status st = boundary(&ctx, gsr_rules_load(&ctx, rules_dir, &ctx.rules));
   for (size_t i = 0; st == GSR_OK && i < ctx.rules.n; i++) {

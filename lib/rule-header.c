@@ -89,8 +89,8 @@ static void rule_error(gsr_diag_fn diag, void *user, const char *file,
   gsr_buf_free(&msg);
 }
 
-static const char *const opencl_c_versions[] = {"1.0", "1.1", "1.2", "2.0",
-                                                "3.0", NULL};
+static const char *const opencl_c_versions[] = {"1.0", "1.1", "1.2",
+                                                "2.0", "3.0", NULL};
 static const char *const atomic_capabilities[] = {
     "relaxed",          "acq_rel",      "seq_cst",           "work_item_scope",
     "work_group_scope", "device_scope", "all_devices_scope", NULL};
@@ -122,25 +122,21 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
   if (!strcmp(key, "extension")) {
     if (!is_word(v, vl, "_"))
       return "must be an extension's name: letters, digits and '_'";
-    return push_str(&r->extensions, &r->n_extensions, v, vl)
-               ? NULL
-               : nomem;
+    return push_str(&r->extensions, &r->n_extensions, v, vl) ? NULL : nomem;
   }
   if (!strcmp(key, "atomic-capability")) {
     if (!one_of(v, vl, atomic_capabilities))
       return "must be one of relaxed, acq_rel, seq_cst, work_item_scope, "
              "work_group_scope, device_scope and all_devices_scope";
-    return push_str(&r->capabilities, &r->n_capabilities, v, vl)
-               ? NULL
-               : nomem;
+    return push_str(&r->capabilities, &r->n_capabilities, v, vl) ? NULL : nomem;
   }
   if (!strcmp(key, "state-fixed")) {
     if (r->has_state_fixed++)
       return "is given twice";
     if (!parse_uint(v, vl, &r->state_fixed) ||
         r->state_fixed > GSR_RULE_STATE_FIXED_MAX || r->state_fixed % 4)
-      return "must be a number of bytes that is a multiple of 4, at most "
-             GSR_STR(GSR_RULE_STATE_FIXED_MAX);
+      return "must be a number of bytes that is a multiple of 4, at "
+             "most " GSR_STR(GSR_RULE_STATE_FIXED_MAX);
     return NULL;
   }
   if (!strcmp(key, "state-per-group")) {
@@ -148,8 +144,8 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
       return "is given twice";
     if (!parse_uint(v, vl, &r->state_per_group) ||
         r->state_per_group > GSR_RULE_STATE_PER_GROUP_MAX)
-      return "must be a number of bytes, at most "
-             GSR_STR(GSR_RULE_STATE_PER_GROUP_MAX);
+      return "must be a number of bytes, at most " GSR_STR(
+          GSR_RULE_STATE_PER_GROUP_MAX);
     return NULL;
   }
   return "";
@@ -161,8 +157,8 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
  * their keys, give each single key once and have values of the right
  * form. Reports through diag at file:line:col and returns 0 on the
  * first problem; returns -1, reporting nothing, when out of memory (the
- * caller's failure policy decides what that is); 1 when good. Needs no gsr_ctx, so that a check of the built-in rules
- * at build time can call it too. */
+ * caller's failure policy decides what that is); 1 when good. Needs no gsr_ctx,
+ * so that a check of the built-in rules at build time can call it too. */
 int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
   const char *nul = memchr(r->text, '\0', r->len);
   if (!is_word(r->name, strlen(r->name), "-_")) {
@@ -212,13 +208,12 @@ int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
       if (kl < sizeof key)
         memcpy(key, k, kl);
       unsigned col = (unsigned)(at - p) + 1;
-      const char *why = kl < sizeof key
-                            ? take_value(r, key, v, (size_t)(ve - v))
-                            : "";
+      const char *why =
+          kl < sizeof key ? take_value(r, key, v, (size_t)(ve - v)) : "";
       if (why && !*why) {
         size_t shown = control_at(k, kl) < 40 ? control_at(k, kl) : 40;
-        rule_error(diag, user, r->file, line, col,
-                   "unknown rule key '@%.*s'", (int)shown, k);
+        rule_error(diag, user, r->file, line, col, "unknown rule key '@%.*s'",
+                   (int)shown, k);
         return 0;
       }
       if (why == nomem)

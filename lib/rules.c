@@ -11,7 +11,8 @@
  *   @state-fixed        bytes of state it needs besides the shared header
  *   @state-per-group    bytes of state per launched work-group
  * File names: prelude.cl, barrier-NAME.cl, discovery-NAME.cl. Headers are
- * checked as they are read (gsr_rule_parse_header, rule-header.c), so that a rule from
+ * checked as they are read (gsr_rule_parse_header, rule-header.c), so that a
+ * rule from
  * --rules-dir that libgsync or a terminal would trip over is refused with
  * its file, line and column.
  */
@@ -27,10 +28,8 @@
 
 /* Passes a diagnostic about a rule file on to the rewrite's callback. */
 static void report_to_ctx(void *user, const gsr_diagnostic *d) {
-  gsr_report_at(user, d->severity, d->file, d->line, d->col, "%s",
-                d->message);
+  gsr_report_at(user, d->severity, d->file, d->line, d->col, "%s", d->message);
 }
-
 
 /* Adds (or replaces) the rule named by file stem with the given text.
  * Takes ownership of text. Returns 0 on failure (reported). */

@@ -42,7 +42,9 @@ void gsr_buf_append(gsr_buf *b, const char *s, size_t n) {
 }
 
 /* Appends the NUL-terminated string s. */
-void gsr_buf_puts(gsr_buf *b, const char *s) { gsr_buf_append(b, s, strlen(s)); }
+void gsr_buf_puts(gsr_buf *b, const char *s) {
+  gsr_buf_append(b, s, strlen(s));
+}
 
 /* Appends printf-formatted text. */
 void gsr_buf_vprintf(gsr_buf *b, const char *fmt, va_list ap) {
@@ -155,8 +157,8 @@ char *gsr_read_file(const char *path, size_t max, const char *too_large,
     return NULL;
   }
   if (!S_ISREG(st.st_mode)) {
-    *why = S_ISDIR(st.st_mode) ? "it is a directory"
-                               : "it is not a regular file";
+    *why =
+        S_ISDIR(st.st_mode) ? "it is a directory" : "it is not a regular file";
     close(fd);
     return NULL;
   }

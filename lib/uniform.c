@@ -39,17 +39,17 @@
 
 /* Work-item functions whose result differs between work-items. */
 static const char *const varying_fns[] = {
-    "get_global_id",      "get_local_id",          "get_group_id",
-    "get_global_linear_id", "get_local_linear_id", "get_sub_group_id",
+    "get_global_id",         "get_local_id",        "get_group_id",
+    "get_global_linear_id",  "get_local_linear_id", "get_sub_group_id",
     "get_sub_group_local_id"};
 
 /* What the passes ask of each node, worked out once, and what the current
  * pass of the propagation decided about it. */
 typedef struct node_info {
-  int decl;   /* DeclRefExpr: the declaration it names (a variable or
-                 parameter, else -1; UNRESOLVED until asked); VarDecl: itself */
-  int callee; /* CallExpr: the defined function called, or -1 */
-  unsigned args, n_args;      /* CallExpr arguments: u->args[args ..) */
+  int decl;              /* DeclRefExpr: the declaration it names (a variable or
+                            parameter, else -1; UNRESOLVED until asked); VarDecl: itself */
+  int callee;            /* CallExpr: the defined function called, or -1 */
+  unsigned args, n_args; /* CallExpr arguments: u->args[args ..) */
   unsigned char varying_call; /* CallExpr: of a built-in that varies */
   unsigned char barrier_call; /* CallExpr: global_barrier() or a function
                                  that reaches it */
@@ -81,11 +81,11 @@ enum {
 
 /* A declaration that the nodes name. */
 typedef struct decl_info {
-  CXCursor c;  /* canonical */
-  int tainted; /* its value varies between work-items */
-  unsigned cause; /* tainted: the node that made it vary, or NO_NODE */
-  int owner;   /* the function whose nodes name it, or SHARED */
-  unsigned read_in; /* the walk that last consulted it */
+  CXCursor c;           /* canonical */
+  int tainted;          /* its value varies between work-items */
+  unsigned cause;       /* tainted: the node that made it vary, or NO_NODE */
+  int owner;            /* the function whose nodes name it, or SHARED */
+  unsigned read_in;     /* the walk that last consulted it */
   unsigned char single; /* 0 not asked; 1 a variable of its function that
                            only its initializer sets; 2 not */
   unsigned init;        /* single == 1: the initializer's node */
@@ -117,8 +117,8 @@ typedef struct ucheck {
   unsigned char *dirty; /* per function: walk it (again) */
   unsigned **callers;   /* per function: the functions that call it */
   size_t *n_callers;
-  size_t cur_fn; /* the function being walked */
-  unsigned walk; /* walks so far (decl_info.read_in) */
+  size_t cur_fn;        /* the function being walked */
+  unsigned walk;        /* walks so far (decl_info.read_in) */
   unsigned (*races)[2]; /* racy read node, and a write of the same place */
   size_t n_races, cap_races;
   int failed; /* out of memory: the check is skipped */
@@ -212,7 +212,7 @@ static int varying_builtin(const char *name) {
 static int reads_only(CXCursor call, const char *name) {
   const char *op = strncmp(name, "atomic_", 7) == 0 ? name + 7
                    : strncmp(name, "atom_", 5) == 0 ? name + 5
-                                                     : NULL;
+                                                    : NULL;
   if (!op)
     return 0;
   if (strcmp(op, "load") == 0 || strcmp(op, "load_explicit") == 0)
@@ -222,10 +222,10 @@ static int reads_only(CXCursor call, const char *name) {
   size_t len = strcspn(op, "_");
   if (op[len] && strcmp(op + len, "_explicit") != 0)
     return 0;
-  int zero = (len == 2 && (memcmp(op, "or", 2) == 0)) ||
-             (len == 3 && (memcmp(op, "xor", 3) == 0 ||
-                           memcmp(op, "add", 3) == 0 ||
-                           memcmp(op, "sub", 3) == 0));
+  int zero =
+      (len == 2 && (memcmp(op, "or", 2) == 0)) ||
+      (len == 3 && (memcmp(op, "xor", 3) == 0 || memcmp(op, "add", 3) == 0 ||
+                    memcmp(op, "sub", 3) == 0));
   int ones = len == 3 && memcmp(op, "and", 3) == 0;
   if ((!zero && !ones) || clang_Cursor_getNumArguments(call) < 2)
     return 0;
@@ -236,8 +236,7 @@ static int reads_only(CXCursor call, const char *name) {
   if (clang_EvalResult_getKind(ev) == CXEval_Int) {
     unsigned long long v = clang_EvalResult_getAsUnsigned(ev);
     long long sv = clang_EvalResult_getAsLongLong(ev);
-    r = zero ? v == 0
-             : sv == -1 || v == 0xffffffffull || v == ~0ull;
+    r = zero ? v == 0 : sv == -1 || v == 0xffffffffull || v == ~0ull;
   }
   clang_EvalResult_dispose(ev);
   return r;
@@ -568,8 +567,7 @@ static int unary_is(const ucheck *u, unsigned n, const char *op) {
 
 /* Copies the operator of binary (or compound assignment) node n into op,
  * read after its left side where both are written in the input. */
-static void node_binary_op(const ucheck *u, unsigned n, char *op,
-                           size_t size) {
+static void node_binary_op(const ucheck *u, unsigned n, char *op, size_t size) {
   size_t lb, le;
   op[0] = '\0';
   if (u->nodes[n].n_kids != 2)
@@ -629,8 +627,7 @@ static int is_memory(const ucheck *u, unsigned n) {
   if (p->kind == CXCursor_UnaryOperator)
     return p->n_kids == 1 && unary_is(u, n, "*");
   if (p->kind == CXCursor_MemberRefExpr && p->n_kids == 1)
-    return clang_getCanonicalType(
-               clang_getCursorType(u->nodes[kid(u, n, 0)].c))
+    return clang_getCanonicalType(clang_getCursorType(u->nodes[kid(u, n, 0)].c))
                .kind == CXType_Pointer;
   return 0;
 }
@@ -649,9 +646,9 @@ static int memory_use(const ucheck *u, unsigned m) {
   if (k == CXCursor_BinaryOperator && lhs && binary_is(u, p, "="))
     return USE_WRITE;
   if (k == CXCursor_UnaryOperator)
-    return unary_is(u, p, "&")                                ? 0
+    return unary_is(u, p, "&")                            ? 0
            : unary_is(u, p, "++") || unary_is(u, p, "--") ? USE_READ | USE_WRITE
-                                                              : USE_READ;
+                                                          : USE_READ;
   if (k == CXCursor_MemberRefExpr)
     return 0;
   return USE_READ;
@@ -698,8 +695,8 @@ typedef struct access_walk {
 
 /* Records that node reads or writes the place that expression `at` names
  * (or, with deref, the place pointer `at` points to). */
-static void add_access(const ucheck *u, access_walk *w, unsigned node,
-                       int use, unsigned at, int deref) {
+static void add_access(const ucheck *u, access_walk *w, unsigned node, int use,
+                       unsigned at, int deref) {
   size_t b, e;
   if (!use || !spelled_range(u, at, &b, &e))
     return;
@@ -723,9 +720,9 @@ static void note_access(ucheck *u, access_walk *w, unsigned n) {
   if (p->kind == CXCursor_CallExpr) {
     CXString s = clang_getCursorSpelling(p->c);
     const char *name = clang_getCString(s);
-    int atomic = (strncmp(name, "atomic_", 7) == 0 ||
-                  strncmp(name, "atom_", 5) == 0) &&
-                 strcmp(name, "atomic_work_item_fence") != 0;
+    int atomic =
+        (strncmp(name, "atomic_", 7) == 0 || strncmp(name, "atom_", 5) == 0) &&
+        strcmp(name, "atomic_work_item_fence") != 0;
     clang_disposeString(s);
     if (!atomic || p->n_kids < 2)
       return;
@@ -1021,8 +1018,8 @@ static unsigned resolve(ucheck *u, unsigned n, unsigned root) {
     if (!di->single) {
       unsigned v = var_node(u, root, d);
       unsigned init = v == NO_NODE ? NO_NODE : initializer(u, v);
-      int ok = init != NO_NODE &&
-               !changed_in(u, d, root, u->nodes[root].end, 0, 0);
+      int ok =
+          init != NO_NODE && !changed_in(u, d, root, u->nodes[root].end, 0, 0);
       di = &u->decls[d];
       di->single = ok ? 1 : 2;
       di->init = init;
@@ -1109,8 +1106,7 @@ static void classify_for(ucheck *u, unsigned n, unsigned root) {
     if (stride_call(u, resolve(u, kid(u, product, side), root), 1) == id)
       factor = kid(u, product, 1 - side);
   if (factor == NO_NODE ||
-      changed_in(u, var, kid(u, n, 1), u->nodes[n].end, inc,
-                 u->nodes[inc].end))
+      changed_in(u, var, kid(u, n, 1), u->nodes[n].end, inc, u->nodes[inc].end))
     return;
   u->info[n].loop = LOOP_ROUNDED;
   u->info[n].factor = factor;
@@ -1230,7 +1226,6 @@ static unsigned next_control(const ucheck *u, unsigned *c) {
   return NO_NODE;
 }
 
-
 /* The innermost control around n whose condition varies, or NO_NODE. */
 static unsigned varying_control(ucheck *u, unsigned n) {
   unsigned c = n, a;
@@ -1265,7 +1260,7 @@ static int inside(const ucheck *u, unsigned n, unsigned a) {
 typedef struct exit_site {
   unsigned stmt; /* the return/break/continue */
   size_t offset;
-  unsigned loop; /* break/continue: the loop it leaves; else NO_NODE */
+  unsigned loop;    /* break/continue: the loop it leaves; else NO_NODE */
   unsigned control; /* the varying control it is under */
 } exit_site;
 
@@ -1287,8 +1282,7 @@ static size_t node_offset(const ucheck *u, unsigned n) {
 /* Reports at a node's expansion position. */
 static void report_at(const ucheck *u, gsr_severity sev, unsigned n,
                       const char *fmt, const char *arg) {
-  gsr_report_loc(u->ctx, sev, clang_getCursorLocation(u->nodes[n].c), fmt,
-                 arg);
+  gsr_report_loc(u->ctx, sev, clang_getCursorLocation(u->nodes[n].c), fmt, arg);
 }
 
 /* Notes why a read varies: the write of the same place between the same
@@ -1358,17 +1352,20 @@ static void check_barrier(check_walk *w, unsigned call) {
     const char *why = race ? "can differ between work-items"
                            : "depends on the work-item or group id";
     if (direct && loop)
-      gsr_report_loc(u->ctx, GSR_ERROR, clang_getCursorLocation(u->nodes[call].c),
+      gsr_report_loc(u->ctx, GSR_ERROR,
+                     clang_getCursorLocation(u->nodes[call].c),
                      "global_barrier() in a loop whose trip count %s; not "
                      "every work-item reaches it equally often",
                      why);
     else if (direct)
-      gsr_report_loc(u->ctx, GSR_ERROR, clang_getCursorLocation(u->nodes[call].c),
+      gsr_report_loc(u->ctx, GSR_ERROR,
+                     clang_getCursorLocation(u->nodes[call].c),
                      "global_barrier() under a condition that %s; not every "
                      "work-item reaches it",
                      why);
     else
-      gsr_report_loc(u->ctx, GSR_ERROR, clang_getCursorLocation(u->nodes[call].c),
+      gsr_report_loc(u->ctx, GSR_ERROR,
+                     clang_getCursorLocation(u->nodes[call].c),
                      "call of '%s', which reaches global_barrier(), under a "
                      "condition that %s",
                      name, why);

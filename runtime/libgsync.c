@@ -32,7 +32,7 @@
 /* What the constraints say about one kernel. */
 typedef struct kernel_info {
   char *name;
-  int global_barrier; /* reaches global_barrier(): has a state argument */
+  int global_barrier;  /* reaches global_barrier(): has a state argument */
   cl_uint work_dim;    /* the dimensions its ids ask about */
   cl_uint state_index; /* the hidden argument, the kernel's last */
   size_t fixed_bytes;  /* state bytes = fixed + per_group * groups */
@@ -55,7 +55,7 @@ typedef struct kernel_info {
 typedef struct abort_info {
   int discovery;
   size_t spin_limit_ms; /* 0: no limit, or not said (older files) */
-  char **site_places; /* site_places[n - 1]: "file:line:col" of site n */
+  char **site_places;   /* site_places[n - 1]: "file:line:col" of site n */
   size_t n_sites;
 } abort_info;
 
@@ -65,7 +65,7 @@ struct gsync_program {
   int discovery;
   abort_info abort;
   int timed_record; /* "spin_limit_ms" given: the abort record is timed */
-  int c_version; /* required OpenCL C version, major * 10 + minor */
+  int c_version;    /* required OpenCL C version, major * 10 + minor */
   char **extensions;
   size_t n_extensions;
   char **features; /* OpenCL C 3.0 features the kernels use */
@@ -84,18 +84,25 @@ struct gsync_program {
 };
 
 /* Watching a launch (docs/watch.md): state words 18-23 of the prelude. */
-enum { WATCH_BARRIERS = 18, WATCH_DEADLINE_MS, WATCH_START_LO, WATCH_START_HI,
-       WATCH_CANCEL, WATCH_TAG, WATCH_END };
+enum {
+  WATCH_BARRIERS = 18,
+  WATCH_DEADLINE_MS,
+  WATCH_START_LO,
+  WATCH_START_HI,
+  WATCH_CANCEL,
+  WATCH_TAG,
+  WATCH_END
+};
 typedef struct watch_state {
-  cl_uint *shared;   /* the state as the host sees it when shared, else NULL */
-  cl_context ctx;    /* retained while shared is SVM */
+  cl_uint *shared; /* the state as the host sees it when shared, else NULL */
+  cl_context ctx;  /* retained while shared is SVM */
   cl_command_queue mapped; /* retained while shared is a mapped buffer */
-  int prepare;       /* write words 18-21 and 23 before each launch */
-  int has_clock;     /* the device has the clock a deadline needs */
+  int prepare;             /* write words 18-21 and 23 before each launch */
+  int has_clock;           /* the device has the clock a deadline needs */
   cl_uint deadline_ms;
-  cl_uint tag;       /* the latest launch's tag (atomic: gsync_cancel) */
-  char probe[240];   /* what was measured of a host-visible buffer, or "" */
-  const char *why;   /* why there is no channel (static), when none */
+  cl_uint tag;     /* the latest launch's tag (atomic: gsync_cancel) */
+  char probe[240]; /* what was measured of a host-visible buffer, or "" */
+  const char *why; /* why there is no channel (static), when none */
 } watch_state;
 
 struct gsync_kernel {
@@ -104,13 +111,13 @@ struct gsync_kernel {
   cl_mem state;     /* NULL for a kernel without global_barrier() */
   size_t state_bytes;
   size_t max_groups;
-  cl_event last; /* the latest command on state, or NULL */
-  int launched;  /* a launch was enqueued: the state may not be zero */
+  cl_event last;      /* the latest command on state, or NULL */
+  int launched;       /* a launch was enqueued: the state may not be zero */
   size_t last_groups; /* work-groups of the latest launch */
   cl_uint last_dim;   /* its dimensions, and work-groups in each */
   size_t last_shape[3];
-  abort_info abort;   /* a copy of the program's */
-  watch_state watch;  /* all zero until gsync_watch_enable */
+  abort_info abort;  /* a copy of the program's */
+  watch_state watch; /* all zero until gsync_watch_enable */
   /* Calls on one handle from several threads take turns: each holds this
    * for its whole length (see libgsync.h). */
   pthread_mutex_t lock;
@@ -136,8 +143,17 @@ static const struct {
  * (rewrite-rules/prelude.cl): eight uint32 words. Files from before the
  * limit was a time ("spin_limit" in polls, not "spin_limit_ms") describe
  * a record of the first six. */
-enum { ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
-       ABORT_EXPECTED, ABORT_WAITED_MS, ABORT_LAUNCHED, ABORT_WORDS };
+enum {
+  ABORT_KIND,
+  ABORT_SITE,
+  ABORT_GROUP,
+  ABORT_REAL_GROUP,
+  ABORT_ARRIVED,
+  ABORT_EXPECTED,
+  ABORT_WAITED_MS,
+  ABORT_LAUNCHED,
+  ABORT_WORDS
+};
 #define ABORT_RECORD_BYTES (ABORT_WORDS * 4)
 #define ABORT_RECORD_BYTES_UNTIMED (ABORT_WAITED_MS * 4)
 
@@ -150,8 +166,12 @@ enum { ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
 /* gsync_finish reads the participant count and the abort record in one
  * read of the state's first bytes: both must lie in them. */
 #define STATE_READ_BYTES 256u
-enum { ABORTED_IN_BARRIER = 1, ABORTED_IN_DISCOVERY = 2, ABORTED_BY_CANCEL = 3,
-       ABORTED_AT_DEADLINE = 4 };
+enum {
+  ABORTED_IN_BARRIER = 1,
+  ABORTED_IN_DISCOVERY = 2,
+  ABORTED_BY_CANCEL = 3,
+  ABORTED_AT_DEADLINE = 4
+};
 
 /* Writes a formatted message into err (when there is room for one) and
  * returns status, so that a failure is reported in one statement. */
@@ -453,8 +473,7 @@ static gsync_status load_build(const where *top, json_object *root,
     return st;
   where w = *top;
   w.path = "build";
-  return get_strings(&w, build, "options", 0, &p->build_args,
-                     &p->n_build_args);
+  return get_strings(&w, build, "options", 0, &p->build_args, &p->n_build_args);
 }
 
 /* Fills program->c_version, extensions, features and atomic_caps from the
@@ -593,8 +612,7 @@ static gsync_status load_kernel(const where *top, json_object *obj,
   /* Optional: constraints from before N-D launches have no grid. */
   k->grid_offset = SIZE_MAX;
   snprintf(sub, sizeof sub, "%s.state_arg", path);
-  if ((st = get_count(&w, state, "grid_offset", 1, INT64_MAX,
-                      &k->grid_offset)))
+  if ((st = get_count(&w, state, "grid_offset", 1, INT64_MAX, &k->grid_offset)))
     return st;
   k->has_grid = k->grid_offset != SIZE_MAX;
   if (k->has_grid && (k->grid_offset % 4 != 0 || k->fixed_bytes < 12 ||
@@ -622,8 +640,7 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                 "%s: field \"%s.state_arg.abort_offset\" (%zu) is not an "
                 "aligned record of %zu bytes inside the %zu fixed bytes",
                 w.file, path, k->abort_offset, record_bytes, k->fixed_bytes);
-  if (k->has_abort_record &&
-      k->abort_offset + record_bytes > STATE_READ_BYTES)
+  if (k->has_abort_record && k->abort_offset + record_bytes > STATE_READ_BYTES)
     return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
                 "%s: field \"%s.state_arg.abort_offset\" (%zu) lies beyond "
                 "the first %u bytes of the state, which libgsync reads",
@@ -674,8 +691,8 @@ static gsync_status load_sites(const where *top, json_object *root,
                   "%s: field \"%s.site\" is %zu; sites are numbered 1, 2, "
                   "... in order",
                   w.file, path, site);
-    snprintf(place, sizeof place, "%s:%zu:%zu", json_object_get_string(v),
-             line, col);
+    snprintf(place, sizeof place, "%s:%zu:%zu", json_object_get_string(v), line,
+             col);
     if ((p->abort.site_places[i] = dup_string(place)) == NULL)
       return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
                   w.file);
@@ -702,8 +719,7 @@ typedef struct state_layout {
 /* Matches "key=" at *s and then a value of letters, digits, '-' and '_'
  * (at most len - 1 bytes), copied into buf; advances *s past it and one
  * following space (or to the end). Returns 1 on a match. */
-static int layout_word(const char **s, const char *key, char *buf,
-                       size_t len) {
+static int layout_word(const char **s, const char *key, char *buf, size_t len) {
   size_t kl = strlen(key), n = 0;
   const char *p = *s;
   if (strncmp(p, key, kl) != 0 || p[kl] != '=')
@@ -832,8 +848,8 @@ static gsync_status load_identity(const where *w, json_object *root,
     return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
                 "%s: fields \"barrier\" and \"discovery\" (%s, %s) differ from "
                 "\"state_layout\" (barrier %s, discovery %s)",
-                w->file, p->barrier, p->discovery ? "true" : "false",
-                l.barrier, l.discovery);
+                w->file, p->barrier, p->discovery ? "true" : "false", l.barrier,
+                l.discovery);
   for (size_t i = 0; i < p->n_kernels; i++)
     if (p->kernels[i].global_barrier &&
         (st = check_kernel_layout(w, i, &p->kernels[i], &l)) != GSYNC_OK)
@@ -882,8 +898,8 @@ static gsync_status check_identity(const gsync_program *p, const char *src,
                                    size_t n, char *err, size_t errlen) {
   char fp[32] = "", layout[256] = "";
   size_t nfp = find_define(src, n, "gsync_fingerprint", fp, sizeof fp);
-  size_t nlay = find_define(src, n, "gsync_state_layout", layout,
-                            sizeof layout);
+  size_t nlay =
+      find_define(src, n, "gsync_state_layout", layout, sizeof layout);
   if (nfp > 1 || nlay > 1)
     return fail(err, errlen, GSYNC_ERR_MISMATCH,
                 "%s: the program's source holds %zu gsync_fingerprint lines: "
@@ -928,8 +944,8 @@ static gsync_status check_kernel_program(const gsync_program *p,
                                          size_t errlen) {
   cl_program prog = NULL;
   size_t size = 0;
-  cl_int rc = clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog,
-                              NULL);
+  cl_int rc =
+      clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_PROGRAM)", rc);
   rc = clGetProgramInfo(prog, CL_PROGRAM_SOURCE, 0, NULL, &size);
@@ -939,11 +955,10 @@ static gsync_status check_kernel_program(const gsync_program *p,
   if (src == NULL)
     return fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
   rc = clGetProgramInfo(prog, CL_PROGRAM_SOURCE, size, src, NULL);
-  gsync_status st = rc != CL_SUCCESS
-                        ? cl_fail(err, errlen,
-                                  "clGetProgramInfo(CL_PROGRAM_SOURCE)", rc)
-                        : check_identity(p, src, strnlen(src, size), err,
-                                         errlen);
+  gsync_status st =
+      rc != CL_SUCCESS
+          ? cl_fail(err, errlen, "clGetProgramInfo(CL_PROGRAM_SOURCE)", rc)
+          : check_identity(p, src, strnlen(src, size), err, errlen);
   free(src);
   return st;
 }
@@ -1012,8 +1027,7 @@ static gsync_status load_document(const where *w, json_object *root,
 /* Parses len bytes of text as one JSON document, with nothing after it
  * but white space (json-c alone stops at the first NUL and ignores what
  * follows the document). Returns the document, or NULL with *why set. */
-static json_object *parse_json(const char *text, size_t len,
-                               const char **why) {
+static json_object *parse_json(const char *text, size_t len, const char **why) {
   if (len > INT32_MAX || memchr(text, '\0', len) != NULL) {
     *why = len > INT32_MAX ? "too large" : "it holds a NUL byte";
     return NULL;
@@ -1101,8 +1115,8 @@ static void free_abort_info(abort_info *a) {
  * leaving *dst empty. */
 static int copy_abort_info(abort_info *dst, const abort_info *src) {
   *dst = *src;
-  dst->site_places = calloc(src->n_sites > 0 ? src->n_sites : 1,
-                            sizeof(char *));
+  dst->site_places =
+      calloc(src->n_sites > 0 ? src->n_sites : 1, sizeof(char *));
   if (dst->site_places == NULL) {
     dst->n_sites = 0;
     return 0;
@@ -1150,8 +1164,8 @@ typedef struct device_facts {
   int c_versions[16]; /* OpenCL C versions offered, major*10+minor */
   size_t n_c_versions;
   cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES */
-  char *features; /* CL_DEVICE_OPENCL_C_FEATURES, space-separated; NULL
-                     before OpenCL 3.0 */
+  char *features;          /* CL_DEVICE_OPENCL_C_FEATURES, space-separated; NULL
+                              before OpenCL 3.0 */
 } device_facts;
 
 /* Queries a string-valued device property into a malloc'd buffer. Returns
@@ -1461,7 +1475,8 @@ static unsigned nv_compute_capability(cl_device_id dev) {
     if (clGetDeviceInfo(dev, major_nv, sizeof major, &major, NULL) ==
             CL_SUCCESS &&
         clGetDeviceInfo(dev, minor_nv, sizeof minor, &minor, NULL) ==
-            CL_SUCCESS && minor < 10)
+            CL_SUCCESS &&
+        minor < 10)
       cc = major * 10 + minor;
   }
   free(ext);
@@ -1500,8 +1515,7 @@ static unsigned long long tsc_hz(void) {
 /* Appends to b (of *len bytes used, *cap allocated) a space and then arg,
  * in double quotes with \ and " escaped if it holds a space or a quote, as
  * clBuildProgram's option parsers split. Returns 0 when out of memory. */
-static int append_option(char **b, size_t *len, size_t *cap,
-                         const char *arg) {
+static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
   size_t need = *len + 2 * strlen(arg) + 4;
   if (need > *cap) {
     size_t c = need * 2;
@@ -1605,10 +1619,10 @@ static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
   }
   for (int r = 0; r < 2 && ranges[r][1] > ranges[r][0]; r++) {
     cl_event ev = NULL;
-    cl_int rc = clEnqueueFillBuffer(
-        queue, k->state, &zero, sizeof zero, ranges[r][0],
-        ranges[r][1] - ranges[r][0], k->last != NULL ? 1 : 0,
-        k->last != NULL ? &k->last : NULL, &ev);
+    cl_int rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero,
+                                    ranges[r][0], ranges[r][1] - ranges[r][0],
+                                    k->last != NULL ? 1 : 0,
+                                    k->last != NULL ? &k->last : NULL, &ev);
     if (rc != CL_SUCCESS)
       return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
     if (k->last != NULL)
@@ -1838,7 +1852,8 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
   if (k->state != NULL && !k->info.reset_by_kernel && k->launched &&
       (st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
     return st;
-  if (k->watch.prepare && (st = watch_prepare(k, queue, err, errlen)) != GSYNC_OK)
+  if (k->watch.prepare &&
+      (st = watch_prepare(k, queue, err, errlen)) != GSYNC_OK)
     return st;
   size_t global[3];
   for (cl_uint d = 0; d < work_dim; d++)
@@ -1852,8 +1867,8 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
     return cl_fail(err, errlen, "clSetKernelArg (state)", rc);
   }
   /* Launches of one kernel share its state, so each waits for the last. */
-  rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, offset, global,
-                              local, k->last != NULL ? 1 : 0,
+  rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, offset, global, local,
+                              k->last != NULL ? 1 : 0,
                               k->last != NULL ? &k->last : NULL, &ev);
   pthread_mutex_unlock(&launch_lock);
   if (rc != CL_SUCCESS)
@@ -1913,8 +1928,8 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
   gsync_status st =
       check_shape(k, work_dim, groups, local_size, &total, err, errlen);
   if (st == GSYNC_OK)
-    st = enqueue_checked(k, queue, work_dim, global_offset, groups,
-                         local_size, total, err, errlen);
+    st = enqueue_checked(k, queue, work_dim, global_offset, groups, local_size,
+                         total, err, errlen);
   pthread_mutex_unlock(&k->lock);
   return st;
 }
@@ -1955,8 +1970,7 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
   else
     snprintf(waited, sizeof waited, "past the spin limit");
   if (a->spin_limit_ms)
-    snprintf(limit, sizeof limit, "the spin limit of %zu ms",
-             a->spin_limit_ms);
+    snprintf(limit, sizeof limit, "the spin limit of %zu ms", a->spin_limit_ms);
   else
     snprintf(limit, sizeof limit, "the spin limit");
   if (rec[ABORT_KIND] == ABORTED_IN_DISCOVERY)
@@ -1983,9 +1997,8 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
               "possible causes: %sa global_barrier() that some work-group "
               "does not reach, or work between two barriers that takes "
               "longer than %s (--spin-limit)",
-              k->info.name, place, group, waited,
-              (unsigned)rec[ABORT_ARRIVED], (unsigned)rec[ABORT_EXPECTED],
-              launched,
+              k->info.name, place, group, waited, (unsigned)rec[ABORT_ARRIVED],
+              (unsigned)rec[ABORT_EXPECTED], launched,
               a->discovery ? ""
                            : "more work-groups launched than the device runs "
                              "at once (this output has no discovery), ",
@@ -1994,9 +2007,9 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
 
 /* Waits for k's latest launch, with k->lock held; reads the participant
  * count, the virtual grid and the abort record in one read of the state's
- * fixed words, into *info (every field). A launch that aborted leaves the state mid-barrier,
- * so it is zeroed again (ordered before the next launch) and the record
- * reported. */
+ * fixed words, into *info (every field). A launch that aborted leaves the state
+ * mid-barrier, so it is zeroed again (ordered before the next launch) and the
+ * record reported. */
 static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
                                   gsync_launch_info *info, char *err,
                                   size_t errlen) {
@@ -2028,8 +2041,8 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
     return fail(err, errlen, GSYNC_ERR_FORMAT,
                 "kernel %s: state words beyond byte %zu are not supported",
                 i->name, sizeof words);
-  rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE, 0, end, words, 1,
-                           &k->last, NULL);
+  rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE, 0, end, words, 1, &k->last,
+                           NULL);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
   const cl_uint *rec = i->has_abort_record ? words + i->abort_offset / 4 : NULL;
@@ -2270,8 +2283,7 @@ static gsync_status probe_run(cl_context ctx, cl_device_id dev,
     what = "clCreateProgramWithSource (probe)";
     goto out;
   }
-  if ((rc = clBuildProgram(prog, 1, &dev, options, NULL, NULL)) !=
-          CL_SUCCESS) {
+  if ((rc = clBuildProgram(prog, 1, &dev, options, NULL, NULL)) != CL_SUCCESS) {
     what = "clBuildProgram (probe)";
     goto out;
   }
@@ -2307,13 +2319,12 @@ static gsync_status probe_run(cl_context ctx, cl_device_id dev,
          (rc = clSetKernelArg(kern, 1, sizeof out, &out)) != CL_SUCCESS ||
          (rc = clSetKernelArg(kern, 2, sizeof limit_us, &limit_us)) !=
              CL_SUCCESS ||
-         (rc = clSetKernelArg(kern, 3, sizeof polls, &polls)) !=
-             CL_SUCCESS)) {
+         (rc = clSetKernelArg(kern, 3, sizeof polls, &polls)) != CL_SUCCESS)) {
       what = "clSetKernelArg (probe)";
       goto out;
     }
-    rc = clEnqueueNDRangeKernel(queue, kern, 1, NULL, &one, &one, 0, NULL,
-                                NULL);
+    rc =
+        clEnqueueNDRangeKernel(queue, kern, 1, NULL, &one, &one, 0, NULL, NULL);
     if (rc != CL_SUCCESS) {
       what = "clEnqueueNDRangeKernel (probe)";
       goto out;
@@ -2361,14 +2372,14 @@ static gsync_status probe_run(cl_context ctx, cl_device_id dev,
              (unsigned)got[2], (unsigned)got[1]);
   if (seen_ms >= 0)
     snprintf(r->text, sizeof r->text,
-                 "host-visible buffer: the host saw the kernel's write "
-                 "%.3f ms after clFlush; %s",
-                 seen_ms, kernel_side);
+             "host-visible buffer: the host saw the kernel's write "
+             "%.3f ms after clFlush; %s",
+             seen_ms, kernel_side);
   else
     snprintf(r->text, sizeof r->text,
-                 "host-visible buffer: the host did not see the kernel's "
-                 "write in %d ms; %s",
-                 PROBE_HOST_MS, kernel_side);
+             "host-visible buffer: the host did not see the kernel's "
+             "write in %d ms; %s",
+             PROBE_HOST_MS, kernel_side);
   r->works = seen_ms >= 0 && got[0] != 0;
 out:
   if (w != NULL) {
@@ -2435,9 +2446,9 @@ static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
                               k->state_bytes, NULL, &rc);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clCreateBuffer (state, host-visible)", rc);
-  cl_uint *p = clEnqueueMapBuffer(queue, buf, CL_TRUE,
-                                  CL_MAP_READ | CL_MAP_WRITE, 0,
-                                  k->state_bytes, 0, NULL, NULL, &rc);
+  cl_uint *p =
+      clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                         k->state_bytes, 0, NULL, NULL, &rc);
   if (rc != CL_SUCCESS) {
     clReleaseMemObject(buf);
     return cl_fail(err, errlen, "clEnqueueMapBuffer (state)", rc);
@@ -2464,7 +2475,7 @@ static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
 enum { CHANNEL_AUTO, CHANNEL_SVM, CHANNEL_MAPPED, CHANNEL_NONE };
 static int watch_channel_wanted(int *choice) {
   const char *e = getenv("GSYNC_WATCH_CHANNEL");
-  *choice = e == NULL || *e == '\0'     ? CHANNEL_AUTO
+  *choice = e == NULL || *e == '\0'    ? CHANNEL_AUTO
             : strcmp(e, "svm") == 0    ? CHANNEL_SVM
             : strcmp(e, "mapped") == 0 ? CHANNEL_MAPPED
             : strcmp(e, "none") == 0   ? CHANNEL_NONE
@@ -2549,14 +2560,14 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
   if (!got.progress && !got.deadline) {
     char *name = NULL;
     device_string(dev, CL_DEVICE_NAME, &name);
-    st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "device \"%s\" offers no way to watch kernel %s: no channel "
-              "to a running kernel (%s%s%s) and no clock its kernels read "
-              "(deadline)",
-              name != NULL ? name : "?", k->info.name,
-              k->watch.why != NULL ? k->watch.why : "?",
-              got.probe != NULL ? "; " : "",
-              got.probe != NULL ? got.probe : "");
+    st =
+        fail(err, errlen, GSYNC_ERR_DEVICE,
+             "device \"%s\" offers no way to watch kernel %s: no channel "
+             "to a running kernel (%s%s%s) and no clock its kernels read "
+             "(deadline)",
+             name != NULL ? name : "?", k->info.name,
+             k->watch.why != NULL ? k->watch.why : "?",
+             got.probe != NULL ? "; " : "", got.probe != NULL ? got.probe : "");
     free(name);
     goto out;
   }
@@ -2667,8 +2678,8 @@ gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen) {
     return watch_unshared(k, fn, err, errlen);
   cl_uint tag = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
   if (tag == 0)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH, "%s: kernel %s: nothing launched",
-                fn, k->info.name);
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "%s: kernel %s: nothing launched", fn, k->info.name);
   __atomic_store_n(&k->watch.shared[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
   return GSYNC_OK;
 }
@@ -2704,10 +2715,9 @@ gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
 static void watch_unmap(gsync_kernel *k) {
   if (k->watch.mapped == NULL)
     return;
-  if (clEnqueueUnmapMemObject(k->watch.mapped, k->state, k->watch.shared,
-                              k->last != NULL ? 1 : 0,
-                              k->last != NULL ? &k->last : NULL,
-                              NULL) == CL_SUCCESS)
+  if (clEnqueueUnmapMemObject(
+          k->watch.mapped, k->state, k->watch.shared, k->last != NULL ? 1 : 0,
+          k->last != NULL ? &k->last : NULL, NULL) == CL_SUCCESS)
     clFinish(k->watch.mapped);
   clReleaseCommandQueue(k->watch.mapped);
   k->watch.mapped = NULL;

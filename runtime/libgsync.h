@@ -35,12 +35,12 @@ extern "C" {
 /* 0 is the only success. */
 typedef enum gsync_status {
   GSYNC_OK = 0,
-  GSYNC_ERR_IO,       /* the constraints file could not be read */
-  GSYNC_ERR_FORMAT,   /* it is not gsync-constraints version 1 */
-  GSYNC_ERR_DEVICE,   /* the device does not meet "requires" */
-  GSYNC_ERR_KERNEL,   /* the kernel is not in the constraints */
-  GSYNC_ERR_LAUNCH,   /* a launch shape the constraints forbid */
-  GSYNC_ERR_OPENCL,   /* an OpenCL call failed; err names it */
+  GSYNC_ERR_IO,     /* the constraints file could not be read */
+  GSYNC_ERR_FORMAT, /* it is not gsync-constraints version 1 */
+  GSYNC_ERR_DEVICE, /* the device does not meet "requires" */
+  GSYNC_ERR_KERNEL, /* the kernel is not in the constraints */
+  GSYNC_ERR_LAUNCH, /* a launch shape the constraints forbid */
+  GSYNC_ERR_OPENCL, /* an OpenCL call failed; err names it */
   GSYNC_ERR_NOMEM,
   GSYNC_ERR_TIMEOUT,  /* a spin gave up and the launch was aborted; err
                          names the barrier and the likely cause */
@@ -175,8 +175,7 @@ typedef struct gsync_launch_info {
  * before the grid was recorded, the grid is the launch's own (with
  * discovery on such old constraints: the admitted count in dimension 0). */
 gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
-                             gsync_launch_info *info, char *err,
-                             size_t errlen);
+                             gsync_launch_info *info, char *err, size_t errlen);
 
 /* Waits for k's latest launch and says how it ended. GSYNC_OK: if
  * participants is not NULL, it receives how many work-groups took part in
@@ -216,13 +215,13 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
  * support->size. */
 typedef struct gsync_watch_support {
   size_t size;
-  int progress;      /* gsync_progress works */
-  int cancel;        /* gsync_cancel works */
-  int deadline;      /* gsync_set_deadline works */
+  int progress;        /* gsync_progress works */
+  int cancel;          /* gsync_cancel works */
+  int deadline;        /* gsync_set_deadline works */
   const char *channel; /* "fine-grained SVM", "host-visible buffer" or
                           "none" (static) */
-  const char *probe; /* what the probe measured, one line, while k lives;
-                        NULL where none ran (SVM, or forced) */
+  const char *probe;   /* what the probe measured, one line, while k lives;
+                          NULL where none ran (SVM, or forced) */
 } gsync_watch_support;
 gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
                                 cl_device_id dev, cl_command_queue queue,

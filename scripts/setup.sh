@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 packages="cmake make gcc pkg-config python3 python3-psutil python3-numpy
-  python3-pyopencl python3-pytest clang-14
+  python3-pyopencl python3-pytest clang-14 clang-format-14
   libclang-14-dev libclang-rt-14-dev llvm-14-dev llvm-14-tools libjson-c-dev
   ninja-build ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   groff-base ufo-filters-data"

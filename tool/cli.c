@@ -26,7 +26,8 @@ static const char usage_text[] =
     "  --list-barriers       list barriers and discovery protocols, and exit\n"
     "  --no-discovery        every launched work-group takes part; the host\n"
     "                        must not launch more than are co-resident\n"
-    "  --rules-dir=DIR       rule files in DIR add to or replace built-in ones\n"
+    "  --rules-dir=DIR       rule files in DIR add to or replace built-in "
+    "ones\n"
     "  --no-uniformity-check do not check that every work-item reaches the\n"
     "                        same global_barrier() calls\n"
     "  --inline-includes     write the text of the files the input includes\n"
@@ -48,7 +49,8 @@ static const char usage_text[] =
     "  -D NAME[=VALUE], -U NAME, -I DIR, -include FILE, -cl-std=CLx.y\n"
     "                        preprocessor options, as for clBuildProgram\n"
     "  -cl-ext=LIST          OpenCL C features and extensions the device has\n"
-    "                        (+NAME) or lacks (-NAME), comma-separated, as for\n"
+    "                        (+NAME) or lacks (-NAME), comma-separated, as "
+    "for\n"
     "                        clang; CL3.0 starts from those PoCL declares\n"
     "  -h, --help            show this help and exit\n"
     "  --version             show the version and exit\n"
@@ -114,28 +116,31 @@ static int finish_dep_options(cli *c) {
   if (!c->md_opt && !c->depfile) {
     if (c->dep_only_opt)
       return cli_usage_error("option '%s' needs '-MD' or '-MF FILE'",
-                         c->dep_only_opt);
+                             c->dep_only_opt);
     return -1;
   }
   if (!c->depfile) {
     if (!out_file)
-      return cli_usage_error("option '%s' needs '-MF FILE' or '-o FILE' to name "
-                         "the dependency file",
-                         c->md_opt);
+      return cli_usage_error(
+          "option '%s' needs '-MF FILE' or '-o FILE' to name "
+          "the dependency file",
+          c->md_opt);
     c->depfile = c->depfile_owned = depfile_for(c->output);
     if (!c->depfile)
       return exit_nomem();
   }
   if (!c->n_targets) {
     if (!out_file)
-      return cli_usage_error("%s", "the dependency file needs a target: name one "
-                               "with '-MT TARGET' or an output file with "
-                               "'-o FILE'");
+      return cli_usage_error("%s",
+                             "the dependency file needs a target: name one "
+                             "with '-MT TARGET' or an output file with "
+                             "'-o FILE'");
     c->targets[c->n_targets++] = (dep_target){c->output, 1};
   }
   if (strcmp(c->depfile, "-") == 0 && !out_file)
-    return cli_usage_error("%s", "the output and the dependencies cannot both go "
-                             "to standard output");
+    return cli_usage_error("%s",
+                           "the output and the dependencies cannot both go "
+                           "to standard output");
   return -1;
 }
 

@@ -122,8 +122,8 @@ static char *deps_text(const cli *c, const gsr_result *res, size_t *len,
     for (size_t i = 0; i < n; i++)
       deps[i] = gsr_result_dependency(res, i);
     const char *input = strcmp(c->input, "-") != 0 ? c->input : NULL;
-    text = depfile_text(c->targets, c->n_targets, input, deps, n, c->phony,
-                        len, &bad);
+    text = depfile_text(c->targets, c->n_targets, input, deps, n, c->phony, len,
+                        &bad);
     free(deps);
   }
   if (!text && bad)
@@ -190,9 +190,8 @@ static int run(cli *c) {
       f[outs.constraints].data = gsr_result_constraints(res);
       f[outs.constraints].len = strlen(f[outs.constraints].data);
     }
-    if (outs.depfile >= 0 &&
-        (f[outs.depfile].data = dep = deps_text(c, res, &f[outs.depfile].len,
-                                                &rc)) == NULL)
+    if (outs.depfile >= 0 && (f[outs.depfile].data = dep = deps_text(
+                                  c, res, &f[outs.depfile].len, &rc)) == NULL)
       f[outs.depfile].len = 0;
   }
   if (!rc) {
@@ -218,7 +217,7 @@ int main(int argc, char **argv) {
       st = gsr_list_rules(c.rules_dir, "discovery", print_rule, NULL,
                           print_diag, NULL);
     }
-    rc = st == GSR_OK                ? EXIT_OK
+    rc = st == GSR_OK            ? EXIT_OK
          : st == GSR_ERR_OPTIONS ? EXIT_USAGE
                                  : EXIT_INTERNAL;
   } else if (rc < 0) {

@@ -465,8 +465,8 @@ static void roll_back(out_set *s) {
     if (o->backup ? rename(o->backup, o->path) : unlink(o->path))
       fprintf(stderr,
               "gsync-rewrite: error: cannot put back the old '%s': %s%s%s\n",
-              o->target, strerror(errno),
-              o->backup ? "; it is kept as " : "", o->backup ? o->backup : "");
+              o->target, strerror(errno), o->backup ? "; it is kept as " : "",
+              o->backup ? o->backup : "");
     /* Put back, or kept where the message says: not to be removed. */
     free(o->backup);
     o->backup = NULL;

@@ -33,15 +33,15 @@ typedef struct out_file {
   size_t len;
   /* Filled in by out_plan. */
   out_kind kind;
-  char *path;      /* where it is written: a link's target, resolved */
-  char *dir;       /* the directory of path (OUT_REPLACE) */
-  int existed;     /* path held a regular file */
-  mode_t mode;     /* its permission bits, kept by the new file */
-  dev_t dev;       /* what it is, to find two outputs naming one file: */
-  ino_t ino;       /* the file, or for a new one its directory */
+  char *path;  /* where it is written: a link's target, resolved */
+  char *dir;   /* the directory of path (OUT_REPLACE) */
+  int existed; /* path held a regular file */
+  mode_t mode; /* its permission bits, kept by the new file */
+  dev_t dev;   /* what it is, to find two outputs naming one file: */
+  ino_t ino;   /* the file, or for a new one its directory */
   /* Filled in by out_commit. */
-  char *tmp;       /* the staged temporary file */
-  char *backup;    /* a link to the previous file while renaming */
+  char *tmp;    /* the staged temporary file */
+  char *backup; /* a link to the previous file while renaming */
   int renamed;
 } out_file;
 

@@ -83,8 +83,7 @@ int main(int argc, char **argv) {
   cl_platform_id platform;
   cl_device_id dev;
   if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) !=
-          CL_SUCCESS)
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
     fail("OpenCL", "no device");
   if (gsync_program_check_device(gp, dev, err, sizeof err) != GSYNC_OK)
     fail("device", err);

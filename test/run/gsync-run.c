@@ -21,7 +21,8 @@
 
 static const char usage_text[] =
     "usage: gsync-run --scenario NAME --cl REWRITTEN.cl --constraints C.json\n"
-    "                 --groups G --local L [--offset O] [--min-participants N]\n"
+    "                 --groups G --local L [--offset O] [--min-participants "
+    "N]\n"
     "                 [--launches K] [--rounds R] [--expect-fail]\n"
     "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
@@ -94,7 +95,7 @@ typedef struct options {
   const char *build_only;
   const char *build_options;
   size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
-  size_t extent[3];                       /* --extent, 0: the scenario's */
+  size_t extent[3];                      /* --extent, 0: the scenario's */
   cl_uint dims, local_dims, offset_dims, extent_dims;
   int has_offset;
   size_t min_participants;
@@ -116,14 +117,14 @@ typedef struct run {
   cl_command_queue queue;
   cl_program program;
   gsync_program *gp;
-  size_t groups;    /* work-groups per launch: --groups, then 1 */
-  size_t shape[3];  /* the same per dimension */
-  cl_uint min_seen; /* fewest participants in any launch so far */
+  size_t groups;          /* work-groups per launch: --groups, then 1 */
+  size_t shape[3];        /* the same per dimension */
+  cl_uint min_seen;       /* fewest participants in any launch so far */
   gsync_launch_info info; /* of the latest N-D launch */
-  size_t launches;  /* kernel launches enqueued */
-  int timed_out;    /* a launch timed out, as --expect-timeout wants */
+  size_t launches;        /* kernel launches enqueued */
+  int timed_out;          /* a launch timed out, as --expect-timeout wants */
   char timeout_msg[ERRLEN];
-  size_t cycles;    /* --launches cycles (one launch of each kernel) begun */
+  size_t cycles; /* --launches cycles (one launch of each kernel) begun */
   /* the first mismatch */
   size_t bad_index;
   cl_uint got, want;
@@ -630,8 +631,8 @@ static int init_data(run *r, scene *s) {
   cl_int rc = clEnqueueWriteBuffer(r->queue, s->ma, CL_TRUE, 0, bytes, s->a, 0,
                                    NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(r->queue, s->mb, CL_TRUE, 0, bytes, s->b, 0,
-                              NULL, NULL);
+    rc = clEnqueueWriteBuffer(r->queue, s->mb, CL_TRUE, 0, bytes, s->b, 0, NULL,
+                              NULL);
   return rc == CL_SUCCESS ? RUN_OK : cl_error("clEnqueueWriteBuffer", rc);
 }
 
@@ -847,8 +848,8 @@ static int run_scenario(run *r, const shape *sh) {
     args[n_args++] = (cl_uint)s.rounds;
   }
   for (int k = 0; k < 2 && sh->kernels[k] != NULL; k++)
-    if (make_kernel(r, sh->kernels[k], s.ma, s.mb, args, n_args,
-                    &s.kernels[k], &s.gks[k]) != RUN_OK)
+    if (make_kernel(r, sh->kernels[k], s.ma, s.mb, args, n_args, &s.kernels[k],
+                    &s.gks[k]) != RUN_OK)
       goto done;
   if (init_data(r, &s) != RUN_OK)
     goto done;

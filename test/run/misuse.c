@@ -144,8 +144,8 @@ static void program_load(void) {
          gsync_program_load("/dev/zero", &p, err, sizeof err), GSYNC_ERR_IO,
          err);
   expect("gsync_program_load: a FIFO (no writer)",
-         gsync_program_load(in_dir("fifo"), &p, err, sizeof err),
-         GSYNC_ERR_IO, err);
+         gsync_program_load(in_dir("fifo"), &p, err, sizeof err), GSYNC_ERR_IO,
+         err);
   spill("empty.json", "", 0);
   expect("gsync_program_load: an empty file",
          gsync_program_load(in_dir("empty.json"), &p, err, sizeof err),
@@ -175,8 +175,8 @@ static void program_load(void) {
          GSYNC_ERR_IO, err);
   remove(in_dir("huge.json"));
   expect("gsync_program_load: the tool's file",
-         gsync_program_load(in_dir("out.json"), &p, err, sizeof err),
-         GSYNC_OK, err);
+         gsync_program_load(in_dir("out.json"), &p, err, sizeof err), GSYNC_OK,
+         err);
   gsync_program_release(p);
   gsync_program_release(NULL);
   check("gsync_program_release: NULL", 1);
@@ -195,8 +195,7 @@ static void program_checks(gsync_program *gp, const char *source) {
   expect("gsync_program_check_device: the device",
          gsync_program_check_device(gp, dev, err, sizeof err), GSYNC_OK, err);
   const char *o = gsync_program_build_options(NULL, dev);
-  check("gsync_program_build_options: program NULL gives \"\"",
-        o && !o[0]);
+  check("gsync_program_build_options: program NULL gives \"\"", o && !o[0]);
   o = gsync_program_build_options(gp, NULL);
   check("gsync_program_build_options: dev NULL gives a string", o != NULL);
   /* PoCL builds output with discovery unoptimised (docs/pocl.md,
@@ -209,7 +208,8 @@ static void program_checks(gsync_program *gp, const char *source) {
         "on PoCL, and only there",
         o && (strstr(o, "-cl-opt-disable") != NULL) == pocl);
   gsync_program *ndp = NULL;
-  gsync_status st = gsync_program_load(in_dir("nd.json"), &ndp, err, sizeof err);
+  gsync_status st =
+      gsync_program_load(in_dir("nd.json"), &ndp, err, sizeof err);
   o = st == GSYNC_OK ? gsync_program_build_options(ndp, dev) : NULL;
   check("gsync_program_build_options: no -cl-opt-disable without discovery",
         o && !strstr(o, "-cl-opt-disable"));
@@ -227,12 +227,11 @@ static void program_checks(gsync_program *gp, const char *source) {
   expect(what, gsync_program_check_source(gp, NULL, 0, err, sizeof err),
          GSYNC_ERR_MISMATCH, err);
   snprintf(what, sizeof what, "%s: the output", fn);
-  expect(what,
-         gsync_program_check_source(gp, source, strlen(source), err,
-                                    sizeof err),
-         GSYNC_OK, err);
-  snprintf(what, sizeof what, "%s: the output cut before its fingerprint",
-           fn);
+  expect(
+      what,
+      gsync_program_check_source(gp, source, strlen(source), err, sizeof err),
+      GSYNC_OK, err);
+  snprintf(what, sizeof what, "%s: the output cut before its fingerprint", fn);
   expect(what, gsync_program_check_source(gp, source, 10, err, sizeof err),
          GSYNC_ERR_MISMATCH, err);
   char *nd = slurp("nd.cl");
@@ -244,8 +243,7 @@ static void program_checks(gsync_program *gp, const char *source) {
   memcpy(both, source, sl);
   memcpy(both + sl, nd, nl + 1);
   snprintf(what, sizeof what, "%s: two outputs joined", fn);
-  expect(what,
-         gsync_program_check_source(gp, both, sl + nl, err, sizeof err),
+  expect(what, gsync_program_check_source(gp, both, sl + nl, err, sizeof err),
          GSYNC_ERR_MISMATCH, err);
   free(both);
   free(nd);
@@ -292,9 +290,9 @@ static void kernel_create(gsync_program *gp, cl_kernel k, cl_mem buf) {
   char *nd = slurp("nd.cl");
   cl_program ndp = build(nd, gsync_program_build_options(gp, dev));
   cl_kernel ndk = stencil(ndp, buf);
-  snprintf(what, sizeof what, "%s: a kernel of the --no-discovery output",
-           fn);
-  expect(what, gsync_kernel_create(gp, ctx, queue, ndk, 4, &gk, err, sizeof err),
+  snprintf(what, sizeof what, "%s: a kernel of the --no-discovery output", fn);
+  expect(what,
+         gsync_kernel_create(gp, ctx, queue, ndk, 4, &gk, err, sizeof err),
          GSYNC_ERR_MISMATCH, err);
   clReleaseKernel(ndk);
   clReleaseProgram(ndp);
@@ -326,8 +324,9 @@ static void launches(gsync_kernel *gk) {
   expect("gsync_enqueue: queue NULL",
          gsync_enqueue(gk, NULL, 2, 16, NULL, err, sizeof err),
          GSYNC_ERR_ARGUMENT, err);
-  expect("gsync_finish: k NULL", gsync_finish(NULL, queue, &parts, err, sizeof err),
-         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_finish: k NULL",
+         gsync_finish(NULL, queue, &parts, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
   expect("gsync_finish: queue NULL",
          gsync_finish(gk, NULL, &parts, err, sizeof err), GSYNC_ERR_ARGUMENT,
          err);
@@ -359,19 +358,16 @@ static void launches(gsync_kernel *gk) {
   expect("gsync_finish: twice for one launch",
          gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_OK, err);
   expect("gsync_enqueue: a launch while one runs (1)",
-         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
-         err);
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
   expect("gsync_enqueue: a launch while one runs (2)",
-         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
-         err);
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
   expect("gsync_finish: the later of the two",
          gsync_finish(gk, queue, NULL, err, sizeof err), GSYNC_OK, err);
   expect("gsync_enqueue: on a second queue",
          gsync_enqueue(gk, queue2, 2, 16, NULL, err, sizeof err), GSYNC_OK,
          err);
   expect("gsync_enqueue: then on the first",
-         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
-         err);
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
   expect("gsync_finish: on the other queue than the launch's",
          gsync_finish(gk, queue2, &parts, err, sizeof err), GSYNC_OK, err);
 }
@@ -387,8 +383,8 @@ static void *work(void *arg) {
   char err[ERRLEN];
   cl_uint parts;
   for (int i = 0; i < 10; i++) {
-    w->bad += gsync_enqueue(w->gk, queue, 2, 16, NULL, err, sizeof err) !=
-              GSYNC_OK;
+    w->bad +=
+        gsync_enqueue(w->gk, queue, 2, 16, NULL, err, sizeof err) != GSYNC_OK;
     w->bad += gsync_finish(w->gk, queue, &parts, err, sizeof err) != GSYNC_OK;
   }
   return NULL;

@@ -134,8 +134,8 @@ static void arm(cl_kernel k, cl_uint iters) {
   cl_uint n = N;
   for (size_t i = 0; i < N; i++)
     ones[i] = 1;
-  if (clEnqueueWriteBuffer(queue, buf_a, CL_TRUE, 0, sizeof ones, ones, 0,
-                           NULL, NULL) != CL_SUCCESS ||
+  if (clEnqueueWriteBuffer(queue, buf_a, CL_TRUE, 0, sizeof ones, ones, 0, NULL,
+                           NULL) != CL_SUCCESS ||
       clSetKernelArg(k, 0, sizeof buf_a, &buf_a) ||
       clSetKernelArg(k, 1, sizeof buf_b, &buf_b) ||
       clSetKernelArg(k, 2, sizeof n, &n) ||
@@ -320,8 +320,9 @@ static void check_misuse(const gsync_program *p, const char *source) {
         "misuse: gsync_progress before gsync_watch_enable -> %s",
         gsync_status_name(st));
   st = gsync_cancel(k, err, sizeof err);
-  check(st == GSYNC_ERR_ARGUMENT, "misuse: gsync_cancel before "
-                                  "gsync_watch_enable -> %s",
+  check(st == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_cancel before "
+        "gsync_watch_enable -> %s",
         gsync_status_name(st));
   if (gsync_watch_enable(k, ctx, dev, queue, NULL, err, sizeof err))
     die("gsync_watch_enable", err);
@@ -334,20 +335,22 @@ static void check_misuse(const gsync_program *p, const char *source) {
   check(gsync_progress(k, &info, err, sizeof err) == GSYNC_ERR_ARGUMENT,
         "misuse: gsync_progress(info->size too small) -> GSYNC_ERR_ARGUMENT");
   check(gsync_set_deadline(k, -1, err, sizeof err) == GSYNC_ERR_ARGUMENT &&
-            gsync_set_deadline(k, 1e7, err, sizeof err) ==
-                GSYNC_ERR_ARGUMENT,
+            gsync_set_deadline(k, 1e7, err, sizeof err) == GSYNC_ERR_ARGUMENT,
         "misuse: deadlines below 0 or past 4294967 s -> GSYNC_ERR_ARGUMENT");
   check(gsync_watch_enable(k, ctx, dev, queue, NULL, err, sizeof err) ==
                 GSYNC_OK &&
             run_ok(k, kern, 3),
         "misuse: gsync_watch_enable twice, and the launch is correct");
   /* A caller built against a gsync_watch_support without 'probe'. */
-  gsync_watch_support older = {offsetof(gsync_watch_support, probe), 0, 0, 0,
-                               NULL, (const char *)&older};
+  gsync_watch_support older = {offsetof(gsync_watch_support, probe),
+                               0,
+                               0,
+                               0,
+                               NULL,
+                               (const char *)&older};
   check(gsync_watch_enable(k, ctx, dev, queue, &older, err, sizeof err) ==
                 GSYNC_OK &&
-            older.channel != NULL &&
-            older.probe == (const char *)&older,
+            older.channel != NULL && older.probe == (const char *)&older,
         "misuse: an older, shorter gsync_watch_support is filled as far as "
         "it reaches");
   gsync_kernel_release(k);
@@ -426,17 +429,15 @@ static double per_barrier_us(gsync_kernel *k, cl_kernel kern, cl_uint iters) {
 
 static void bench(const gsync_program *p, const char *source) {
   char err[ERRLEN];
-  cl_kernel with = build(p, source, ""), without =
-                                              build(p, source,
-                                                    "-Dgsync_no_watch");
+  cl_kernel with = build(p, source, ""),
+            without = build(p, source, "-Dgsync_no_watch");
   gsync_kernel *kw, *kn;
   if (gsync_kernel_create(p, ctx, queue, with, groups, &kw, err, sizeof err) ||
-      gsync_kernel_create(p, ctx, queue, without, groups, &kn, err,
-                          sizeof err))
+      gsync_kernel_create(p, ctx, queue, without, groups, &kn, err, sizeof err))
     die("gsync_kernel_create", err);
   gsync_watch_support sup = {sizeof sup, 0, 0, 0, NULL, NULL};
-  gsync_status st = gsync_watch_enable(kw, ctx, dev, queue, &sup, err,
-                                       sizeof err);
+  gsync_status st =
+      gsync_watch_enable(kw, ctx, dev, queue, &sup, err, sizeof err);
   printf("figure: watch %s: progress %d cancel %d deadline %d channel %s%s%s\n",
          gsync_status_name(st), sup.progress, sup.cancel, sup.deadline,
          sup.channel ? sup.channel : "-", st ? ": " : "", st ? err : "");
@@ -530,10 +531,10 @@ int main(int argc, char **argv) {
     gsync_kernel *k;
     if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
       die("gsync_kernel_create", err);
-    gsync_status st = gsync_watch_enable(k, ctx, dev, queue, NULL, err,
-                                         sizeof err);
-    check(st == GSYNC_ERR_KERNEL, "unwatchable: %s: %s",
-          gsync_status_name(st), err);
+    gsync_status st =
+        gsync_watch_enable(k, ctx, dev, queue, NULL, err, sizeof err);
+    check(st == GSYNC_ERR_KERNEL, "unwatchable: %s: %s", gsync_status_name(st),
+          err);
     gsync_kernel_release(k);
     clReleaseKernel(kern);
   } else if (no_channel) {
