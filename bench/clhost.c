@@ -29,19 +29,11 @@ double clhost_median(double *v, int n) {
 }
 
 char *clhost_slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: error: cannot open %s\n", CLHOST_PROG, path);
+  char *s, err[512];
+  if (gsync_read_file(path, &s, NULL, err, sizeof err)) {
+    fprintf(stderr, "%s: error: %s\n", CLHOST_PROG, err);
     exit(1);
   }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
-    clhost_die("read", 0);
-  s[n] = 0;
-  fclose(f);
   return s;
 }
 

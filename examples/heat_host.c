@@ -29,25 +29,6 @@
 #define STEPS 500
 #define ALPHA 0.25f
 
-/* Reads a whole file into a malloc'd NUL-terminated string, or NULL. */
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-    free(s);
-    s = NULL;
-  }
-  if (s)
-    s[n] = '\0';
-  fclose(f);
-  return s;
-}
-
 /* Prints an error and exits: this is an example, not a library. */
 static void die(const char *what, const char *detail) {
   fprintf(stderr, "heat_host: %s%s%s\n", what, detail ? ": " : "",
@@ -147,9 +128,9 @@ int main(int argc, char **argv) {
   cl_int e;
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
-  char *src = slurp(pos[0]);
-  if (!src)
-    die("cannot read", pos[0]);
+  char *src;
+  if (gsync_read_file(pos[0], &src, NULL, err, sizeof err))
+    die("source", err);
   const char *csrc = src;
   cl_program prog = clCreateProgramWithSource(ctx, 1, &csrc, NULL, &e);
   if (clBuildProgram(prog, 1, &dev, gsync_program_build_options(gp, dev), NULL,

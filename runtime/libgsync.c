@@ -278,9 +278,10 @@ static const char *file_type_word(mode_t mode) {
  * Only a regular file of at most MAX_CONSTRAINTS_BYTES is read: a device
  * such as /dev/zero would be read without end, and opening a FIFO waits
  * for a writer (it is opened without waiting, then refused). Returns
- * GSYNC_OK and sets *out and *out_len, or GSYNC_ERR_IO / GSYNC_ERR_NOMEM. */
-static gsync_status read_file(const char *path, char **out, size_t *out_len,
-                              char *err, size_t errlen) {
+ * GSYNC_OK and sets *out and *out_len, or GSYNC_ERR_IO / GSYNC_ERR_NOMEM;
+ * kind names what the file should be in the message for one too large. */
+static gsync_status read_file(const char *path, const char *kind, char **out,
+                              size_t *out_len, char *err, size_t errlen) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
@@ -328,9 +329,8 @@ static gsync_status read_file(const char *path, char **out, size_t *out_len,
     len += (size_t)got;
     if (len > MAX_CONSTRAINTS_BYTES) {
       st = fail(err, errlen, GSYNC_ERR_IO,
-                "%s: cannot read: larger than %u bytes, too large for a "
-                "constraints file",
-                path, MAX_CONSTRAINTS_BYTES);
+                "%s: cannot read: larger than %u bytes, too large for %s", path,
+                MAX_CONSTRAINTS_BYTES, kind);
       goto close_fd;
     }
   }
@@ -341,6 +341,19 @@ static gsync_status read_file(const char *path, char **out, size_t *out_len,
 close_fd:
   free(buf);
   close(fd);
+  return st;
+}
+
+gsync_status gsync_read_file(const char *path, char **text, size_t *len,
+                             char *err, size_t errlen) {
+  if (path == NULL || text == NULL)
+    return fail(err, errlen, GSYNC_ERR_ARGUMENT, "gsync_read_file: %s is NULL",
+                path == NULL ? "path" : "text");
+  size_t n = 0;
+  *text = NULL;
+  gsync_status st = read_file(path, "a source file", text, &n, err, errlen);
+  if (st == GSYNC_OK && len != NULL)
+    *len = n;
   return st;
 }
 
@@ -1096,7 +1109,8 @@ gsync_status gsync_program_load(const char *constraints_path,
   *out = NULL;
   if (constraints_path == NULL)
     return null_argument(err, errlen, "gsync_program_load", "constraints_path");
-  gsync_status st = read_file(constraints_path, &text, &len, err, errlen);
+  gsync_status st = read_file(constraints_path, "a constraints file", &text,
+                              &len, err, errlen);
   if (st == GSYNC_OK)
     st = load_text(constraints_path, text, len, out, err, errlen);
   free(text);

@@ -65,6 +65,16 @@ gsync_status gsync_program_load(const char *constraints_path,
                                 gsync_program **out, char *err, size_t errlen);
 void gsync_program_release(gsync_program *program);
 
+/* Reads the whole file at path into a new NUL-terminated buffer, *text,
+ * for the caller to free(), and its length into *len unless len is NULL:
+ * the rewritten output, for clCreateProgramWithSource. As for constraints
+ * files, only a regular file of at most 16 MiB is read (a FIFO or a
+ * device is refused, not waited on); GSYNC_ERR_IO with err naming the
+ * file and why, GSYNC_ERR_NOMEM, GSYNC_ERR_ARGUMENT for a NULL path or
+ * text. */
+gsync_status gsync_read_file(const char *path, char **text, size_t *len,
+                             char *err, size_t errlen);
+
 /* Checks that dev meets the program's "requires" (OpenCL C version,
  * extensions, atomic capabilities); GSYNC_ERR_DEVICE with err saying what
  * is missing, e.g. 'device "X" lacks atomic capability acq_rel required by

@@ -24,21 +24,9 @@ static void fail(const char *what, const char *why) {
 
 /* Returns the text of the file at path, NUL-terminated (exits on error). */
 static char *load_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  while (f && !feof(f) && !ferror(f)) {
-    if (len + 4096 + 1 > cap) {
-      cap = 2 * cap + 4096 + 1;
-      if (!(text = realloc(text, cap)))
-        fail(path, "out of memory");
-    }
-    len += fread(text + len, 1, cap - len - 1, f);
-  }
-  if (!f || ferror(f))
-    fail(path, "cannot read the file");
-  fclose(f);
-  text[len] = '\0';
+  char *text, err[512];
+  if (gsync_read_file(path, &text, NULL, err, sizeof err))
+    fail("gsync_read_file", err);
   return text;
 }
 

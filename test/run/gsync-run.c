@@ -290,35 +290,12 @@ static int parse_args(int argc, char **argv, options *o) {
 /* Reads a whole file into a malloc'd NUL-terminated string, or returns NULL
  * after printing why. */
 static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    fprintf(stderr, "gsync-run: error: %s: %s\n", path, strerror(errno));
+  char *s, err[512];
+  if (gsync_read_file(path, &s, NULL, err, sizeof err)) {
+    fprintf(stderr, "gsync-run: error: %s\n", err);
     return NULL;
   }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  while (buf != NULL) {
-    len += fread(buf + len, 1, cap - len - 1, f);
-    if (len + 1 < cap)
-      break;
-    char *bigger = realloc(buf, cap * 2);
-    if (bigger == NULL) {
-      free(buf);
-      buf = NULL;
-    } else {
-      buf = bigger;
-      cap *= 2;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (buf == NULL || bad) {
-    fprintf(stderr, "gsync-run: error: %s: cannot read\n", path);
-    free(buf);
-    return NULL;
-  }
-  buf[len] = '\0';
-  return buf;
+  return s;
 }
 
 /* Reports a failed OpenCL call. Returns RUN_ERROR. */

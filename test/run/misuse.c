@@ -62,19 +62,11 @@ static const char *in_dir(const char *name) {
 
 /* Reads DIR/name into a malloc'd string, or exits. */
 static char *slurp(const char *name) {
-  FILE *f = fopen(in_dir(name), "rb");
-  if (!f) {
-    fprintf(stderr, "libgsync-misuse: %s: %s\n", in_dir(name), strerror(errno));
+  char *s, err[ERRLEN];
+  if (gsync_read_file(in_dir(name), &s, NULL, err, sizeof err)) {
+    fprintf(stderr, "libgsync-misuse: %s\n", err);
     exit(2);
   }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
-    exit(2);
-  s[n] = '\0';
-  fclose(f);
   return s;
 }
 
@@ -181,6 +173,32 @@ static void program_load(void) {
   gsync_program_release(NULL);
   check("gsync_program_release: NULL", 1);
   free(good);
+}
+
+/* gsync_read_file: what it refuses, and the output read whole. */
+static void read_file_checks(const char *source) {
+  char err[ERRLEN], *text = NULL;
+  size_t len = 0;
+  expect("gsync_read_file: path NULL",
+         gsync_read_file(NULL, &text, &len, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_read_file: text NULL",
+         gsync_read_file(in_dir("out.cl"), NULL, &len, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_read_file: a missing file",
+         gsync_read_file(in_dir("missing.cl"), &text, &len, err, sizeof err),
+         GSYNC_ERR_IO, err);
+  check("gsync_read_file: the message names the file",
+        strstr(err, "missing.cl") != NULL);
+  expect("gsync_read_file: a FIFO (no writer)",
+         gsync_read_file(in_dir("fifo"), &text, &len, err, sizeof err),
+         GSYNC_ERR_IO, err);
+  expect("gsync_read_file: the output",
+         gsync_read_file(in_dir("out.cl"), &text, &len, err, sizeof err),
+         GSYNC_OK, err);
+  check("gsync_read_file: the whole output, its length, a NUL after it",
+        text && len == strlen(source) && !memcmp(text, source, len + 1));
+  free(text);
 }
 
 /* gsync_program_check_device, _build_options, _check_source. */
@@ -456,6 +474,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   char *source = slurp("out.cl");
+  read_file_checks(source);
   program_checks(gp, source);
   cl_program prog = build(source, gsync_program_build_options(gp, dev));
   cl_kernel k = stencil(prog, buf);

@@ -78,18 +78,9 @@ static void die(const char *what, const char *err) {
 }
 
 static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    die(path, strerror(errno));
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
-    die(path, "cannot read");
-  s[n] = '\0';
-  fclose(f);
-  *len = (size_t)n;
+  char *s, err[ERRLEN];
+  if (gsync_read_file(path, &s, len, err, sizeof err))
+    die("gsync_read_file", err);
   return s;
 }
 
