@@ -37,7 +37,7 @@
 static const char guard[] = "gsync_running(gsync_ctx)";
 
 /* Nonzero if the input's text at off is the keyword kw, whole. */
-static int keyword_at(const gsr_ctx *ctx, size_t off, const char *kw) {
+static int keyword_at(const gsri_ctx *ctx, size_t off, const char *kw) {
   size_t n = strlen(kw);
   if (off + n > ctx->src_len || memcmp(ctx->src + off, kw, n) != 0)
     return 0;
@@ -48,77 +48,77 @@ static int keyword_at(const gsr_ctx *ctx, size_t off, const char *kw) {
 
 /* The offset of cursor c's first character in the input, where the user
  * wrote it; NO_OFF if that is in a macro or another file. */
-static size_t written_at(const gsr_ctx *ctx, CXCursor c) {
+static size_t written_at(const gsri_ctx *ctx, CXCursor c) {
   CXFile f;
   unsigned off;
   CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
   clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
-  if (!f || !gsr_same_file(ctx, f, ctx->main_file) || off >= ctx->src_len)
+  if (!f || !gsri_same_file(ctx, f, ctx->main_file) || off >= ctx->src_len)
     return NO_OFF;
   CXFile sf;
   unsigned soff;
   clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
-  return sf && gsr_same_file(ctx, sf, ctx->main_file) && soff == off ? off
-                                                                     : NO_OFF;
+  return sf && gsri_same_file(ctx, sf, ctx->main_file) && soff == off ? off
+                                                                      : NO_OFF;
 }
 
 /* The offset just past the end of cursor c in the input, or NO_OFF. */
-static size_t written_end(const gsr_ctx *ctx, CXCursor c) {
+static size_t written_end(const gsri_ctx *ctx, CXCursor c) {
   CXFile f;
   unsigned off;
   clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f,
                              NULL, NULL, &off);
-  if (!f || !gsr_same_file(ctx, f, ctx->main_file) || off > ctx->src_len)
+  if (!f || !gsri_same_file(ctx, f, ctx->main_file) || off > ctx->src_len)
     return NO_OFF;
   return off;
 }
 
 /* Wraps the condition between lparen and rparen (a while or do loop's)
  * in the guard. */
-static void guard_condition(gsr_ctx *ctx, size_t lparen, size_t rparen) {
-  gsr_buf text = {0};
-  gsr_buf_printf(&text, "%s && (", guard);
-  gsr_add_edit(ctx, lparen + 1, 0, gsr_buf_text(ctx, &text));
-  gsr_add_edit(ctx, rparen, 0, ")");
-  gsr_buf_free(&text);
+static void guard_condition(gsri_ctx *ctx, size_t lparen, size_t rparen) {
+  gsri_buf text = {0};
+  gsri_buf_printf(&text, "%s && (", guard);
+  gsri_add_edit(ctx, lparen + 1, 0, gsri_buf_text(ctx, &text));
+  gsri_add_edit(ctx, rparen, 0, ")");
+  gsri_buf_free(&text);
 }
 
 /* Guards loop node n in its header (the form the block comment shows):
  * the fallback for a body that cannot be edited. Returns 0 (after
  * reporting) if the header is not written in the input where the edits
  * can go. */
-static int guard_header(gsr_ctx *ctx, unsigned n) {
-  const gsr_node *node = &ctx->nodes[n];
+static int guard_header(gsri_ctx *ctx, unsigned n) {
+  const gsri_node *node = &ctx->nodes[n];
   size_t at = written_at(ctx, node->c), kw = at, lparen, rparen;
   if (node->kind == CXCursor_DoStmt && at != NO_OFF && node->n_kids > 0) {
     /* do BODY while (COND); the keyword follows the body. */
     size_t body_end = written_end(ctx, ctx->nodes[ctx->kids[node->kids]].c);
-    kw = body_end == NO_OFF ? NO_OFF : gsr_skip_blank(ctx, body_end);
+    kw = body_end == NO_OFF ? NO_OFF : gsri_skip_blank(ctx, body_end);
     if (kw != NO_OFF && kw < ctx->src_len && ctx->src[kw] == ';')
-      kw = gsr_skip_blank(ctx, kw + 1); /* a body that is one statement */
+      kw = gsri_skip_blank(ctx, kw + 1); /* a body that is one statement */
   }
   const char *word = node->kind == CXCursor_ForStmt ? "for" : "while";
   if (kw != NO_OFF && keyword_at(ctx, kw, word)) {
-    lparen = gsr_skip_blank(ctx, kw + strlen(word));
+    lparen = gsri_skip_blank(ctx, kw + strlen(word));
     if (lparen < ctx->src_len && ctx->src[lparen] == '(') {
       size_t semis[2], n_semis = 0;
-      rparen = gsr_scan_parens(ctx, lparen, semis, 2, &n_semis);
+      rparen = gsri_scan_parens(ctx, lparen, semis, 2, &n_semis);
       if (rparen != NO_OFF && node->kind != CXCursor_ForStmt) {
         guard_condition(ctx, lparen, rparen);
         return 1;
       }
       if (rparen != NO_OFF && n_semis == 2) {
-        size_t cond = gsr_skip_blank(ctx, semis[0] + 1);
-        gsr_buf text = {0};
+        size_t cond = gsri_skip_blank(ctx, semis[0] + 1);
+        gsri_buf text = {0};
         if (cond == semis[1]) {
-          gsr_buf_printf(&text, " %s", guard);
-          gsr_add_edit(ctx, semis[0] + 1, 0, gsr_buf_text(ctx, &text));
+          gsri_buf_printf(&text, " %s", guard);
+          gsri_add_edit(ctx, semis[0] + 1, 0, gsri_buf_text(ctx, &text));
         } else {
-          gsr_buf_printf(&text, "%s && (", guard);
-          gsr_add_edit(ctx, cond, 0, gsr_buf_text(ctx, &text));
-          gsr_add_edit(ctx, semis[1], 0, ")");
+          gsri_buf_printf(&text, "%s && (", guard);
+          gsri_add_edit(ctx, cond, 0, gsri_buf_text(ctx, &text));
+          gsri_add_edit(ctx, semis[1], 0, ")");
         }
-        gsr_buf_free(&text);
+        gsri_buf_free(&text);
         return 1;
       }
     }
@@ -126,20 +126,20 @@ static int guard_header(gsr_ctx *ctx, unsigned n) {
   unsigned line, col;
   clang_getExpansionLocation(clang_getCursorLocation(node->c), NULL, &line,
                              &col, NULL);
-  gsr_report(ctx, GSR_ERROR, line, col,
-             "cannot guard this loop, which a barrier can abort: a macro "
-             "writes both its header and its body (--spin-limit=0 needs no "
-             "guard)");
+  gsri_report(ctx, GSR_ERROR, line, col,
+              "cannot guard this loop, which a barrier can abort: a macro "
+              "writes both its header and its body (--spin-limit=0 needs no "
+              "guard)");
   return 0;
 }
 
 /* Collects into *conts (up to max) the continue statements of loop node
  * n's body that continue n itself, not a loop inside it. Returns how many
  * there are, or -1 if one is not written in the input (a macro's). */
-static int own_continues(const gsr_ctx *ctx, unsigned n, size_t *conts,
+static int own_continues(const gsri_ctx *ctx, unsigned n, size_t *conts,
                          int max) {
   int count = 0;
-  const gsr_node *loop = &ctx->nodes[n];
+  const gsri_node *loop = &ctx->nodes[n];
   for (unsigned i = n + 1; i < loop->end; i++) {
     enum CXCursorKind k = ctx->nodes[i].kind;
     if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
@@ -169,12 +169,12 @@ static int own_continues(const gsr_ctx *ctx, unsigned n, size_t *conts,
  * decides to go round again in every compiler. A body that a macro writes, or a
  * continue that one does, keeps the header guard. Returns 0 (after reporting)
  * if the loop cannot be guarded. */
-static int guard_loop(gsr_ctx *ctx, unsigned n, unsigned *labels) {
-  const gsr_node *node = &ctx->nodes[n];
+static int guard_loop(gsri_ctx *ctx, unsigned n, unsigned *labels) {
+  const gsri_node *node = &ctx->nodes[n];
   if (node->kind == CXCursor_DoStmt || node->n_kids == 0)
     return guard_header(ctx, n);
   /* The body is the last child: libclang leaves out a for's empty parts. */
-  const gsr_node *body = &ctx->nodes[ctx->kids[node->kids + node->n_kids - 1]];
+  const gsri_node *body = &ctx->nodes[ctx->kids[node->kids + node->n_kids - 1]];
   size_t start = written_at(ctx, body->c), end = written_end(ctx, body->c);
   enum { MAX_CONTINUES = 64 };
   size_t conts[MAX_CONTINUES];
@@ -188,7 +188,7 @@ static int guard_loop(gsr_ctx *ctx, unsigned n, unsigned *labels) {
       return guard_header(ctx, n);
     end--; /* the guard goes before the closing brace */
   } else if (ctx->src[end - 1] != '}' && ctx->src[end - 1] != ';') {
-    size_t semi = gsr_skip_blank(ctx, end);
+    size_t semi = gsri_skip_blank(ctx, end);
     if (semi >= ctx->src_len || ctx->src[semi] != ';')
       return guard_header(ctx, n);
     end = semi + 1; /* a statement's extent leaves out its ';' */
@@ -197,36 +197,36 @@ static int guard_loop(gsr_ctx *ctx, unsigned n, unsigned *labels) {
    * the closing brace has blanks before it: no new line, so the lines
    * after it keep their numbers. */
   unsigned label = n_conts > 0 ? ++*labels : 0;
-  gsr_buf text = {0};
+  gsri_buf text = {0};
   const char *lead =
       compound && (ctx->src[end - 1] == ' ' || ctx->src[end - 1] == '\t' ||
                    ctx->src[end - 1] == '\n')
           ? ""
           : " ";
   if (n_conts > 0)
-    gsr_buf_printf(&text, "%sgsync_next_%u:", lead, label), lead = " ";
-  gsr_buf_printf(&text, "%sif (!%s) break;%s", lead, guard,
-                 compound ? " " : " }");
+    gsri_buf_printf(&text, "%sgsync_next_%u:", lead, label), lead = " ";
+  gsri_buf_printf(&text, "%sif (!%s) break;%s", lead, guard,
+                  compound ? " " : " }");
   if (!compound)
-    gsr_add_edit(ctx, start, 0, "{ ");
-  gsr_add_edit(ctx, end, 0, text.data);
-  gsr_buf_free(&text);
+    gsri_add_edit(ctx, start, 0, "{ ");
+  gsri_add_edit(ctx, end, 0, text.data);
+  gsri_buf_free(&text);
   for (int i = 0; i < n_conts; i++) {
-    gsr_buf jump = {0};
-    gsr_buf_printf(&jump, "goto gsync_next_%u", label);
-    gsr_add_edit(ctx, conts[i], strlen("continue"), jump.data);
-    gsr_buf_free(&jump);
+    gsri_buf jump = {0};
+    gsri_buf_printf(&jump, "goto gsync_next_%u", label);
+    gsri_add_edit(ctx, conts[i], strlen("continue"), jump.data);
+    gsri_buf_free(&jump);
   }
   return 1;
 }
 
 /* Reports goto node n if it jumps back, to a label before it: a loop the
  * guards cannot end. */
-static void check_goto(gsr_ctx *ctx, unsigned n) {
-  const gsr_node *node = &ctx->nodes[n];
+static void check_goto(gsri_ctx *ctx, unsigned n) {
+  const gsri_node *node = &ctx->nodes[n];
   CXCursor label = clang_getNullCursor();
   for (unsigned i = 0; i < node->n_kids; i++) {
-    const gsr_node *kid = &ctx->nodes[ctx->kids[node->kids + i]];
+    const gsri_node *kid = &ctx->nodes[ctx->kids[node->kids + i]];
     if (kid->kind == CXCursor_LabelRef)
       label = clang_getCursorReferenced(kid->c);
   }
@@ -239,17 +239,17 @@ static void check_goto(gsr_ctx *ctx, unsigned n) {
   clang_getExpansionLocation(clang_getCursorLocation(label), &lf, NULL, NULL,
                              &loff);
   if (f && lf && clang_File_isEqual(f, lf) && loff < off)
-    gsr_report(ctx, GSR_ERROR, line, col,
-               "a goto back to an earlier label makes a loop that a barrier "
-               "can abort, and that cannot be ended after an aborted launch: "
-               "write it as a for, while or do loop (or rewrite with "
-               "--spin-limit=0)");
+    gsri_report(ctx, GSR_ERROR, line, col,
+                "a goto back to an earlier label makes a loop that a barrier "
+                "can abort, and that cannot be ended after an aborted launch: "
+                "write it as a for, while or do loop (or rewrite with "
+                "--spin-limit=0)");
 }
 
 /* Nonzero if loop node n never repeats: its condition is the constant 0,
  * as macros write do { ... } while (0). */
-static int never_repeats(const gsr_ctx *ctx, unsigned n) {
-  const gsr_node *node = &ctx->nodes[n];
+static int never_repeats(const gsri_ctx *ctx, unsigned n) {
+  const gsri_node *node = &ctx->nodes[n];
   unsigned cond;
   if (node->kind == CXCursor_DoStmt && node->n_kids == 2)
     cond = ctx->kids[node->kids + 1];
@@ -269,9 +269,9 @@ static int never_repeats(const gsr_ctx *ctx, unsigned n) {
 /* Walks node n after its children. Returns nonzero if n's subtree holds a
  * call that can abort; guards every loop that does. *labels counts the
  * guards' labels (gsync_next_1, 2, ... in the order planned). */
-static int walk(gsr_ctx *ctx, const unsigned char *abortable, unsigned n,
+static int walk(gsri_ctx *ctx, const unsigned char *abortable, unsigned n,
                 unsigned *labels) {
-  const gsr_node *node = &ctx->nodes[n];
+  const gsri_node *node = &ctx->nodes[n];
   const unsigned *kids = ctx->kids + node->kids;
   int can_abort = abortable[n];
   for (unsigned i = 0; i < node->n_kids; i++)
@@ -286,7 +286,7 @@ static int walk(gsr_ctx *ctx, const unsigned char *abortable, unsigned n,
 
 /* Nonzero if fn is defined in the text being rewritten (a definition in
  * an included file is an error of its own: plan.c reports it). */
-static int defined_here(const gsr_func *fn) {
+static int defined_here(const gsri_func *fn) {
   for (size_t d = 0; d < fn->n_decls; d++)
     if (fn->decls[d].is_def)
       return fn->decls[d].in_main;
@@ -296,15 +296,15 @@ static int defined_here(const gsr_func *fn) {
 /* Plans the guards in every function that reaches a barrier. The calls
  * that can abort are the call sites of global_barrier() and of functions
  * that reach it; find recorded the node of each. */
-void gsr_plan_abort_checks(gsr_ctx *ctx) {
+void gsri_plan_abort_checks(gsri_ctx *ctx) {
   unsigned char *abortable = calloc(ctx->n_nodes ? ctx->n_nodes : 1, 1);
   if (!abortable) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     return;
   }
   for (size_t i = 0; i < ctx->n_funcs; i++)
     for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
-      const gsr_site *site = &ctx->funcs[i].sites[s];
+      const gsri_site *site = &ctx->funcs[i].sites[s];
       if (site->kind == GSR_SITE_BARRIER ||
           (site->kind == GSR_SITE_CALL &&
            ctx->funcs[site->callee].reaches_barrier))
@@ -312,11 +312,11 @@ void gsr_plan_abort_checks(gsr_ctx *ctx) {
     }
   unsigned labels = 0;
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    const gsr_func *fn = &ctx->funcs[i];
+    const gsri_func *fn = &ctx->funcs[i];
     if (!fn->has_def || !fn->reaches_barrier || !defined_here(fn))
       continue;
     walk(ctx, abortable, fn->root, &labels);
-    const gsr_node *root = &ctx->nodes[fn->root];
+    const gsri_node *root = &ctx->nodes[fn->root];
     for (unsigned n = fn->root; n < root->end; n++)
       if (ctx->nodes[n].kind == CXCursor_GotoStmt)
         check_goto(ctx, n);

@@ -14,15 +14,15 @@
 #include <string.h>
 
 /* Records an edit. text NULL marks a span that must stay as it is. */
-void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
-                  const char *text) {
+void gsri_add_edit(gsri_ctx *ctx, size_t offset, size_t length,
+                   const char *text) {
   if (offset + length > ctx->src_len)
     return;
   if (ctx->n_edits == ctx->cap_edits) {
     size_t cap = ctx->cap_edits ? ctx->cap_edits * 2 : 32;
-    gsr_edit *p = realloc(ctx->edits, cap * sizeof *p);
+    gsri_edit *p = realloc(ctx->edits, cap * sizeof *p);
     if (!p) {
-      gsr_nomem(ctx);
+      gsri_nomem(ctx);
       return;
     }
     ctx->edits = p;
@@ -31,13 +31,13 @@ void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
   /* An edit lies inside the input; NULL text keeps its span as it is. */
   assert(ctx->n_edits < ctx->cap_edits && offset <= ctx->src_len &&
          length <= ctx->src_len - offset);
-  gsr_edit *e = &ctx->edits[ctx->n_edits];
+  gsri_edit *e = &ctx->edits[ctx->n_edits];
   e->offset = offset;
   e->length = length;
-  e->text = text ? gsr_strdup(text) : NULL;
+  e->text = text ? gsri_strdup(text) : NULL;
   e->order = (unsigned)ctx->n_edits;
   if (text && !e->text) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     return;
   }
   ctx->n_edits++;
@@ -45,7 +45,7 @@ void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length,
 
 /* Orders edits by offset, then by length, then by insertion order. */
 static int cmp_edit(const void *pa, const void *pb) {
-  const gsr_edit *a = pa, *b = pb;
+  const gsri_edit *a = pa, *b = pb;
   if (a->offset != b->offset)
     return a->offset < b->offset ? -1 : 1;
   if (a->length != b->length)
@@ -54,14 +54,14 @@ static int cmp_edit(const void *pa, const void *pb) {
 }
 
 /* Nonzero if two edits are the same change. */
-static int same_edit(const gsr_edit *a, const gsr_edit *b) {
+static int same_edit(const gsri_edit *a, const gsri_edit *b) {
   return a->offset == b->offset && a->length == b->length &&
          ((!a->text && !b->text) ||
           (a->text && b->text && strcmp(a->text, b->text) == 0));
 }
 
 /* Applies the edits; appends the result to out. */
-gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out) {
+gsr_status gsri_apply(gsri_ctx *ctx, gsri_buf *out) {
   if (ctx->n_edits)
     qsort(ctx->edits, ctx->n_edits, sizeof *ctx->edits, cmp_edit);
   size_t n = 0;
@@ -77,27 +77,27 @@ gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out) {
   size_t pos = 0;
   unsigned before = ctx->errors;
   for (size_t i = 0; i < n; i++) {
-    const gsr_edit *e = &ctx->edits[i];
-    const gsr_edit *next = i + 1 < n ? &ctx->edits[i + 1] : NULL;
+    const gsri_edit *e = &ctx->edits[i];
+    const gsri_edit *next = i + 1 < n ? &ctx->edits[i + 1] : NULL;
     int overlaps = next && (next->offset < e->offset + e->length ||
                             (next->offset == e->offset && e->length));
     if (overlaps && (e->text || next->text) && !(!e->text && !next->text)) {
       unsigned line, col;
-      gsr_line_col(ctx, e->offset, &line, &col);
-      gsr_report(ctx, GSR_ERROR, line, col,
-                 "conflicting rewrites of the same text: a macro body used "
-                 "both by code that takes part in a global barrier and by "
-                 "code that does not");
+      gsri_line_col(ctx, e->offset, &line, &col);
+      gsri_report(ctx, GSR_ERROR, line, col,
+                  "conflicting rewrites of the same text: a macro body used "
+                  "both by code that takes part in a global barrier and by "
+                  "code that does not");
       continue;
     }
     if (!e->text)
       continue;
     assert(e->offset >= pos);
-    gsr_buf_append(out, ctx->src + pos, e->offset - pos);
-    gsr_buf_puts(out, e->text);
+    gsri_buf_append(out, ctx->src + pos, e->offset - pos);
+    gsri_buf_puts(out, e->text);
     pos = e->offset + e->length;
   }
-  gsr_buf_append(out, ctx->src + pos, ctx->src_len - pos);
+  gsri_buf_append(out, ctx->src + pos, ctx->src_len - pos);
   if (ctx->errors > before)
     return GSR_ERR_INPUT;
   return out->failed ? GSR_ERR_NOMEM : GSR_OK;

@@ -1,5 +1,5 @@
 /* gsync-check-rules: checks the headers of rule files as the tool would
- * read them (gsr_rule_parse_header), at build time, so that a malformed
+ * read them (gsri_rule_parse_header), at build time, so that a malformed
  * built-in rule fails the build with "FILE:LINE:COL: error: ..." rather
  * than every run of the tool with an error about a file the user never
  * wrote.
@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     size_t len = 0;
     const char *why = NULL;
     char *text =
-        gsr_read_file(path, GSR_RULE_FILE_MAX, "it is too large", &len, &why);
+        gsri_read_file(path, GSR_RULE_FILE_MAX, "it is too large", &len, &why);
     if (!text) {
       fprintf(stderr, "%s: error: cannot read: %s\n", path,
               why ? why : strerror(errno));
@@ -38,22 +38,22 @@ int main(int argc, char **argv) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     size_t bl = strlen(base);
-    gsr_rule r;
+    gsri_rule r;
     memset(&r, 0, sizeof r);
-    r.name = gsr_strndup(base, bl > 3 ? bl - 3 : bl);
-    r.file = gsr_strdup(path);
+    r.name = gsri_strndup(base, bl > 3 ? bl - 3 : bl);
+    r.file = gsri_strdup(path);
     r.text = text;
     r.len = len;
     if (!r.name || !r.file) {
       fprintf(stderr, "%s: error: out of memory\n", path);
       return 2;
     }
-    int ok = gsr_rule_parse_header(&r, print_diag, NULL);
+    int ok = gsri_rule_parse_header(&r, print_diag, NULL);
     if (ok < 0)
       fprintf(stderr, "%s: error: out of memory\n", path);
     if (ok <= 0)
       bad = 1;
-    gsr_rule_free(&r);
+    gsri_rule_free(&r);
   }
   return bad;
 }

@@ -1,7 +1,7 @@
 /* Diagnostics and positions: the bottom of the engine, under every stage.
  *
- * Every stage reports through gsr_report* and records a failed allocation
- * with gsr_nomem(); positions (a file's name as the user spells it, a line
+ * Every stage reports through gsri_report* and records a failed allocation
+ * with gsri_nomem(); positions (a file's name as the user spells it, a line
  * of an inlined file mapped back, an offset's line and column) are worked
  * out here so that a diagnostic needs nothing from a stage above it
  * (docs/design.md, "Layers").
@@ -15,7 +15,7 @@
 /* Nonzero if a and b are the same file. The two files that exist only in
  * memory have the same unique id, so the declaration header is told apart
  * by its handle, which libclang keeps one per file. */
-int gsr_same_file(const gsr_ctx *ctx, CXFile a, CXFile b) {
+int gsri_same_file(const gsri_ctx *ctx, CXFile a, CXFile b) {
   if (a == b)
     return 1;
   if (!a || !b || a == ctx->decl_file || b == ctx->decl_file)
@@ -26,7 +26,7 @@ int gsr_same_file(const gsr_ctx *ctx, CXFile a, CXFile b) {
 /* The name of f as the user would spell it. libclang knows the input by
  * its absolute real path, so a file found next to it gets an absolute
  * name; that directory is put back as the user named the input. */
-char *gsr_file_name(const gsr_ctx *ctx, CXFile f) {
+char *gsri_file_name(const gsri_ctx *ctx, CXFile f) {
   CXString s = clang_getFileName(f);
   const char *name = clang_getCString(s);
   const char *slash = ctx->main_path ? strrchr(ctx->main_path, '/') : NULL;
@@ -35,12 +35,12 @@ char *gsr_file_name(const gsr_ctx *ctx, CXFile f) {
   if (dir_len && strncmp(name, ctx->main_path, dir_len) == 0) {
     const char *user_slash = strrchr(ctx->name, '/');
     size_t user_len = user_slash ? (size_t)(user_slash - ctx->name) + 1 : 0;
-    gsr_buf b = {0};
-    gsr_buf_append(&b, ctx->name, user_len);
-    gsr_buf_puts(&b, name + dir_len);
-    r = gsr_buf_take(&b);
+    gsri_buf b = {0};
+    gsri_buf_append(&b, ctx->name, user_len);
+    gsri_buf_puts(&b, name + dir_len);
+    r = gsri_buf_take(&b);
   } else {
-    r = gsr_strdup(name);
+    r = gsri_strdup(name);
   }
   clang_disposeString(s);
   return r;
@@ -48,7 +48,7 @@ char *gsr_file_name(const gsr_ctx *ctx, CXFile f) {
 
 /* Maps a line of the parsed text through the spans: the last span that
  * starts at or before it says which file and line it is. */
-void gsr_map_line(const gsr_ctx *ctx, const char **file, unsigned *line) {
+void gsri_map_line(const gsri_ctx *ctx, const char **file, unsigned *line) {
   size_t lo = 0, hi = ctx->n_spans;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -59,13 +59,13 @@ void gsr_map_line(const gsr_ctx *ctx, const char **file, unsigned *line) {
   }
   if (lo == 0)
     return;
-  const gsr_line_span *s = &ctx->spans[lo - 1];
+  const gsri_line_span *s = &ctx->spans[lo - 1];
   *file = s->file ? s->file : ctx->name;
   *line = s->line + (*line - s->out_line);
 }
 
 /* Sends one formatted diagnostic to the caller's callback and counts it. */
-static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
+static void report_v(gsri_ctx *ctx, gsr_severity sev, const char *file,
                      unsigned line, unsigned col, const char *fmt, va_list ap) {
   if (sev == GSR_ERROR)
     ctx->errors++;
@@ -74,31 +74,31 @@ static void report_v(gsr_ctx *ctx, gsr_severity sev, const char *file,
   if (!ctx->diag)
     return;
   if (file == ctx->name && line)
-    gsr_map_line(ctx, &file, &line); /* a line of an inlined file */
-  gsr_buf msg = {0};
-  gsr_buf_vprintf(&msg, fmt, ap);
+    gsri_map_line(ctx, &file, &line); /* a line of an inlined file */
+  gsri_buf msg = {0};
+  gsri_buf_vprintf(&msg, fmt, ap);
   gsr_diagnostic d = {sev, file, line, col,
                       msg.data ? msg.data : "out of memory"};
   ctx->diag(ctx->diag_user, &d);
-  gsr_buf_free(&msg);
+  gsri_buf_free(&msg);
 }
 
-/* Records an allocation failure; see gsr_ctx.nomem. */
-int gsr_nomem(gsr_ctx *ctx) {
+/* Records an allocation failure; see gsri_ctx.nomem. */
+int gsri_nomem(gsri_ctx *ctx) {
   ctx->nomem = 1;
   return 0;
 }
 
 /* See internal.h. */
-const char *gsr_buf_text(gsr_ctx *ctx, const gsr_buf *b) {
+const char *gsri_buf_text(gsri_ctx *ctx, const gsri_buf *b) {
   if (b->failed)
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
   return b->failed || !b->data ? "" : b->data;
 }
 
 /* Reports at a position of the input (line 0: about no position). */
-void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
-                const char *fmt, ...) {
+void gsri_report(gsri_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
+                 const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   report_v(ctx, sev, line ? ctx->name : NULL, line, col, fmt, ap);
@@ -106,8 +106,8 @@ void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
 }
 
 /* Reports at a position of any file. */
-void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
-                   unsigned line, unsigned col, const char *fmt, ...) {
+void gsri_report_at(gsri_ctx *ctx, gsr_severity sev, const char *file,
+                    unsigned line, unsigned col, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   report_v(ctx, sev, file, line, col, fmt, ap);
@@ -115,22 +115,23 @@ void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
 }
 
 /* Reports at a line/column of file f, named as the user would name it. */
-static void report_in_v(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
-                        unsigned col, const char *fmt, va_list ap) {
+static void report_in_v(gsri_ctx *ctx, gsr_severity sev, CXFile f,
+                        unsigned line, unsigned col, const char *fmt,
+                        va_list ap) {
   if (!f || !line) {
     report_v(ctx, sev, NULL, 0, 0, fmt, ap);
-  } else if (gsr_same_file(ctx, f, ctx->main_file)) {
+  } else if (gsri_same_file(ctx, f, ctx->main_file)) {
     report_v(ctx, sev, ctx->name, line, col, fmt, ap);
   } else {
-    char *name = gsr_file_name(ctx, f);
+    char *name = gsri_file_name(ctx, f);
     report_v(ctx, sev, name ? name : "<unknown>", line, col, fmt, ap);
     free(name);
   }
 }
 
 /* Reports at a line/column of file f (NULL: no position). */
-void gsr_report_in(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
-                   unsigned col, const char *fmt, ...) {
+void gsri_report_in(gsri_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
+                    unsigned col, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   report_in_v(ctx, sev, f, line, col, fmt, ap);
@@ -138,8 +139,8 @@ void gsr_report_in(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
 }
 
 /* Reports at the expansion position of loc. */
-void gsr_report_loc(gsr_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
-                    const char *fmt, ...) {
+void gsri_report_loc(gsri_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
+                     const char *fmt, ...) {
   CXFile f;
   unsigned line, col;
   clang_getExpansionLocation(loc, &f, &line, &col, NULL);
@@ -151,19 +152,19 @@ void gsr_report_loc(gsr_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
 
 /* Notes, once, after an error about code spelled in an included file,
  * that --inline-includes would rewrite that code too. */
-void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col) {
+void gsri_hint_inline(gsri_ctx *ctx, CXFile f, unsigned line, unsigned col) {
   if (ctx->hinted_inline || ctx->inlined)
     return;
   ctx->hinted_inline = 1;
-  gsr_report_in(ctx, GSR_NOTE, f, line, col,
-                "only the input is rewritten; --inline-includes writes the "
-                "files it includes into the output, where they are rewritten "
-                "too");
+  gsri_report_in(ctx, GSR_NOTE, f, line, col,
+                 "only the input is rewritten; --inline-includes writes the "
+                 "files it includes into the output, where they are rewritten "
+                 "too");
 }
 
 /* Computes the 1-based line and column of a byte offset of the input. */
-void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
-                  unsigned *col) {
+void gsri_line_col(const gsri_ctx *ctx, size_t offset, unsigned *line,
+                   unsigned *col) {
   unsigned l = 1, c = 1;
   for (size_t i = 0; i < offset && i < ctx->src_len; i++) {
     if (ctx->src[i] == '\n')

@@ -32,9 +32,9 @@ static void add_unique(json_object *array, char **arr, size_t n) {
 }
 
 /* The dimensions that the work-item calls of kernel fn ask about, its own
- * and those of every function it calls at any depth (gsr_func.dims bits);
+ * and those of every function it calls at any depth (gsri_func.dims bits);
  * (unsigned)-1 when out of memory. */
-static unsigned kernel_dims(gsr_ctx *ctx, const gsr_func *fn) {
+static unsigned kernel_dims(gsri_ctx *ctx, const gsri_func *fn) {
   unsigned char *seen = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
   size_t *work = malloc((ctx->n_funcs ? ctx->n_funcs : 1) * sizeof *work);
   size_t n = 0;
@@ -45,7 +45,7 @@ static unsigned kernel_dims(gsr_ctx *ctx, const gsr_func *fn) {
   work[n++] = (size_t)(fn - ctx->funcs);
   seen[work[0]] = 1;
   while (n) {
-    const gsr_func *f = &ctx->funcs[work[--n]];
+    const gsri_func *f = &ctx->funcs[work[--n]];
     dims |= f->dims;
     for (size_t s = 0; s < f->n_sites; s++) {
       size_t c = (size_t)f->sites[s].callee;
@@ -62,7 +62,7 @@ free_work:
 }
 
 /* The JSON object describing one kernel; NULL when out of memory. */
-static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
+static json_object *kernel_object(gsri_ctx *ctx, const gsri_func *fn) {
   json_object *k = json_object_new_object();
   add(k, "name", json_object_new_string(fn->name));
   add(k, "global_barrier", json_object_new_boolean(fn->reaches_barrier));
@@ -86,9 +86,9 @@ static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
   add(arg, "index", json_object_new_int((int)fn->num_params));
   add(arg, "type", json_object_new_string("global uint *"));
   json_object *bytes = json_object_new_object();
-  add(bytes, "fixed", json_object_new_int((int)gsr_state_fixed_bytes(ctx)));
+  add(bytes, "fixed", json_object_new_int((int)gsri_state_fixed_bytes(ctx)));
   add(bytes, "per_group",
-      json_object_new_int((int)gsr_state_per_group_bytes(ctx)));
+      json_object_new_int((int)gsri_state_per_group_bytes(ctx)));
   add(arg, "bytes", bytes);
   add(arg, "init", json_object_new_string("zero"));
   add(arg, "reset_by_kernel", json_object_new_boolean(1));
@@ -105,10 +105,10 @@ static json_object *kernel_object(gsr_ctx *ctx, const gsr_func *fn) {
 }
 
 /* The table of barrier sites: number -> where the call is written. */
-static json_object *sites_array(gsr_ctx *ctx) {
+static json_object *sites_array(gsri_ctx *ctx) {
   json_object *sites = json_object_new_array();
   for (size_t i = 0; i < ctx->n_bsites; i++) {
-    const gsr_barrier_site *b = &ctx->bsites[i];
+    const gsri_barrier_site *b = &ctx->bsites[i];
     json_object *o = json_object_new_object();
     add(o, "site", json_object_new_int((int)b->number));
     add(o, "file", json_object_new_string(b->file));
@@ -121,20 +121,20 @@ static json_object *sites_array(gsr_ctx *ctx) {
 
 /* Adds to arr option opt joined to path, made absolute against the working
  * directory (the host that builds the output runs elsewhere). */
-static void add_path_option(gsr_ctx *ctx, json_object *arr, const char *opt,
+static void add_path_option(gsri_ctx *ctx, json_object *arr, const char *opt,
                             const char *path, size_t path_len) {
-  gsr_buf b = {0};
-  gsr_buf_puts(&b, opt);
+  gsri_buf b = {0};
+  gsri_buf_puts(&b, opt);
   if (path_len == 0 || path[0] != '/') {
     char *cwd = getcwd(NULL, 0);
-    gsr_buf_printf(&b, "%s/", cwd ? cwd : ".");
+    gsri_buf_printf(&b, "%s/", cwd ? cwd : ".");
     free(cwd);
   }
-  gsr_buf_append(&b, path, path_len);
-  const char *text = gsr_buf_text(ctx, &b);
+  gsri_buf_append(&b, path, path_len);
+  const char *text = gsri_buf_text(ctx, &b);
   json_object_array_add(arr,
                         json_object_new_string_len(text, (int)strlen(text)));
-  gsr_buf_free(&b);
+  gsri_buf_free(&b);
 }
 
 /* Nonzero if the -D option d ("-DNAME" or "-DNAME=VALUE") defines name. */
@@ -152,7 +152,7 @@ static int defines(const char *d, const char *name) {
  * reported (once the output needs a build of ours: it calls a barrier).
  * With --inline-includes the output holds every included text, so no -I
  * is needed. */
-static json_object *build_options(gsr_ctx *ctx) {
+static json_object *build_options(gsri_ctx *ctx) {
   json_object *arr = json_object_new_array();
   const gsr_options *o = ctx->opt;
   int warn = ctx->n_barrier_sites > 0;
@@ -169,11 +169,11 @@ static json_object *build_options(gsr_ctx *ctx) {
     if (strcmp(a, "-include") == 0 && i + 1 < o->num_parser_args) {
       const char *file = o->parser_args[++i];
       if (!ctx->inlined && warn)
-        gsr_report(ctx, GSR_WARNING, 0, 0,
-                   "clBuildProgram takes no -include: the output needs '%s' "
-                   "included before it (--inline-includes writes its text "
-                   "into the output)",
-                   file);
+        gsri_report(ctx, GSR_WARNING, 0, 0,
+                    "clBuildProgram takes no -include: the output needs '%s' "
+                    "included before it (--inline-includes writes its text "
+                    "into the output)",
+                    file);
       continue;
     }
     if (a[0] == '-' && (a[1] == 'D' || a[1] == 'U' || a[1] == 'I')) {
@@ -197,16 +197,17 @@ static json_object *build_options(gsr_ctx *ctx) {
           }
         }
         if (!cancelled && warn)
-          gsr_report(ctx, GSR_WARNING, 0, 0,
-                     "clBuildProgram takes no -U: libgsync builds the output "
-                     "without '-U%s'",
-                     value);
+          gsri_report(ctx, GSR_WARNING, 0, 0,
+                      "clBuildProgram takes no -U: libgsync builds the output "
+                      "without '-U%s'",
+                      value);
         continue;
       }
-      gsr_buf b = {0};
-      gsr_buf_printf(&b, "%s%s", flag, value);
-      json_object_array_add(arr, json_object_new_string(gsr_buf_text(ctx, &b)));
-      gsr_buf_free(&b);
+      gsri_buf b = {0};
+      gsri_buf_printf(&b, "%s%s", flag, value);
+      json_object_array_add(arr,
+                            json_object_new_string(gsri_buf_text(ctx, &b)));
+      gsri_buf_free(&b);
       continue;
     }
     json_object_array_add(arr, json_object_new_string(a));
@@ -215,7 +216,7 @@ static json_object *build_options(gsr_ctx *ctx) {
 }
 
 /* Writes the constraints JSON into out. */
-gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
+gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out) {
   json_object *root = json_object_new_object();
   if (!root)
     return GSR_ERR_NOMEM;
@@ -229,9 +230,10 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add(root, "spin_limit_ms", json_object_new_int64((int64_t)ctx->spin_limit));
 
   json_object *req = json_object_new_object();
-  add(req, "opencl_c_version", json_object_new_string(gsr_output_version(ctx)));
+  add(req, "opencl_c_version",
+      json_object_new_string(gsri_output_version(ctx)));
   json_object *ext = json_object_new_array();
-  const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
+  const gsri_rule *prelude = gsri_rules_find(&ctx->rules, "prelude", NULL);
   add_unique(ext, ctx->barrier->extensions, ctx->barrier->n_extensions);
   if (prelude)
     add_unique(ext, prelude->extensions, prelude->n_extensions);
@@ -246,7 +248,7 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   for (int f = 0; f < GSR_N_FEATURES; f++)
     if (ctx->features_used & (1u << f))
       json_object_array_add(features,
-                            json_object_new_string(gsr_feature_names[f]));
+                            json_object_new_string(gsri_feature_names[f]));
   add(req, "opencl_c_features", features);
   add(root, "requires", req);
   json_object *build = json_object_new_object();
@@ -268,18 +270,18 @@ gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out) {
   add(root, "barrier_sites", sites_array(ctx));
   /* What ties this file to its output (layout.c). */
   add(root, "fingerprint", json_object_new_string(ctx->fingerprint));
-  gsr_buf layout = {0};
-  gsr_layout_string(ctx, &layout);
+  gsri_buf layout = {0};
+  gsri_layout_string(ctx, &layout);
   add(root, "state_layout",
       json_object_new_string(layout.data ? layout.data : ""));
   int failed = layout.failed;
-  gsr_buf_free(&layout);
+  gsri_buf_free(&layout);
 
-  gsr_buf_puts(out,
-               json_object_to_json_string_ext(
-                   root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                             JSON_C_TO_STRING_NOSLASHESCAPE));
-  gsr_buf_puts(out, "\n");
+  gsri_buf_puts(out,
+                json_object_to_json_string_ext(
+                    root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                              JSON_C_TO_STRING_NOSLASHESCAPE));
+  gsri_buf_puts(out, "\n");
   json_object_put(root);
   return failed || out->failed ? GSR_ERR_NOMEM : GSR_OK;
 }

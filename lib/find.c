@@ -29,7 +29,7 @@ static const char *const dimension_fns[] = {
     "get_global_offset", "get_enqueued_local_size"};
 
 typedef struct walk {
-  gsr_ctx *ctx;
+  gsri_ctx *ctx;
   int cur;        /* index of the function whose body is walked, or -1 */
   unsigned *path; /* nodes from the definition to the last one added */
   size_t depth, cap;
@@ -38,7 +38,7 @@ typedef struct walk {
 
 /* Skips whitespace, comments and line continuations from off; returns the
  * offset of the next significant character, or src_len. */
-size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off) {
+size_t gsri_skip_blank(const gsri_ctx *ctx, size_t off) {
   const char *s = ctx->src;
   size_t n = ctx->src_len;
   while (off < n) {
@@ -68,15 +68,15 @@ size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off) {
  * comments and string/char literals, or NO_OFF. The offsets of the first
  * max_semis ';' directly inside the parentheses (a for loop's header) go
  * to semis, and their count to *n_semis, when semis is not NULL. */
-size_t gsr_scan_parens(const gsr_ctx *ctx, size_t lparen, size_t *semis,
-                       size_t max_semis, size_t *n_semis) {
+size_t gsri_scan_parens(const gsri_ctx *ctx, size_t lparen, size_t *semis,
+                        size_t max_semis, size_t *n_semis) {
   const char *s = ctx->src;
   size_t n = ctx->src_len, off = lparen;
   int depth = 0;
   if (n_semis)
     *n_semis = 0;
   while (off < n) {
-    size_t next = gsr_skip_blank(ctx, off);
+    size_t next = gsri_skip_blank(ctx, off);
     if (next != off) {
       off = next;
       continue;
@@ -101,36 +101,36 @@ size_t gsr_scan_parens(const gsr_ctx *ctx, size_t lparen, size_t *semis,
 
 /* Returns the offset of the ')' matching the '(' at lparen, skipping
  * comments and string/char literals, or NO_OFF. */
-size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen) {
-  return gsr_scan_parens(ctx, lparen, NULL, 0, NULL);
+static size_t match_paren(const gsri_ctx *ctx, size_t lparen) {
+  return gsri_scan_parens(ctx, lparen, NULL, 0, NULL);
 }
 
 /* Returns the spelling offset of loc in the input, or NO_OFF if it is not
  * spelled in the input file. */
-static size_t main_offset(gsr_ctx *ctx, CXSourceLocation loc) {
+static size_t main_offset(gsri_ctx *ctx, CXSourceLocation loc) {
   CXFile f;
   unsigned off;
   clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
-  if (!f || !gsr_same_file(ctx, f, ctx->main_file))
+  if (!f || !gsri_same_file(ctx, f, ctx->main_file))
     return NO_OFF;
   return off;
 }
 
 /* Expansion file, line and column of loc: where the user sees it. Sets
  * *in_main. */
-static void user_position(gsr_ctx *ctx, CXSourceLocation loc, CXFile *file,
+static void user_position(gsri_ctx *ctx, CXSourceLocation loc, CXFile *file,
                           unsigned *line, unsigned *col, int *in_main) {
   CXFile f;
   clang_getExpansionLocation(loc, &f, line, col, NULL);
   if (file)
     *file = f;
   if (in_main)
-    *in_main = f && gsr_same_file(ctx, f, ctx->main_file);
+    *in_main = f && gsri_same_file(ctx, f, ctx->main_file);
 }
 
 /* What a function table lookup compares with. */
 typedef struct func_key {
-  const gsr_ctx *ctx;
+  const gsri_ctx *ctx;
   CXCursor decl;
   const char *str;
 } func_key;
@@ -157,53 +157,53 @@ static int def_name_eq(const void *user, size_t pos) {
  * declaration decl, adding it if new; -1 on allocation failure. The USR
  * identifies a function; the canonical declaration finds it without
  * building the USR again. */
-static int func_index(gsr_ctx *ctx, CXCursor decl) {
+static int func_index(gsri_ctx *ctx, CXCursor decl) {
   func_key k = {ctx, decl, NULL};
   unsigned dh = clang_hashCursor(decl);
-  size_t i = gsr_table_find(&ctx->funcs_by_decl, dh, decl_eq, &k);
+  size_t i = gsri_table_find(&ctx->funcs_by_decl, dh, decl_eq, &k);
   if (i != (size_t)-1)
     return (int)i;
   CXString usr = clang_getCursorUSR(decl);
   const char *u = clang_getCString(usr);
-  unsigned uh = gsr_hash_string(u);
+  unsigned uh = gsri_hash_string(u);
   k.str = u;
-  i = gsr_table_find(&ctx->funcs_by_usr, uh, usr_eq, &k);
+  i = gsri_table_find(&ctx->funcs_by_usr, uh, usr_eq, &k);
   if (i != (size_t)-1) {
     clang_disposeString(usr);
     return (int)i;
   }
   if (ctx->n_funcs == ctx->cap_funcs) {
     size_t cap = ctx->cap_funcs ? ctx->cap_funcs * 2 : 16;
-    gsr_func *p = realloc(ctx->funcs, cap * sizeof *p);
+    gsri_func *p = realloc(ctx->funcs, cap * sizeof *p);
     if (!p) {
       clang_disposeString(usr);
-      return gsr_nomem(ctx) - 1;
+      return gsri_nomem(ctx) - 1;
     }
     ctx->funcs = p;
     ctx->cap_funcs = cap;
   }
-  gsr_func *fn = &ctx->funcs[ctx->n_funcs];
+  gsri_func *fn = &ctx->funcs[ctx->n_funcs];
   memset(fn, 0, sizeof *fn);
-  fn->usr = gsr_strdup(u);
+  fn->usr = gsri_strdup(u);
   clang_disposeString(usr);
   fn->canonical = decl;
   CXString name = clang_getCursorSpelling(decl);
-  fn->name = gsr_strdup(clang_getCString(name));
+  fn->name = gsri_strdup(clang_getCString(name));
   clang_disposeString(name);
   fn->body_lbrace = NO_OFF;
   fn->body_begin = NO_OFF;
   fn->root = GSR_NO_NODE;
   if (!fn->usr || !fn->name ||
-      !gsr_table_add(&ctx->funcs_by_decl, dh, ctx->n_funcs) ||
-      !gsr_table_add(&ctx->funcs_by_usr, uh, ctx->n_funcs))
-    return gsr_nomem(ctx) - 1;
+      !gsri_table_add(&ctx->funcs_by_decl, dh, ctx->n_funcs) ||
+      !gsri_table_add(&ctx->funcs_by_usr, uh, ctx->n_funcs))
+    return gsri_nomem(ctx) - 1;
   return (int)ctx->n_funcs++;
 }
 
 /* Records one declaration of a function: where its parameter list closes,
  * so the hidden parameter can be appended. */
-static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
-  struct gsr_decl d;
+static void record_decl(gsri_ctx *ctx, gsri_func *fn, CXCursor c) {
+  struct gsri_decl d;
   memset(&d, 0, sizeof d);
   d.rparen_off = d.void_off = d.params_begin = NO_OFF;
   d.is_def = clang_isCursorDefinition(c);
@@ -218,14 +218,14 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
   CXFile ef;
   clang_getExpansionLocation(loc, &ef, NULL, NULL, &exp_off);
   if (d.in_main && name_off == exp_off && name_off != NO_OFF) {
-    size_t lp = gsr_skip_blank(ctx, name_off + strlen(fn->name));
+    size_t lp = gsri_skip_blank(ctx, name_off + strlen(fn->name));
     if (lp < ctx->src_len && ctx->src[lp] == '(') {
-      d.rparen_off = gsr_match_paren(ctx, lp);
+      d.rparen_off = match_paren(ctx, lp);
       d.params_begin = lp + 1;
-      size_t v = gsr_skip_blank(ctx, lp + 1);
+      size_t v = gsri_skip_blank(ctx, lp + 1);
       if (d.num_params == 0 && v + 4 <= ctx->src_len &&
           memcmp(ctx->src + v, "void", 4) == 0 &&
-          gsr_skip_blank(ctx, v + 4) == d.rparen_off) {
+          gsri_skip_blank(ctx, v + 4) == d.rparen_off) {
         d.void_params = 1;
         d.void_off = v;
       }
@@ -244,9 +244,9 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
     fn->is_kernel = clang_getFunctionTypeCallingConv(clang_getCursorType(c)) ==
                     CXCallingConv_Unexposed;
   }
-  struct gsr_decl *p = realloc(fn->decls, (fn->n_decls + 1) * sizeof *p);
+  struct gsri_decl *p = realloc(fn->decls, (fn->n_decls + 1) * sizeof *p);
   if (!p) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     return;
   }
   fn->decls = p;
@@ -254,16 +254,16 @@ static void record_decl(gsr_ctx *ctx, gsr_func *fn, CXCursor c) {
 }
 
 /* Appends a site to fn. */
-static gsr_site *add_site(gsr_func *fn) {
+static gsri_site *add_site(gsri_func *fn) {
   if (fn->n_sites == fn->cap_sites) {
     size_t cap = fn->cap_sites ? fn->cap_sites * 2 : 8;
-    gsr_site *p = realloc(fn->sites, cap * sizeof *p);
+    gsri_site *p = realloc(fn->sites, cap * sizeof *p);
     if (!p)
       return NULL;
     fn->sites = p;
     fn->cap_sites = cap;
   }
-  gsr_site *s = &fn->sites[fn->n_sites++];
+  gsri_site *s = &fn->sites[fn->n_sites++];
   memset(s, 0, sizeof *s);
   s->lparen_off = s->rparen_off = NO_OFF;
   s->callee = -1;
@@ -271,7 +271,7 @@ static gsr_site *add_site(gsr_func *fn) {
 }
 
 /* The dimension a work-item function's call asks about, as a bit of
- * gsr_func.dims: 1 << d for a constant d of 0-2 (a constant above 2 asks
+ * gsri_func.dims: 1 << d for a constant d of 0-2 (a constant above 2 asks
  * about no dimension of a launch), GSR_DIM_RUN_TIME when the argument is
  * not a constant. */
 static unsigned call_dimension(CXCursor call) {
@@ -293,7 +293,7 @@ static unsigned call_dimension(CXCursor call) {
  * last one added. Where its callee's name is spelled is found once the
  * walk is over (place_site()). */
 static void record_call(walk *w, CXCursor call) {
-  gsr_ctx *ctx = w->ctx;
+  gsri_ctx *ctx = w->ctx;
   CXCursor callee = clang_getCursorReferenced(call);
   if (clang_Cursor_isNull(callee) ||
       clang_getCursorKind(callee) != CXCursor_FunctionDecl)
@@ -301,8 +301,8 @@ static void record_call(walk *w, CXCursor call) {
   CXString cs = clang_getCursorSpelling(callee);
   const char *name = clang_getCString(cs);
 
-  gsr_site_kind kind = GSR_SITE_CALL;
-  if (strcmp(name, "global_barrier") == 0 && gsr_is_builtin_barrier(callee)) {
+  gsri_site_kind kind = GSR_SITE_CALL;
+  if (strcmp(name, "global_barrier") == 0 && gsri_is_builtin_barrier(callee)) {
     kind = GSR_SITE_BARRIER;
   } else {
     /* The builtins are declared implicitly, at their first use, so their
@@ -333,10 +333,10 @@ static void record_call(walk *w, CXCursor call) {
       return;
     }
   }
-  gsr_func *fn = &ctx->funcs[w->cur];
-  gsr_site *s = add_site(fn);
+  gsri_func *fn = &ctx->funcs[w->cur];
+  gsri_site *s = add_site(fn);
   if (!s) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     clang_disposeString(cs);
     return;
   }
@@ -346,7 +346,7 @@ static void record_call(walk *w, CXCursor call) {
   assert(kind != GSR_SITE_CALL ||
          (callee_idx >= 0 && (size_t)callee_idx < ctx->n_funcs));
   s->callee = callee_idx;
-  s->callee_name = gsr_strdup(name);
+  s->callee_name = gsri_strdup(name);
   if (!s->callee_name)
     w->failed = 1;
   s->num_args = (unsigned)(clang_Cursor_getNumArguments(call) > 0
@@ -362,8 +362,8 @@ static void record_call(walk *w, CXCursor call) {
 /* Finds where the callee's name of a call site is spelled: the first
  * DeclRefExpr of the call's first child (the callee expression), in
  * preorder. */
-static void place_site(gsr_ctx *ctx, gsr_site *s) {
-  const gsr_node *call = &ctx->nodes[s->node];
+static void place_site(gsri_ctx *ctx, gsri_site *s) {
+  const gsri_node *call = &ctx->nodes[s->node];
   CXCursor loc_cursor = call->c;
   if (call->n_kids) {
     unsigned head = ctx->kids[call->kids];
@@ -387,16 +387,16 @@ static void place_site(gsr_ctx *ctx, gsr_site *s) {
     s->in_macro = 1;
   }
   if (s->in_main) {
-    size_t lp = gsr_skip_blank(ctx, s->name_off + s->name_len);
+    size_t lp = gsri_skip_blank(ctx, s->name_off + s->name_len);
     if (lp < ctx->src_len && ctx->src[lp] == '(') {
       s->lparen_off = lp;
-      s->rparen_off = gsr_match_paren(ctx, lp);
+      s->rparen_off = match_paren(ctx, lp);
     }
   }
 }
 
 /* Records a macro definition or expansion that lies in the input. */
-static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
+static void record_macro(gsri_ctx *ctx, CXCursor c, int is_def) {
   /* Most are the default header's: the location (where the extent starts)
    * rules them out before the extent, which costs a relex, is asked. */
   if (main_offset(ctx, clang_getCursorLocation(c)) == NO_OFF)
@@ -407,33 +407,33 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
   if (b == NO_OFF || e == NO_OFF)
     return;
   CXString n = clang_getCursorSpelling(c);
-  char *name = gsr_strdup(clang_getCString(n));
+  char *name = gsri_strdup(clang_getCString(n));
   clang_disposeString(n);
   if (!name) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     return;
   }
   if (is_def) {
-    gsr_macro *p =
-        gsr_grow(ctx->macros, &ctx->cap_macros, ctx->n_macros, sizeof *p);
+    gsri_macro *p =
+        gsri_grow(ctx->macros, &ctx->cap_macros, ctx->n_macros, sizeof *p);
     if (!p) {
       free(name);
-      gsr_nomem(ctx);
+      gsri_nomem(ctx);
       return;
     }
     ctx->macros = p;
-    gsr_macro *m = &p[ctx->n_macros++];
+    gsri_macro *m = &p[ctx->n_macros++];
     memset(m, 0, sizeof *m);
     m->name = name;
     m->begin = b;
     m->end = e;
     m->extent = r;
   } else {
-    gsr_expansion *p = gsr_grow(ctx->expansions, &ctx->cap_expansions,
-                                ctx->n_expansions, sizeof *p);
+    gsri_expansion *p = gsri_grow(ctx->expansions, &ctx->cap_expansions,
+                                  ctx->n_expansions, sizeof *p);
     if (!p) {
       free(name);
-      gsr_nomem(ctx);
+      gsri_nomem(ctx);
       return;
     }
     ctx->expansions = p;
@@ -444,8 +444,8 @@ static void record_macro(gsr_ctx *ctx, CXCursor c, int is_def) {
 
 /* Records an #include of gsync.h in the input: the output does not need
  * it, so the plan replaces it with a comment. */
-static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
-  int is_gsync = gsr_is_gsync_header(clang_getIncludedFile(c));
+static void record_gsync_include(gsri_ctx *ctx, CXCursor c) {
+  int is_gsync = gsri_is_gsync_header(clang_getIncludedFile(c));
   CXSourceRange r = clang_getCursorExtent(c);
   size_t b = main_offset(ctx, clang_getRangeStart(r));
   size_t e = main_offset(ctx, clang_getRangeEnd(r));
@@ -457,7 +457,7 @@ static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
   size_t(*p)[2] =
       realloc(ctx->gsync_includes, (ctx->n_gsync_includes + 1) * sizeof *p);
   if (!p) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     return;
   }
   ctx->gsync_includes = p;
@@ -467,12 +467,12 @@ static void record_gsync_include(gsr_ctx *ctx, CXCursor c) {
 
 /* Indexes the defined functions by name, the first of each name. Returns
  * 0 when out of memory. */
-static int index_defs_by_name(gsr_ctx *ctx) {
+static int index_defs_by_name(gsri_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    if (!ctx->funcs[i].has_def || gsr_func_named(ctx, ctx->funcs[i].name))
+    if (!ctx->funcs[i].has_def || gsri_func_named(ctx, ctx->funcs[i].name))
       continue;
-    if (!gsr_table_add(&ctx->defs_by_name, gsr_hash_string(ctx->funcs[i].name),
-                       i))
+    if (!gsri_table_add(&ctx->defs_by_name,
+                        gsri_hash_string(ctx->funcs[i].name), i))
       return 0;
   }
   return 1;
@@ -485,34 +485,34 @@ static int macro_name_eq(const void *user, size_t pos) {
 }
 
 /* Returns the input's macro called name (the first defined), or NULL. */
-gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name) {
+gsri_macro *gsri_macro_named(gsri_ctx *ctx, const char *name) {
   func_key k = {ctx, clang_getNullCursor(), name};
-  size_t i = gsr_table_find(&ctx->macros_by_name, gsr_hash_string(name),
-                            macro_name_eq, &k);
+  size_t i = gsri_table_find(&ctx->macros_by_name, gsri_hash_string(name),
+                             macro_name_eq, &k);
   return i == (size_t)-1 ? NULL : &ctx->macros[i];
 }
 
 /* Indexes the input's macros by name, the first of each name. Returns 0
  * when out of memory. */
-static int index_macros_by_name(gsr_ctx *ctx) {
+static int index_macros_by_name(gsri_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_macros; i++)
-    if (!gsr_macro_named(ctx, ctx->macros[i].name) &&
-        !gsr_table_add(&ctx->macros_by_name,
-                       gsr_hash_string(ctx->macros[i].name), i))
+    if (!gsri_macro_named(ctx, ctx->macros[i].name) &&
+        !gsri_table_add(&ctx->macros_by_name,
+                        gsri_hash_string(ctx->macros[i].name), i))
       return 0;
   return 1;
 }
 
 /* Returns the defined function called name (the first found), or NULL. */
-gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name) {
+gsri_func *gsri_func_named(gsri_ctx *ctx, const char *name) {
   func_key k = {ctx, clang_getNullCursor(), name};
-  size_t i = gsr_table_find(&ctx->defs_by_name, gsr_hash_string(name),
-                            def_name_eq, &k);
+  size_t i = gsri_table_find(&ctx->defs_by_name, gsri_hash_string(name),
+                             def_name_eq, &k);
   return i == (size_t)-1 ? NULL : &ctx->funcs[i];
 }
 
 /* Lexes one macro body and records the calls it spells. */
-static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
+static void lex_macro(gsri_ctx *ctx, gsri_macro *m) {
   CXToken *toks = NULL;
   unsigned n = 0;
   clang_tokenize(ctx->tu, m->extent, &toks, &n);
@@ -524,7 +524,7 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
     unsigned off;
     clang_getSpellingLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
                               NULL, NULL, &off);
-    gsr_site_kind kind = GSR_SITE_CALL;
+    gsri_site_kind kind = GSR_SITE_CALL;
     int known = 0;
     if (strcmp(t, "global_barrier") == 0) {
       kind = GSR_SITE_BARRIER;
@@ -534,36 +534,36 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
       if (strcmp(t, remapped_ids[k]) == 0)
         kind = GSR_SITE_ID, known = 1;
     if (!known)
-      known = gsr_func_named(ctx, t) != NULL;
-    size_t lp = gsr_skip_blank(ctx, off + strlen(t));
+      known = gsri_func_named(ctx, t) != NULL;
+    size_t lp = gsri_skip_blank(ctx, off + strlen(t));
     size_t rp = known && lp < m->end && ctx->src[lp] == '('
-                    ? gsr_match_paren(ctx, lp)
+                    ? match_paren(ctx, lp)
                     : NO_OFF;
     if (rp != NO_OFF && rp < m->end) {
-      gsr_macro_use *p = realloc(m->uses, (m->n_uses + 1) * sizeof *p);
+      gsri_macro_use *p = realloc(m->uses, (m->n_uses + 1) * sizeof *p);
       if (!p)
-        gsr_nomem(ctx);
+        gsri_nomem(ctx);
       else {
         m->uses = p;
-        gsr_macro_use *u = &p[m->n_uses++];
+        gsri_macro_use *u = &p[m->n_uses++];
         u->kind = kind;
         u->name_off = off;
         u->name_len = strlen(t);
         u->lparen_off = lp;
         u->rparen_off = rp;
-        u->num_args = gsr_skip_blank(ctx, lp + 1) != rp;
-        u->name = gsr_strdup(t);
-        if (!u->name) /* gsr_plan_macros compares it: never NULL */
-          m->n_uses--, gsr_nomem(ctx);
+        u->num_args = gsri_skip_blank(ctx, lp + 1) != rp;
+        u->name = gsri_strdup(t);
+        if (!u->name) /* gsri_plan_macros compares it: never NULL */
+          m->n_uses--, gsri_nomem(ctx);
       }
     } else {
       char **p = realloc(m->refs, (m->n_refs + 1) * sizeof *p);
       if (!p)
-        gsr_nomem(ctx);
-      else if ((p[m->n_refs] = gsr_strdup(t)) != NULL)
+        gsri_nomem(ctx);
+      else if ((p[m->n_refs] = gsri_strdup(t)) != NULL)
         m->refs = p, m->n_refs++;
       else
-        m->refs = p, gsr_nomem(ctx);
+        m->refs = p, gsri_nomem(ctx);
     }
     clang_disposeString(s);
   }
@@ -574,7 +574,7 @@ static void lex_macro(gsr_ctx *ctx, gsr_macro *m) {
  * parent (NULL for the definition itself). Returns 0 when out of memory. */
 static int add_node(walk *w, CXCursor c, enum CXCursorKind k,
                     const CXCursor *parent) {
-  gsr_ctx *ctx = w->ctx;
+  gsri_ctx *ctx = w->ctx;
   /* The walk is in preorder: the parent is on the path from the root.
    * Cursors of different kinds differ; only the same kind asks libclang. */
   while (parent && w->depth > 1) {
@@ -586,19 +586,19 @@ static int add_node(walk *w, CXCursor c, enum CXCursorKind k,
   if (!parent)
     w->depth = 0;
   if (ctx->n_nodes == ctx->cap_nodes) {
-    gsr_node *nodes =
-        gsr_grow(ctx->nodes, &ctx->cap_nodes, ctx->n_nodes, sizeof *nodes);
+    gsri_node *nodes =
+        gsri_grow(ctx->nodes, &ctx->cap_nodes, ctx->n_nodes, sizeof *nodes);
     if (!nodes)
       return 0;
     ctx->nodes = nodes;
   }
   if (w->depth == w->cap) {
-    unsigned *path = gsr_grow(w->path, &w->cap, w->depth, sizeof *path);
+    unsigned *path = gsri_grow(w->path, &w->cap, w->depth, sizeof *path);
     if (!path)
       return 0;
     w->path = path;
   }
-  gsr_node *n = &ctx->nodes[ctx->n_nodes];
+  gsri_node *n = &ctx->nodes[ctx->n_nodes];
   n->c = c;
   n->kind = k;
   /* Nodes are in preorder: a parent comes before its children. */
@@ -611,7 +611,7 @@ static int add_node(walk *w, CXCursor c, enum CXCursorKind k,
 
 /* Groups the nodes' children by parent, in order. Returns 0 when out of
  * memory. */
-static int link_nodes(gsr_ctx *ctx) {
+static int link_nodes(gsri_ctx *ctx) {
   ctx->kids = malloc((ctx->n_nodes ? ctx->n_nodes : 1) * sizeof *ctx->kids);
   if (!ctx->kids)
     return 0;
@@ -625,15 +625,15 @@ static int link_nodes(gsr_ctx *ctx) {
     ctx->nodes[i].n_kids = 0;
   }
   for (size_t i = 0; i < ctx->n_nodes; i++) {
-    gsr_node *p = ctx->nodes[i].parent != GSR_NO_NODE
-                      ? &ctx->nodes[ctx->nodes[i].parent]
-                      : NULL;
+    gsri_node *p = ctx->nodes[i].parent != GSR_NO_NODE
+                       ? &ctx->nodes[ctx->nodes[i].parent]
+                       : NULL;
     if (p)
       ctx->kids[p->kids + p->n_kids++] = (unsigned)i;
   }
   /* A subtree ends where the last of its descendants does. */
   for (size_t i = ctx->n_nodes; i-- > 0;) {
-    gsr_node *n = &ctx->nodes[i];
+    gsri_node *n = &ctx->nodes[i];
     if (n->end < i + 1)
       n->end = (unsigned)i + 1;
     if (n->parent != GSR_NO_NODE && ctx->nodes[n->parent].end < n->end)
@@ -646,7 +646,7 @@ static int link_nodes(gsr_ctx *ctx) {
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
                                      CXClientData data) {
   walk *w = data;
-  gsr_ctx *ctx = w->ctx;
+  gsri_ctx *ctx = w->ctx;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (w->cur >= 0 && !add_node(w, c, k, &parent)) {
     w->failed = 1;
@@ -657,8 +657,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     CXFile f;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL,
                                NULL);
-    if (f && !gsr_same_file(ctx, f, ctx->main_file) &&
-        gsr_is_builtin_barrier(c))
+    if (f && !gsri_same_file(ctx, f, ctx->main_file) &&
+        gsri_is_builtin_barrier(c))
       return CXChildVisit_Continue;
     int idx = func_index(ctx, clang_getCanonicalCursor(c));
     if (idx < 0)
@@ -687,7 +687,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (off != NO_OFF && off == eoff && off < ctx->src_len &&
         ctx->src[off] == '{')
       ctx->funcs[w->cur].body_lbrace = off + 1;
-    if (f && gsr_same_file(ctx, f, ctx->main_file))
+    if (f && gsri_same_file(ctx, f, ctx->main_file))
       ctx->funcs[w->cur].body_begin = eoff;
     unsigned end;
     clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f,
@@ -710,11 +710,11 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
 /* Reports every identifier of the input that uses the reserved prefix. The
  * whole file is lexed, so macros and inactive #if branches count too; a
  * file whose bytes never spell the prefix need not be. */
-static void check_reserved_prefix(gsr_ctx *ctx) {
-  if (!gsr_input_mentions(ctx, GSR_PREFIX))
+static void check_reserved_prefix(gsri_ctx *ctx) {
+  if (!gsri_input_mentions(ctx, GSR_PREFIX))
     return;
   CXToken *toks;
-  unsigned n = gsr_tokenize_input(ctx, &toks);
+  unsigned n = gsri_tokenize_input(ctx, &toks);
   size_t plen = strlen(GSR_PREFIX);
   for (unsigned i = 0; i < n; i++) {
     if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
@@ -725,16 +725,16 @@ static void check_reserved_prefix(gsr_ctx *ctx) {
       unsigned line, col;
       clang_getSpellingLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
                                 &line, &col, NULL);
-      gsr_report(ctx, GSR_ERROR, line, col,
-                 "identifier '%s' uses the prefix '" GSR_PREFIX
-                 "' that gsync-rewrite reserves for the code it injects",
-                 t);
+      gsri_report(ctx, GSR_ERROR, line, col,
+                  "identifier '%s' uses the prefix '" GSR_PREFIX
+                  "' that gsync-rewrite reserves for the code it injects",
+                  t);
       static const char banner[] = "/* Generated by gsync-rewrite";
       if (ctx->src_len >= sizeof banner - 1 &&
           memcmp(ctx->src, banner, sizeof banner - 1) == 0) {
-        gsr_report(ctx, GSR_NOTE, 1, 1,
-                   "this file is already gsync-rewrite output; rewrite the "
-                   "original instead");
+        gsri_report(ctx, GSR_NOTE, 1, 1,
+                    "this file is already gsync-rewrite output; rewrite the "
+                    "original instead");
         clang_disposeString(s);
         break; /* one error says it all */
       }
@@ -746,7 +746,7 @@ static void check_reserved_prefix(gsr_ctx *ctx) {
 
 /* Nonzero if the skipped branch at b is one that --inline-includes
  * wrote around an #include directive it inlined. */
-static int is_inline_wrapper(const gsr_ctx *ctx, size_t b) {
+static int is_inline_wrapper(const gsri_ctx *ctx, size_t b) {
   for (size_t i = 0; i < ctx->n_wrappers; i++)
     if (ctx->wrappers[i] == b)
       return 1;
@@ -755,7 +755,7 @@ static int is_inline_wrapper(const gsr_ctx *ctx, size_t b) {
 
 /* Warns about global_barrier text in branches the preprocessor skipped:
  * it is not rewritten for this configuration of -D options. */
-static void check_skipped_ranges(gsr_ctx *ctx) {
+static void check_skipped_ranges(gsri_ctx *ctx) {
   CXSourceRangeList *list = clang_getSkippedRanges(ctx->tu, ctx->main_file);
   if (!list)
     return;
@@ -770,11 +770,11 @@ static void check_skipped_ranges(gsr_ctx *ctx) {
       if (memcmp(ctx->src + off, word, wl) != 0)
         continue;
       unsigned line, col;
-      gsr_line_col(ctx, off, &line, &col);
-      gsr_report(ctx, GSR_WARNING, line, col,
-                 "'global_barrier' in a branch that the preprocessor skips "
-                 "with these options: it is not rewritten for this "
-                 "configuration");
+      gsri_line_col(ctx, off, &line, &col);
+      gsri_report(ctx, GSR_WARNING, line, col,
+                  "'global_barrier' in a branch that the preprocessor skips "
+                  "with these options: it is not rewritten for this "
+                  "configuration");
       break; /* once per skipped branch */
     }
   }
@@ -782,7 +782,7 @@ static void check_skipped_ranges(gsr_ctx *ctx) {
 }
 
 /* Runs the find stage. Returns GSR_ERR_INPUT if it reported errors. */
-gsr_status gsr_find(gsr_ctx *ctx) {
+gsr_status gsri_find(gsri_ctx *ctx) {
   unsigned before = ctx->errors;
   check_reserved_prefix(ctx);
   walk w = {ctx, -1, NULL, 0, 0, 0};

@@ -25,17 +25,17 @@
 
 /* Appends a copy of name to the dependency list. Returns 0 when out of
  * memory. */
-int gsr_add_dependency(gsr_ctx *ctx, const char *name) {
+int gsri_add_dependency(gsri_ctx *ctx, const char *name) {
   char **p = realloc(ctx->deps, (ctx->n_deps + 1) * sizeof *p);
   if (!p)
     return 0;
   ctx->deps = p;
-  p[ctx->n_deps] = gsr_strdup(name);
+  p[ctx->n_deps] = gsri_strdup(name);
   return p[ctx->n_deps++] != NULL;
 }
 
 /* Nonzero if f is gsync.h (by its base name). */
-int gsr_is_gsync_header(CXFile f) {
+int gsri_is_gsync_header(CXFile f) {
   if (!f)
     return 0;
   CXString n = clang_getFileName(f);
@@ -54,7 +54,7 @@ static int is_system_file(CXTranslationUnit tu, CXFile f) {
 
 /* What the inclusion visitor collects: each file once. */
 typedef struct dep_walk {
-  gsr_ctx *ctx;
+  gsri_ctx *ctx;
   CXFile *seen;
   size_t n_seen;
   int failed;
@@ -67,16 +67,16 @@ static void on_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
                          CXClientData data) {
   (void)stack;
   dep_walk *w = data;
-  gsr_ctx *ctx = w->ctx;
-  if (depth == 0 || w->failed || gsr_same_file(ctx, f, ctx->main_file) ||
-      gsr_is_decl_header(f) || is_system_file(ctx->tu, f))
+  gsri_ctx *ctx = w->ctx;
+  if (depth == 0 || w->failed || gsri_same_file(ctx, f, ctx->main_file) ||
+      gsri_is_decl_header(f) || is_system_file(ctx->tu, f))
     return;
   for (size_t i = 0; i < w->n_seen; i++)
-    if (gsr_same_file(ctx, w->seen[i], f))
+    if (gsri_same_file(ctx, w->seen[i], f))
       return;
   CXFile *p = realloc(w->seen, (w->n_seen + 1) * sizeof *p);
-  char *name = gsr_file_name(ctx, f);
-  if (!p || !name || !gsr_add_dependency(ctx, name))
+  char *name = gsri_file_name(ctx, f);
+  if (!p || !name || !gsri_add_dependency(ctx, name))
     w->failed = 1;
   if (p) {
     w->seen = p;
@@ -86,7 +86,7 @@ static void on_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
 }
 
 /* Lists the files the parsed input includes into ctx->deps. */
-gsr_status gsr_list_includes(gsr_ctx *ctx) {
+gsr_status gsri_list_includes(gsri_ctx *ctx) {
   dep_walk w = {ctx, NULL, 0, 0};
   clang_getInclusions(ctx->tu, on_inclusion, &w);
   free(w.seen);
@@ -111,12 +111,12 @@ typedef struct entry {
 
 /* The state of one flattening. */
 typedef struct flat {
-  gsr_ctx *ctx;
+  gsri_ctx *ctx;
   directive *dirs;
   size_t n_dirs, next; /* next: the first directive not yet handled */
   entry *entries;
   size_t n_entries;
-  gsr_buf *out;
+  gsri_buf *out;
   unsigned out_line; /* the line of out being written, from 1 */
   int failed;
 } flat;
@@ -124,7 +124,7 @@ typedef struct flat {
 /* Nonzero if a and b are the same file; NULL (the predefines) only equals
  * NULL. */
 static int same_file(const flat *fl, CXFile a, CXFile b) {
-  return a && b ? gsr_same_file(fl->ctx, a, b) : a == b;
+  return a && b ? gsri_same_file(fl->ctx, a, b) : a == b;
 }
 
 /* Visitor: collects the #include directives (top-level cursors of the
@@ -192,7 +192,7 @@ static int mark_entered(flat *fl) {
 
 /* Appends text to the output, counting its lines. */
 static void emit(flat *fl, const char *text, size_t len) {
-  gsr_buf_append(fl->out, text, len);
+  gsri_buf_append(fl->out, text, len);
   for (size_t i = 0; i < len; i++)
     fl->out_line += text[i] == '\n';
 }
@@ -206,10 +206,10 @@ static void end_line(flat *fl) {
 /* Writes '#line LINE "NAME"' and records that the output's next line is
  * that line of that file (name NULL: the input). */
 static void emit_line_directive(flat *fl, unsigned line, const char *name) {
-  gsr_ctx *ctx = fl->ctx;
-  gsr_buf_line_directive(fl->out, line, name ? name : ctx->name);
+  gsri_ctx *ctx = fl->ctx;
+  gsri_buf_line_directive(fl->out, line, name ? name : ctx->name);
   fl->out_line++;
-  gsr_line_span *p = realloc(ctx->spans, (ctx->n_spans + 1) * sizeof *p);
+  gsri_line_span *p = realloc(ctx->spans, (ctx->n_spans + 1) * sizeof *p);
   if (!p) {
     fl->failed = 1;
     return;
@@ -217,7 +217,7 @@ static void emit_line_directive(flat *fl, unsigned line, const char *name) {
   ctx->spans = p;
   p[ctx->n_spans].out_line = fl->out_line;
   p[ctx->n_spans].line = line;
-  p[ctx->n_spans++].file = gsr_strdup(name);
+  p[ctx->n_spans++].file = gsri_strdup(name);
   if (name && !p[ctx->n_spans - 1].file)
     fl->failed = 1;
 }
@@ -251,7 +251,7 @@ static size_t line_end(const char *text, size_t len, size_t off) {
 /* Finds the '#pragma once' directives of file f: {begin, end} pairs in
  * *out (malloc'd). The text is inlined once, so in the output they would
  * only draw a "#pragma once in main file" warning. */
-static size_t find_pragma_once(gsr_ctx *ctx, CXFile f, size_t len,
+static size_t find_pragma_once(gsri_ctx *ctx, CXFile f, size_t len,
                                size_t (**out)[2]) {
   *out = NULL;
   CXSourceRange r =
@@ -312,11 +312,11 @@ static void flatten_file(flat *fl, CXFile f, const char *name, int write);
  * the line at hash on entry and the line after the directive on return. */
 static void inline_directive(flat *fl, const char *text, size_t hash,
                              size_t eol, unsigned *line, const char *name) {
-  gsr_ctx *ctx = fl->ctx;
+  gsri_ctx *ctx = fl->ctx;
   directive *d = &fl->dirs[fl->next++];
   unsigned after = *line + count_lines(text, hash, eol);
   *line = after;
-  if (gsr_is_gsync_header(d->target)) {
+  if (gsri_is_gsync_header(d->target)) {
     /* Not needed by the driver; the same comment as without inlining. */
     emit(fl, GSR_GSYNC_H_GONE, strlen(GSR_GSYNC_H_GONE));
     emit(fl, text + d->end, eol - d->end);
@@ -343,7 +343,7 @@ static void inline_directive(flat *fl, const char *text, size_t hash,
   end_line(fl);
   emit(fl, "#endif\n", 7);
   if (d->entered) {
-    char *target = gsr_file_name(ctx, d->target);
+    char *target = gsri_file_name(ctx, d->target);
     if (!target) {
       fl->failed = 1;
       return;
@@ -359,8 +359,8 @@ static void inline_directive(flat *fl, const char *text, size_t hash,
 /* Nonzero if the directive's file is written out as its own text: a user
  * file the preprocessor entered there. The compiler's own headers and the
  * tool's declaration header stay behind their directive. */
-static int inlines(gsr_ctx *ctx, const directive *d) {
-  return d->entered && !gsr_is_decl_header(d->target) &&
+static int inlines(gsri_ctx *ctx, const directive *d) {
+  return d->entered && !gsri_is_decl_header(d->target) &&
          !is_system_file(ctx->tu, d->target);
 }
 
@@ -370,7 +370,7 @@ static int inlines(gsr_ctx *ctx, const directive *d) {
  * the first one elsewhere belongs to a file that included f. name is f's
  * name for #line (NULL: the input). */
 static void flatten_file(flat *fl, CXFile f, const char *name, int write) {
-  gsr_ctx *ctx = fl->ctx;
+  gsri_ctx *ctx = fl->ctx;
   size_t len = 0;
   const char *text = clang_getFileContents(ctx->tu, f, &len);
   if (!text)
@@ -386,7 +386,7 @@ static void flatten_file(flat *fl, CXFile f, const char *name, int write) {
       break;
     seen = d->end;
     if (!write ||
-        (d->entered && !inlines(ctx, d) && !gsr_is_gsync_header(d->target))) {
+        (d->entered && !inlines(ctx, d) && !gsri_is_gsync_header(d->target))) {
       fl->next++;
       if (d->entered)
         flatten_file(fl, d->target, NULL, 0);
@@ -408,7 +408,7 @@ static void flatten_file(flat *fl, CXFile f, const char *name, int write) {
 
 /* Writes the input with its includes inlined into out; see the top of
  * this file. The -include files come first, each behind its own #line. */
-gsr_status gsr_inline_includes(gsr_ctx *ctx, gsr_buf *out) {
+gsr_status gsri_inline_includes(gsri_ctx *ctx, gsri_buf *out) {
   flat fl;
   memset(&fl, 0, sizeof fl);
   fl.ctx = ctx;
@@ -423,8 +423,8 @@ gsr_status gsr_inline_includes(gsr_ctx *ctx, gsr_buf *out) {
   while (consistent && !fl.failed && fl.next < fl.n_dirs &&
          !fl.dirs[fl.next].file) {
     directive *d = &fl.dirs[fl.next++];
-    char *name = inlines(ctx, d) && !gsr_is_gsync_header(d->target)
-                     ? gsr_file_name(ctx, d->target)
+    char *name = inlines(ctx, d) && !gsri_is_gsync_header(d->target)
+                     ? gsri_file_name(ctx, d->target)
                      : NULL;
     if (name) {
       emit_line_directive(&fl, 1, name);
@@ -444,16 +444,16 @@ gsr_status gsr_inline_includes(gsr_ctx *ctx, gsr_buf *out) {
   free(fl.dirs);
   free(fl.entries);
   if (!consistent) {
-    gsr_report(ctx, GSR_ERROR, 0, 0,
-               "cannot inline the includes: libclang's list of included "
-               "files does not match the #include directives");
+    gsri_report(ctx, GSR_ERROR, 0, 0,
+                "cannot inline the includes: libclang's list of included "
+                "files does not match the #include directives");
     return GSR_ERR_PARSER;
   }
   return fl.failed || out->failed ? GSR_ERR_NOMEM : GSR_OK;
 }
 
 /* Frees the spans and wrapper offsets. */
-void gsr_inline_dispose(gsr_ctx *ctx) {
+void gsri_inline_dispose(gsri_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_spans; i++)
     free(ctx->spans[i].file);
   free(ctx->spans);

@@ -13,8 +13,8 @@
  *   apply  (apply.c)   edits {offset, length, text} over the input bytes
  *   emit   (emit.c)    the constraints JSON
  * rewrite.c runs them in that order. Under all of them, diag.c: the
- * diagnostics (gsr_report*, gsr_nomem) and positions (gsr_same_file,
- * gsr_file_name, gsr_map_line, gsr_line_col) every stage uses. Which file
+ * diagnostics (gsri_report*, gsri_nomem) and positions (gsri_same_file,
+ * gsri_file_name, gsri_map_line, gsri_line_col) every stage uses. Which file
  * may call which: docs/design.md, "Layers". Nothing here is exported.
  */
 #ifndef GSYNC_INTERNAL_H
@@ -33,59 +33,59 @@
 #define GSR_GSYNC_H_GONE "/* gsync.h: not needed after gsync-rewrite */"
 
 /* ---- growable string buffer (strbuf.c) ---- */
-typedef struct gsr_buf {
+typedef struct gsri_buf {
   char *data; /* always NUL-terminated when len > 0 or after any append */
   size_t len, cap;
   int failed; /* an allocation failed; the content is then unreliable */
-} gsr_buf;
+} gsri_buf;
 
-void gsr_buf_append(gsr_buf *b, const char *s, size_t n);
-void gsr_buf_puts(gsr_buf *b, const char *s);
-void gsr_buf_printf(gsr_buf *b, const char *fmt, ...)
+void gsri_buf_append(gsri_buf *b, const char *s, size_t n);
+void gsri_buf_puts(gsri_buf *b, const char *s);
+void gsri_buf_printf(gsri_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void gsr_buf_vprintf(gsr_buf *b, const char *fmt, va_list ap);
+void gsri_buf_vprintf(gsri_buf *b, const char *fmt, va_list ap);
 /* Appends the line '#line LINE "FILE"'. */
-void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file);
-char *gsr_buf_take(gsr_buf *b); /* hands the data over; b is emptied */
-void gsr_buf_free(gsr_buf *b);
-char *gsr_strdup(const char *s);
+void gsri_buf_line_directive(gsri_buf *b, unsigned line, const char *file);
+char *gsri_buf_take(gsri_buf *b); /* hands the data over; b is emptied */
+void gsri_buf_free(gsri_buf *b);
+char *gsri_strdup(const char *s);
 /* Reads a whole regular file of at most max bytes (strbuf.c); NULL with
- * *why: too_large, gsr_out_of_memory, another static string, or NULL for
+ * *why: too_large, gsri_out_of_memory, another static string, or NULL for
  * errno's. */
-char *gsr_read_file(const char *path, size_t max, const char *too_large,
-                    size_t *len, const char **why);
-extern const char gsr_out_of_memory[];
+char *gsri_read_file(const char *path, size_t max, const char *too_large,
+                     size_t *len, const char **why);
+extern const char gsri_out_of_memory[];
 /* Array p of *cap elements of size sz, grown to hold n + 1; NULL when out
  * of memory. */
-void *gsr_grow(void *p, size_t *cap, size_t n, size_t sz);
-char *gsr_strndup(const char *s, size_t n);
+void *gsri_grow(void *p, size_t *cap, size_t n, size_t sz);
+char *gsri_strndup(const char *s, size_t n);
 
 /* ---- hash table from keys to positions in the caller's arrays (table.c) */
-typedef struct gsr_table {
-  struct gsr_table_slot {
+typedef struct gsri_table {
+  struct gsri_table_slot {
     unsigned hash;
     size_t pos; /* (size_t)-1: empty */
   } * slots;
   size_t n, cap; /* cap is 0 or a power of two */
-} gsr_table;
+} gsri_table;
 
-int gsr_table_add(gsr_table *t, unsigned hash, size_t pos);
-size_t gsr_table_find(const gsr_table *t, unsigned hash,
-                      int (*eq)(const void *user, size_t pos),
-                      const void *user);
-void gsr_table_free(gsr_table *t);
-unsigned gsr_hash_string(const char *s);
+int gsri_table_add(gsri_table *t, unsigned hash, size_t pos);
+size_t gsri_table_find(const gsri_table *t, unsigned hash,
+                       int (*eq)(const void *user, size_t pos),
+                       const void *user);
+void gsri_table_free(gsri_table *t);
+unsigned gsri_hash_string(const char *s);
 
 /* ---- rules (rules.c; headers in rule-header.c) ---- */
-typedef struct gsr_embedded_rule {
+typedef struct gsri_embedded_rule {
   const char *name; /* file name without .cl */
   const char *text;
   size_t len;
-} gsr_embedded_rule;
-extern const struct gsr_embedded_rule gsr_embedded_rules[];
+} gsri_embedded_rule;
+extern const struct gsri_embedded_rule gsri_embedded_rules[];
 
 /* A rule file with the metadata from its header comment. */
-typedef struct gsr_rule {
+typedef struct gsri_rule {
   char *name; /* "atomic-or" for barrier-atomic-or.cl */
   char *file; /* where it came from, for diagnostics */
   char *text;
@@ -101,12 +101,12 @@ typedef struct gsr_rule {
   int has_state_fixed, has_state_per_group; /* given: each only once */
   int is_barrier; /* barrier-NAME.cl, else a support file (discovery) */
   int from_dir;   /* read from the rules directory, not built in */
-} gsr_rule;
+} gsri_rule;
 
-typedef struct gsr_ruleset {
-  gsr_rule *rules;
+typedef struct gsri_ruleset {
+  gsri_rule *rules;
   size_t n;
-} gsr_ruleset;
+} gsri_ruleset;
 
 /* Bounds on what a rule file may say (rules.c): libgsync refuses state
  * sizes above its own bounds, and --list-barriers prints the summary. */
@@ -117,50 +117,50 @@ typedef struct gsr_ruleset {
 #define GSR_STR_(x) #x
 #define GSR_STR(x) GSR_STR_(x)
 
-struct gsr_ctx;
-gsr_status gsr_rules_load(struct gsr_ctx *ctx, const char *rules_dir,
-                          gsr_ruleset *out);
+struct gsri_ctx;
+gsr_status gsri_rules_load(struct gsri_ctx *ctx, const char *rules_dir,
+                           gsri_ruleset *out);
 /* Reads and checks a rule's name and header comment into r (name, file,
  * text and len set), reporting through diag; 0 on a problem, -1 when out
  * of memory (not reported), 1 when good. */
-int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user);
+int gsri_rule_parse_header(gsri_rule *r, gsr_diag_fn diag, void *user);
 /* Frees one rule's fields (rule-header.c) and zeroes it. */
-void gsr_rule_free(gsr_rule *r);
-const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
-                               const char *name);
-void gsr_rules_free(gsr_ruleset *set);
+void gsri_rule_free(gsri_rule *r);
+const gsri_rule *gsri_rules_find(const gsri_ruleset *set, const char *kind,
+                                 const char *name);
+void gsri_rules_free(gsri_ruleset *set);
 
 /* ---- the pipeline's shared state ---- */
 
 /* One planned change to the input: replace [offset, offset+length). */
-typedef struct gsr_edit {
+typedef struct gsri_edit {
   size_t offset, length;
   char *text;
   unsigned order; /* insertion order; keeps inserts at one offset stable */
-} gsr_edit;
+} gsri_edit;
 
 /* One cursor of a function definition, as libclang's walk lists it: the
  * find stage records every one, in preorder, so that the uniformity
  * checker can walk the bodies as often as it needs without asking libclang
  * again. */
 #define GSR_NO_NODE ((unsigned)-1)
-typedef struct gsr_node {
+typedef struct gsri_node {
   CXCursor c;
   enum CXCursorKind kind;
   unsigned parent;       /* GSR_NO_NODE for the definition itself */
   unsigned kids, n_kids; /* children: ctx->kids[kids .. kids + n_kids) */
   unsigned end;          /* its subtree is the nodes [this one, end) */
-} gsr_node;
+} gsri_node;
 
 /* A call of interest inside a function body. */
-typedef enum gsr_site_kind {
+typedef enum gsri_site_kind {
   GSR_SITE_BARRIER, /* global_barrier() */
   GSR_SITE_ID,      /* a work-item function remapped to the virtual grid */
   GSR_SITE_CALL     /* a call of a user function */
-} gsr_site_kind;
+} gsri_site_kind;
 
-typedef struct gsr_site {
-  gsr_site_kind kind;
+typedef struct gsri_site {
+  gsri_site_kind kind;
   size_t name_off; /* spelling offset of the callee name in the input */
   size_t name_len;
   size_t lparen_off; /* offset of '(' (spelling), or (size_t)-1 */
@@ -174,18 +174,18 @@ typedef struct gsr_site {
   unsigned line, col;
   CXFile spelled_in; /* the file that spells the call */
   unsigned node;     /* the call's node */
-} gsr_site;
+} gsri_site;
 
 #define GSR_DIM_RUN_TIME 8u
 
 /* One function of the translation unit (all its declarations together). */
-typedef struct gsr_func {
+typedef struct gsri_func {
   char *usr, *name;
   CXCursor canonical; /* the canonical declaration it was found by */
   int is_kernel;
   int has_def;
   /* Declarations in the input: where their parameter lists close. */
-  struct gsr_decl {
+  struct gsri_decl {
     size_t rparen_off;   /* offset of the ')' closing the parameters */
     size_t params_begin; /* offset just after '(' */
     int void_params;     /* written as (void): replace that 'void' */
@@ -207,7 +207,7 @@ typedef struct gsr_func {
   unsigned line, col;
   unsigned num_params; /* parameters of the definition */
   char **param_types;  /* for messages and JSON: not needed yet */
-  gsr_site *sites;
+  gsri_site *sites;
   size_t n_sites, cap_sites;
   unsigned dims; /* dimensions its work-item calls ask about: bit d for
                     dimension d, GSR_DIM_RUN_TIME for one computed at run
@@ -217,54 +217,54 @@ typedef struct gsr_func {
   int reaches_ids;      /* transitively uses a remapped id */
   int in_participating; /* reachable from a participating kernel */
   int takes_ctx;        /* gets the hidden parameter */
-} gsr_func;
+} gsri_func;
 
 /* A macro defined in the input. libclang cannot give the spelling location
  * of a call written inside a macro body, so macro bodies are lexed here:
  * every global_barrier(), remapped id and user-function call they spell is
  * an occurrence that may need an edit, depending on where they expand. */
-typedef struct gsr_macro_use {
-  gsr_site_kind kind;
+typedef struct gsri_macro_use {
+  gsri_site_kind kind;
   size_t name_off, name_len;
   size_t lparen_off, rparen_off;
   unsigned num_args;
   char *name;
-} gsr_macro_use;
+} gsri_macro_use;
 
-typedef struct gsr_macro {
+typedef struct gsri_macro {
   char *name;
   size_t begin, end;    /* the definition's extent in the input */
   CXSourceRange extent; /* the same, for lexing */
-  gsr_macro_use *uses;
+  gsri_macro_use *uses;
   size_t n_uses;
   char **refs; /* other identifiers in the body (maybe macros) */
   size_t n_refs;
   int in_ctx, in_plain; /* expands in code with / without a context */
-} gsr_macro;
+} gsri_macro;
 
-typedef struct gsr_expansion {
+typedef struct gsri_expansion {
   char *name;
   size_t offset;
-} gsr_expansion;
+} gsri_expansion;
 
 /* Where a run of lines of the text libclang parses comes from, once
  * --inline-includes has written included files into it: output line
  * out_line onwards is line `line` onwards of file (NULL: the input). */
-typedef struct gsr_line_span {
+typedef struct gsri_line_span {
   unsigned out_line, line;
   char *file;
-} gsr_line_span;
+} gsri_line_span;
 
 /* A global_barrier() text that becomes a barrier call: numbered in input
  * order, so that a barrier that times out can be named by file:line:col. */
-typedef struct gsr_barrier_site {
+typedef struct gsri_barrier_site {
   size_t name_off, rparen_off;
   unsigned number;  /* 1, 2, ...; 0 until numbered */
   const char *file; /* where it is written: the input or an inlined file */
   unsigned line, col;
-} gsr_barrier_site;
+} gsri_barrier_site;
 
-typedef struct gsr_ctx {
+typedef struct gsri_ctx {
   const gsr_options *opt;
   const char *name; /* the input as the user named it */
   char *main_path;  /* the absolute path libclang knows the input by */
@@ -273,7 +273,7 @@ typedef struct gsr_ctx {
   gsr_diag_fn diag;
   void *diag_user;
   unsigned errors, warnings;
-  /* Sticky: an allocation failed somewhere (gsr_nomem). Any stage may set
+  /* Sticky: an allocation failed somewhere (gsri_nomem). Any stage may set
    * it and go on with what it has; gsr_rewrite checks it at every stage
    * boundary and fails with GSR_ERR_NOMEM, as SQLite's mallocFailed. So no
    * stage drops data or skips a check silently, and none has to unwind. */
@@ -283,15 +283,15 @@ typedef struct gsr_ctx {
   CXTranslationUnit tu;
   CXFile main_file;
 
-  gsr_ruleset rules;
-  const gsr_rule *barrier;
-  const gsr_rule *discovery;
+  gsri_ruleset rules;
+  const gsri_rule *barrier;
+  const gsri_rule *discovery;
   int no_discovery;       /* --no-discovery or --discovery=none: every launched
                              work-group takes part */
   char cl_std[8];         /* "1.2", "2.0", "3.0": what the input is parsed as */
   int cl_std_given;       /* -cl-std= named it (else 1.2, the parse default) */
   unsigned features;      /* OpenCL C 3.0 features the input is parsed
-                             with, bits of gsr_feature_names (opencl-c.c) */
+                             with, bits of gsri_feature_names (opencl-c.c) */
   unsigned features_used; /* those the output uses */
   char **lang_args;       /* what -cl-std= and -cl-ext= become for libclang */
   int n_lang_args;
@@ -300,30 +300,30 @@ typedef struct gsr_ctx {
   size_t n_pragma_loops;
   unsigned long spin_limit; /* ms a spin waits before it gives up; 0: never */
 
-  gsr_func *funcs;
+  gsri_func *funcs;
   size_t n_funcs, cap_funcs;
-  gsr_table funcs_by_decl;  /* clang_hashCursor(canonical) */
-  gsr_table funcs_by_usr;   /* gsr_hash_string(usr) */
-  gsr_table defs_by_name;   /* defined functions, first of each name */
-  gsr_table macros_by_name; /* the input's macros, first of each name */
-  gsr_node *nodes;          /* every function definition, in preorder */
+  gsri_table funcs_by_decl;  /* clang_hashCursor(canonical) */
+  gsri_table funcs_by_usr;   /* gsri_hash_string(usr) */
+  gsri_table defs_by_name;   /* defined functions, first of each name */
+  gsri_table macros_by_name; /* the input's macros, first of each name */
+  gsri_node *nodes;          /* every function definition, in preorder */
   size_t n_nodes, cap_nodes;
   unsigned *kids; /* the nodes' children, grouped by parent */
   size_t n_barrier_sites;
 
-  gsr_macro *macros;
+  gsri_macro *macros;
   size_t n_macros, cap_macros;
-  gsr_expansion *expansions;
+  gsri_expansion *expansions;
   size_t n_expansions, cap_expansions;
 
   /* #include "gsync.h" directives of the input: [begin, end) each. */
   size_t (*gsync_includes)[2];
   size_t n_gsync_includes;
 
-  gsr_barrier_site *bsites;
+  gsri_barrier_site *bsites;
   size_t n_bsites, cap_bsites;
 
-  gsr_edit *edits;
+  gsri_edit *edits;
   size_t n_edits, cap_edits;
 
   /* Files read besides the input, for dependency files (includes.c). */
@@ -334,148 +334,149 @@ typedef struct gsr_ctx {
    * (includes.c); diagnostics are mapped back through spans. wrappers are
    * the offsets of the '#if 0' blocks that keep the directives. */
   int inlined;
-  gsr_line_span *spans;
+  gsri_line_span *spans;
   size_t n_spans;
   size_t *wrappers;
   size_t n_wrappers;
   int hinted_inline; /* the note about --inline-includes was given */
 
   char fingerprint[17]; /* the output's hash in hex (layout.c) */
-} gsr_ctx;
+} gsri_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
 /* Records that an allocation failed (ctx->nomem) and returns 0, so that a
- * caller can write "return gsr_nomem(ctx);". */
-int gsr_nomem(struct gsr_ctx *ctx);
+ * caller can write "return gsri_nomem(ctx);". */
+int gsri_nomem(struct gsri_ctx *ctx);
 /* A buffer's text for an edit or a message: "" (never NULL, which would
  * mean "keep this span") and ctx->nomem set if an append to it failed. */
-const char *gsr_buf_text(struct gsr_ctx *ctx, const gsr_buf *b);
-void gsr_report(gsr_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
-                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+const char *gsri_buf_text(struct gsri_ctx *ctx, const gsri_buf *b);
+void gsri_report(gsri_ctx *ctx, gsr_severity sev, unsigned line, unsigned col,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Reports a diagnostic with an explicit file name. */
-void gsr_report_at(gsr_ctx *ctx, gsr_severity sev, const char *file,
-                   unsigned line, unsigned col, const char *fmt, ...)
+void gsri_report_at(gsri_ctx *ctx, gsr_severity sev, const char *file,
+                    unsigned line, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 /* Reports at a line/column of file f: the input, an included file, or
  * NULL for no position. */
-void gsr_report_in(gsr_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
-                   unsigned col, const char *fmt, ...)
+void gsri_report_in(gsri_ctx *ctx, gsr_severity sev, CXFile f, unsigned line,
+                    unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 /* Reports at the expansion position of loc. */
-void gsr_report_loc(gsr_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
-                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gsri_report_loc(gsri_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* After an error about code spelled in an included file, notes once, at a
  * position of file f, that --inline-includes would rewrite it. */
-void gsr_hint_inline(gsr_ctx *ctx, CXFile f, unsigned line, unsigned col);
+void gsri_hint_inline(gsri_ctx *ctx, CXFile f, unsigned line, unsigned col);
 /* Line and column (1-based) of a byte offset in the input. */
-void gsr_line_col(const gsr_ctx *ctx, size_t offset, unsigned *line,
-                  unsigned *col);
+void gsri_line_col(const gsri_ctx *ctx, size_t offset, unsigned *line,
+                   unsigned *col);
 
 /* ---- the OpenCL C language (opencl-c.c) ---- */
 #define GSR_N_FEATURES 15
-extern const char *const gsr_feature_names[GSR_N_FEATURES];
+extern const char *const gsri_feature_names[GSR_N_FEATURES];
 /* Checks -cl-std= and -cl-ext= and works out ctx->cl_std, ctx->features
  * and the arguments for libclang; GSR_ERR_OPTIONS after reporting a bad
  * one. */
-gsr_status gsr_language_options(gsr_ctx *ctx);
-void gsr_language_dispose(gsr_ctx *ctx);
+gsr_status gsri_language_options(gsri_ctx *ctx);
+void gsri_language_dispose(gsri_ctx *ctx);
 /* Sets ctx->features_used: the optional features the output uses. */
-void gsr_find_features(gsr_ctx *ctx);
+void gsri_find_features(gsri_ctx *ctx);
 /* Reports barrier state used inside a block (device-side enqueue);
  * nonzero if it reported any. */
-int gsr_check_blocks(gsr_ctx *ctx);
+int gsri_check_blocks(gsri_ctx *ctx);
 /* The OpenCL C version the output needs, "M.m". */
-const char *gsr_output_version(const gsr_ctx *ctx);
+const char *gsri_output_version(const gsri_ctx *ctx);
 
 /* Refuses an #include of a file that is not a regular file, before
  * libclang would read it without end (prescan.c). */
-gsr_status gsr_prescan_includes(gsr_ctx *ctx);
-gsr_status gsr_parse(gsr_ctx *ctx);
+gsr_status gsri_prescan_includes(gsri_ctx *ctx);
+gsr_status gsri_parse(gsri_ctx *ctx);
 /* Nonzero if a and b are the same file. clang_File_isEqual() compares
  * unique ids, and the files that exist only in memory (the declaration
  * header, and the input when it is read from standard input) share one. */
-int gsr_same_file(const gsr_ctx *ctx, CXFile a, CXFile b);
+int gsri_same_file(const gsri_ctx *ctx, CXFile a, CXFile b);
 /* Nonzero if the input's bytes spell word anywhere. */
-int gsr_input_mentions(const gsr_ctx *ctx, const char *word);
+int gsri_input_mentions(const gsri_ctx *ctx, const char *word);
 /* Lexes the whole input into *toks; returns how many tokens. */
-unsigned gsr_tokenize_input(gsr_ctx *ctx, CXToken **toks);
+unsigned gsri_tokenize_input(gsri_ctx *ctx, CXToken **toks);
 /* Passes libclang's diagnostics on (with only_errors, only if one is an
  * error); GSR_ERR_INPUT if one is. */
-gsr_status gsr_parse_diagnostics(gsr_ctx *ctx, int only_errors);
+gsr_status gsri_parse_diagnostics(gsri_ctx *ctx, int only_errors);
 /* Nonzero if decl is the global_barrier() that the tool declares. */
-int gsr_is_builtin_barrier(CXCursor decl);
+int gsri_is_builtin_barrier(CXCursor decl);
 /* Nonzero if f is the in-memory header that declares it. */
-int gsr_is_decl_header(CXFile f);
+int gsri_is_decl_header(CXFile f);
 /* Lists the files the input includes into ctx->deps (includes.c). */
-gsr_status gsr_list_includes(gsr_ctx *ctx);
+gsr_status gsri_list_includes(gsri_ctx *ctx);
 /* Appends a copy of name to ctx->deps; 0 when out of memory. */
-int gsr_add_dependency(gsr_ctx *ctx, const char *name);
+int gsri_add_dependency(gsri_ctx *ctx, const char *name);
 /* Writes the input with the text of the files it includes into out, and
  * fills ctx->spans and ctx->wrappers (--inline-includes). */
-gsr_status gsr_inline_includes(gsr_ctx *ctx, gsr_buf *out);
-/* Frees what gsr_inline_includes() put in ctx. */
-void gsr_inline_dispose(gsr_ctx *ctx);
+gsr_status gsri_inline_includes(gsri_ctx *ctx, gsri_buf *out);
+/* Frees what gsri_inline_includes() put in ctx. */
+void gsri_inline_dispose(gsri_ctx *ctx);
 /* Maps a line of the parsed text back to the file and line it came from
  * (the input's own name and lines when nothing was inlined). */
-void gsr_map_line(const gsr_ctx *ctx, const char **file, unsigned *line);
+void gsri_map_line(const gsri_ctx *ctx, const char **file, unsigned *line);
 /* The name of file f as the user would spell it (malloc'd): a file found
  * next to the input is named from the input's name, not its real path. */
-char *gsr_file_name(const gsr_ctx *ctx, CXFile f);
+char *gsri_file_name(const gsri_ctx *ctx, CXFile f);
 /* Nonzero if f is gsync.h, the optional header that declares
  * global_barrier() for IDEs. */
-int gsr_is_gsync_header(CXFile f);
-void gsr_parse_dispose(gsr_ctx *ctx);
-gsr_status gsr_find(gsr_ctx *ctx);
+int gsri_is_gsync_header(CXFile f);
+void gsri_parse_dispose(gsri_ctx *ctx);
+gsr_status gsri_find(gsri_ctx *ctx);
 /* The input's macro called name (the first defined), or NULL (find.c;
  * once its walk of the translation unit is done). */
-gsr_macro *gsr_macro_named(gsr_ctx *ctx, const char *name);
+gsri_macro *gsri_macro_named(gsri_ctx *ctx, const char *name);
 /* The defined function called name, or NULL (find.c; once its walk of the
  * translation unit is done). */
-gsr_func *gsr_func_named(gsr_ctx *ctx, const char *name);
-gsr_status gsr_plan(gsr_ctx *ctx);
+gsri_func *gsri_func_named(gsri_ctx *ctx, const char *name);
+gsr_status gsri_plan(gsri_ctx *ctx);
 /* Reports global_barrier() calls that not every work-item reaches
  * (uniform.c), unless --no-uniformity-check; reads the pragmas first.
  * Needs reaches_barrier, so plan.c calls it. */
-void gsr_check_uniformity(gsr_ctx *ctx);
+void gsri_check_uniformity(gsri_ctx *ctx);
 /* Reads '#pragma gsync uniform' into ctx->pragma_loops, reports misplaced
  * ones and plans the comments that replace them (pragma.c). */
-void gsr_read_pragmas(gsr_ctx *ctx);
+void gsri_read_pragmas(gsri_ctx *ctx);
 /* Plans the edits inside macro bodies (plan.c). */
-void gsr_plan_macros(gsr_ctx *ctx);
+void gsri_plan_macros(gsri_ctx *ctx);
 /* Plans the guard of every loop that can abort, so that a group stops
  * looping once a barrier gave up (abort.c). */
-void gsr_plan_abort_checks(gsr_ctx *ctx);
+void gsri_plan_abort_checks(gsri_ctx *ctx);
 /* The prelude: summary comment, rules, #line. Appended to out. */
-gsr_status gsr_render(gsr_ctx *ctx, gsr_buf *out);
-void gsr_add_edit(gsr_ctx *ctx, size_t offset, size_t length, const char *text);
+gsr_status gsri_render(gsri_ctx *ctx, gsri_buf *out);
+void gsri_add_edit(gsri_ctx *ctx, size_t offset, size_t length,
+                   const char *text);
 /* Applies the edits to the input after the prelude already in out. */
-gsr_status gsr_apply(gsr_ctx *ctx, gsr_buf *out);
-gsr_status gsr_emit_constraints(gsr_ctx *ctx, gsr_buf *out);
+gsr_status gsri_apply(gsri_ctx *ctx, gsri_buf *out);
+gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out);
 
 /* The state layout and the output's fingerprint (layout.c). */
-unsigned gsr_state_fixed_bytes(const gsr_ctx *ctx);
-unsigned gsr_state_per_group_bytes(const gsr_ctx *ctx);
+unsigned gsri_state_fixed_bytes(const gsri_ctx *ctx);
+unsigned gsri_state_per_group_bytes(const gsri_ctx *ctx);
 /* Appends "gsync-layout/1 barrier=... fixed=..." (docs/constraints.md). */
-void gsr_layout_string(const gsr_ctx *ctx, gsr_buf *out);
+void gsri_layout_string(const gsri_ctx *ctx, gsri_buf *out);
 /* Appends the #define lines of the fingerprint and the layout. */
-void gsr_render_fingerprint(const gsr_ctx *ctx, gsr_buf *out);
+void gsri_render_fingerprint(const gsri_ctx *ctx, gsri_buf *out);
 /* Hashes the finished output into ctx->fingerprint; if rendered, writes
  * it into the output's fingerprint line. */
-void gsr_seal_fingerprint(gsr_ctx *ctx, gsr_buf *output, int rendered);
+void gsri_seal_fingerprint(gsri_ctx *ctx, gsri_buf *output, int rendered);
 
 /* Skips whitespace and comments in the input from off; returns the offset
  * of the next token character (src_len at the end). */
-size_t gsr_skip_blank(const gsr_ctx *ctx, size_t off);
+size_t gsri_skip_blank(const gsri_ctx *ctx, size_t off);
 /* An offset that is no offset in the input. */
 #define NO_OFF ((size_t)-1)
 
 /* Given the offset of a '(' in the input, returns the offset of its
- * matching ')', skipping comments and literals; (size_t)-1 if none. */
-size_t gsr_match_paren(const gsr_ctx *ctx, size_t lparen);
-/* The same, also giving the offsets of the first max_semis ';' directly
- * inside the parentheses (*n_semis of them). */
-size_t gsr_scan_parens(const gsr_ctx *ctx, size_t lparen, size_t *semis,
-                       size_t max_semis, size_t *n_semis);
+ * matching ')', skipping comments and literals, or (size_t)-1 if none;
+ * also gives the offsets of the first max_semis ';' directly inside the
+ * parentheses (*n_semis of them). */
+size_t gsri_scan_parens(const gsri_ctx *ctx, size_t lparen, size_t *semis,
+                        size_t max_semis, size_t *n_semis);
 
 /* Layout of the state buffer's fixed part shared by every rule, in 32-bit
  * words (docs/constraints.md): discovery's words from 0 (the participant

@@ -38,52 +38,52 @@ static uint64_t hash_bytes(uint64_t h, const char *s, size_t n) {
 
 /* Folds a rule's name and text into h, each followed by a NUL so that no
  * two different rule sets hash as one string. */
-static uint64_t hash_rule(uint64_t h, const gsr_rule *r) {
+static uint64_t hash_rule(uint64_t h, const gsri_rule *r) {
   h = hash_bytes(h, r->name, strlen(r->name) + 1);
   return hash_bytes(h, r->text, r->len);
 }
 
 /* Bytes of the state buffer's fixed part: the words every rule shares,
  * then the barrier's and the discovery's own. */
-unsigned gsr_state_fixed_bytes(const gsr_ctx *ctx) {
+unsigned gsri_state_fixed_bytes(const gsri_ctx *ctx) {
   return GSR_STATE_BARRIER_WORD * 4 + ctx->barrier->state_fixed +
          ctx->discovery->state_fixed;
 }
 
 /* Bytes of state per launched work-group. */
-unsigned gsr_state_per_group_bytes(const gsr_ctx *ctx) {
+unsigned gsri_state_per_group_bytes(const gsri_ctx *ctx) {
   return ctx->barrier->state_per_group + ctx->discovery->state_per_group;
 }
 
 /* Appends the layout string: the rules by name and by a hash of their
  * text, and the layout of the state buffer. libgsync parses it, so its
  * grammar is fixed (docs/constraints.md). */
-void gsr_layout_string(const gsr_ctx *ctx, gsr_buf *out) {
+void gsri_layout_string(const gsri_ctx *ctx, gsri_buf *out) {
   uint64_t h = FNV_OFFSET;
-  const gsr_rule *prelude = gsr_rules_find(&ctx->rules, "prelude", NULL);
+  const gsri_rule *prelude = gsri_rules_find(&ctx->rules, "prelude", NULL);
   if (prelude)
     h = hash_rule(h, prelude);
   h = hash_rule(h, ctx->barrier);
   h = hash_rule(h, ctx->discovery);
-  gsr_buf_printf(out,
-                 "gsync-layout/1 barrier=%s discovery=%s rules=%016llx "
-                 "fixed=%u per_group=%u participants=%u grid=%u abort=%u "
-                 "record=%u",
-                 ctx->barrier->name + strlen("barrier-"),
-                 ctx->discovery->name + strlen("discovery-"),
-                 (unsigned long long)h, gsr_state_fixed_bytes(ctx),
-                 gsr_state_per_group_bytes(ctx),
-                 GSR_STATE_PARTICIPANTS_WORD * 4, GSR_STATE_GRID_WORD * 4,
-                 GSR_STATE_ABORT_WORD * 4, GSR_STATE_ABORT_RECORD_BYTES);
+  gsri_buf_printf(out,
+                  "gsync-layout/1 barrier=%s discovery=%s rules=%016llx "
+                  "fixed=%u per_group=%u participants=%u grid=%u abort=%u "
+                  "record=%u",
+                  ctx->barrier->name + strlen("barrier-"),
+                  ctx->discovery->name + strlen("discovery-"),
+                  (unsigned long long)h, gsri_state_fixed_bytes(ctx),
+                  gsri_state_per_group_bytes(ctx),
+                  GSR_STATE_PARTICIPANTS_WORD * 4, GSR_STATE_GRID_WORD * 4,
+                  GSR_STATE_ABORT_WORD * 4, GSR_STATE_ABORT_RECORD_BYTES);
 }
 
 /* Appends the two lines that identify the output, the fingerprint still a
- * placeholder that gsr_seal_fingerprint() fills in. */
-void gsr_render_fingerprint(const gsr_ctx *ctx, gsr_buf *out) {
-  gsr_buf_puts(out, FINGERPRINT_LINE FINGERPRINT_PLACEHOLDER "\"\n");
-  gsr_buf_puts(out, "#define gsync_state_layout \"");
-  gsr_layout_string(ctx, out);
-  gsr_buf_puts(out, "\"\n");
+ * placeholder that gsri_seal_fingerprint() fills in. */
+void gsri_render_fingerprint(const gsri_ctx *ctx, gsri_buf *out) {
+  gsri_buf_puts(out, FINGERPRINT_LINE FINGERPRINT_PLACEHOLDER "\"\n");
+  gsri_buf_puts(out, "#define gsync_state_layout \"");
+  gsri_layout_string(ctx, out);
+  gsri_buf_puts(out, "\"\n");
 }
 
 /* Hashes the finished output into ctx->fingerprint and, if rendered is
@@ -91,7 +91,7 @@ void gsr_render_fingerprint(const gsr_ctx *ctx, gsr_buf *out) {
  * global_barrier() passes through without it, untouched), writes the hash
  * over the placeholder. The hash is taken with the placeholder in place,
  * so a reader can recompute it. */
-void gsr_seal_fingerprint(gsr_ctx *ctx, gsr_buf *output, int rendered) {
+void gsri_seal_fingerprint(gsri_ctx *ctx, gsri_buf *output, int rendered) {
   static const char line[] = FINGERPRINT_LINE FINGERPRINT_PLACEHOLDER;
   const char *text = output->data ? output->data : "";
   uint64_t h = hash_bytes(FNV_OFFSET, text, output->len);

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bits of the known features, in the order of gsr_feature_names, which
+/* Bits of the known features, in the order of gsri_feature_names, which
  * is alphabetical (the order the constraints list them in). */
 enum {
   F_3D_IMAGE_WRITES,
@@ -44,7 +44,7 @@ enum {
 };
 #define BIT(f) (1u << (f))
 
-const char *const gsr_feature_names[GSR_N_FEATURES] = {
+const char *const gsri_feature_names[GSR_N_FEATURES] = {
     "__opencl_c_3d_image_writes",
     "__opencl_c_atomic_order_acq_rel",
     "__opencl_c_atomic_order_seq_cst",
@@ -96,7 +96,7 @@ static int same_ignoring_case(const char *a, const char *b) {
 
 /* Sets ctx->cl_std from one -cl-std= value ("CL3.0"). Returns 0 if it
  * names no version the tool knows. */
-static int set_version(gsr_ctx *ctx, const char *value) {
+static int set_version(gsri_ctx *ctx, const char *value) {
   if ((value[0] != 'C' && value[0] != 'c') ||
       (value[1] != 'L' && value[1] != 'l'))
     return 0;
@@ -111,8 +111,8 @@ static int set_version(gsr_ctx *ctx, const char *value) {
 /* The known feature called name (len bytes), or -1. */
 static int feature_named(const char *name, size_t len) {
   for (int f = 0; f < GSR_N_FEATURES; f++)
-    if (strlen(gsr_feature_names[f]) == len &&
-        memcmp(gsr_feature_names[f], name, len) == 0)
+    if (strlen(gsri_feature_names[f]) == len &&
+        memcmp(gsri_feature_names[f], name, len) == 0)
       return f;
   return -1;
 }
@@ -136,16 +136,16 @@ typedef struct ext_state {
   unsigned entries;                /* entries applied so far */
   unsigned set_at[GSR_N_FEATURES]; /* the entry (from 1) that last turned
                                       each on or off; 0: the default */
-  gsr_buf list;    /* the entries for libclang, comma-separated */
-  gsr_buf defines; /* unknown __opencl_c_ names turned on, space-separated */
+  gsri_buf list;    /* the entries for libclang, comma-separated */
+  gsri_buf defines; /* unknown __opencl_c_ names turned on, space-separated */
 } ext_state;
 
 /* Appends one entry ("+name") to the list for libclang. */
 static void put_entry(ext_state *s, char sign, const char *name, size_t len) {
   if (s->list.len)
-    gsr_buf_puts(&s->list, ",");
-  gsr_buf_append(&s->list, &sign, 1);
-  gsr_buf_append(&s->list, name, len);
+    gsri_buf_puts(&s->list, ",");
+  gsri_buf_append(&s->list, &sign, 1);
+  gsri_buf_append(&s->list, name, len);
 }
 
 /* Applies one -cl-ext entry: +NAME, -NAME or NAME (on), "all" for every
@@ -164,8 +164,8 @@ static void apply_entry(ext_state *s, char sign, const char *name, size_t len) {
         memcmp(ties[t].extension, name, len) == 0) {
       bits = BIT(ties[t].feature);
       f = (int)ties[t].feature;
-      put_entry(s, on ? '+' : '-', gsr_feature_names[f],
-                strlen(gsr_feature_names[f]));
+      put_entry(s, on ? '+' : '-', gsri_feature_names[f],
+                strlen(gsri_feature_names[f]));
     }
   if (f >= 0)
     for (size_t t = 0; t < sizeof ties / sizeof ties[0]; t++)
@@ -182,14 +182,14 @@ static void apply_entry(ext_state *s, char sign, const char *name, size_t len) {
   else
     s->on &= ~bits;
   if (on && !bits && len > 11 && memcmp(name, "__opencl_c_", 11) == 0) {
-    gsr_buf_append(&s->defines, name, len);
-    gsr_buf_puts(&s->defines, " ");
+    gsri_buf_append(&s->defines, name, len);
+    gsri_buf_puts(&s->defines, " ");
   }
 }
 
 /* Reads one -cl-ext= value into s. Returns 0 (after reporting) if an entry
  * is not +NAME, -NAME or NAME. */
-static int read_ext(gsr_ctx *ctx, ext_state *s, const char *arg) {
+static int read_ext(gsri_ctx *ctx, ext_state *s, const char *arg) {
   const char *v = arg + strlen("-cl-ext=");
   for (;;) {
     const char *comma = strchr(v, ',');
@@ -198,10 +198,10 @@ static int read_ext(gsr_ctx *ctx, ext_state *s, const char *arg) {
     const char *name = v + (len && (v[0] == '+' || v[0] == '-'));
     size_t nlen = len - (size_t)(name - v);
     if (!is_identifier(name, nlen)) {
-      gsr_report(ctx, GSR_ERROR, 0, 0,
-                 "bad entry '%.*s' in '%s': write +NAME or -NAME, "
-                 "separated by commas",
-                 (int)len, v, arg);
+      gsri_report(ctx, GSR_ERROR, 0, 0,
+                  "bad entry '%.*s' in '%s': write +NAME or -NAME, "
+                  "separated by commas",
+                  (int)len, v, arg);
       return 0;
     }
     apply_entry(s, sign, name, nlen);
@@ -215,7 +215,7 @@ static int read_ext(gsr_ctx *ctx, ext_state *s, const char *arg) {
  * is on while a feature it needs was turned off after it goes off too (with
  * its extension); one turned on after what it needs was turned off is an
  * error. Returns GSR_OK or GSR_ERR_OPTIONS after reporting. */
-static gsr_status settle_ties(gsr_ctx *ctx, ext_state *s) {
+static gsr_status settle_ties(gsri_ctx *ctx, ext_state *s) {
   for (int changed = 1; changed;) {
     changed = 0;
     for (size_t t = 0; t < sizeof ties / sizeof ties[0]; t++) {
@@ -225,12 +225,13 @@ static gsr_status settle_ties(gsr_ctx *ctx, ext_state *s) {
         continue;
       for (int b = 0; b < GSR_N_FEATURES; b++)
         if ((off & BIT(b)) && s->set_at[f] > s->set_at[b]) {
-          gsr_report(ctx, GSR_ERROR, 0, 0, "-cl-ext: %s needs %s, which is off",
-                     gsr_feature_names[f], gsr_feature_names[b]);
+          gsri_report(ctx, GSR_ERROR, 0, 0,
+                      "-cl-ext: %s needs %s, which is off",
+                      gsri_feature_names[f], gsri_feature_names[b]);
           return GSR_ERR_OPTIONS;
         }
       s->on &= ~BIT(f);
-      put_entry(s, '-', gsr_feature_names[f], strlen(gsr_feature_names[f]));
+      put_entry(s, '-', gsri_feature_names[f], strlen(gsri_feature_names[f]));
       if (ties[t].extension)
         put_entry(s, '-', ties[t].extension, strlen(ties[t].extension));
       changed = 1;
@@ -240,23 +241,23 @@ static gsr_status settle_ties(gsr_ctx *ctx, ext_state *s) {
 }
 
 /* Appends a copy of arg to ctx->lang_args. Returns 0 when out of memory. */
-static int add_arg(gsr_ctx *ctx, const char *arg) {
+static int add_arg(gsri_ctx *ctx, const char *arg) {
   char **p = realloc(ctx->lang_args, (ctx->n_lang_args + 1) * sizeof *p);
   if (!p)
     return 0;
   ctx->lang_args = p;
-  p[ctx->n_lang_args] = gsr_strdup(arg);
+  p[ctx->n_lang_args] = gsri_strdup(arg);
   return p[ctx->n_lang_args++] != NULL;
 }
 
 /* Appends -DNAME=1 for a feature that is on. Returns 0 when out of memory. */
-static int add_define(gsr_ctx *ctx, const char *name, size_t len) {
-  gsr_buf b = {0};
-  gsr_buf_puts(&b, "-D");
-  gsr_buf_append(&b, name, len);
-  gsr_buf_puts(&b, "=1");
+static int add_define(gsri_ctx *ctx, const char *name, size_t len) {
+  gsri_buf b = {0};
+  gsri_buf_puts(&b, "-D");
+  gsri_buf_append(&b, name, len);
+  gsri_buf_puts(&b, "=1");
   int ok = !b.failed && add_arg(ctx, b.data);
-  gsr_buf_free(&b);
+  gsri_buf_free(&b);
   return ok;
 }
 
@@ -264,7 +265,7 @@ static int add_define(gsr_ctx *ctx, const char *name, size_t len) {
  * version, the 3.0 features, and the arguments that tell libclang
  * (ctx->lang_args). Returns GSR_OK, GSR_ERR_OPTIONS after reporting a bad
  * option, or GSR_ERR_NOMEM. */
-gsr_status gsr_language_options(gsr_ctx *ctx) {
+gsr_status gsri_language_options(gsri_ctx *ctx) {
   const gsr_options *opt = ctx->opt;
   memcpy(ctx->cl_std, "1.2", 4);
   for (int i = 0; i < opt->num_parser_args; i++) {
@@ -277,10 +278,10 @@ gsr_status gsr_language_options(gsr_ctx *ctx) {
     if (strncmp(a, "-cl-std=", 8) != 0)
       continue;
     if (!set_version(ctx, a + 8)) {
-      gsr_report(ctx, GSR_ERROR, 0, 0,
-                 "unknown OpenCL C version in '%s' (CL1.0, CL1.1, CL1.2, "
-                 "CL2.0 or CL3.0)",
-                 a);
+      gsri_report(ctx, GSR_ERROR, 0, 0,
+                  "unknown OpenCL C version in '%s' (CL1.0, CL1.1, CL1.2, "
+                  "CL2.0 or CL3.0)",
+                  a);
       return GSR_ERR_OPTIONS;
     }
     ctx->cl_std_given = 1;
@@ -291,8 +292,8 @@ gsr_status gsr_language_options(gsr_ctx *ctx) {
   memset(&s, 0, sizeof s);
   if (v30) {
     for (int f = 0; f < GSR_N_FEATURES; f++)
-      put_entry(&s, DEFAULT_30 & BIT(f) ? '+' : '-', gsr_feature_names[f],
-                strlen(gsr_feature_names[f]));
+      put_entry(&s, DEFAULT_30 & BIT(f) ? '+' : '-', gsri_feature_names[f],
+                strlen(gsri_feature_names[f]));
     s.on = DEFAULT_30;
   }
   gsr_status st = GSR_OK;
@@ -308,20 +309,20 @@ gsr_status gsr_language_options(gsr_ctx *ctx) {
     st = settle_ties(ctx, &s);
   ctx->features = v30 ? s.on : 0;
 
-  gsr_buf std = {0};
-  gsr_buf_printf(&std, "-cl-std=CL%s", ctx->cl_std);
+  gsri_buf std = {0};
+  gsri_buf_printf(&std, "-cl-std=CL%s", ctx->cl_std);
   if (st == GSR_OK && (std.failed || !add_arg(ctx, std.data)))
     st = GSR_ERR_NOMEM;
   if (st == GSR_OK && s.list.len) {
-    gsr_buf ext = {0};
-    gsr_buf_printf(&ext, "-cl-ext=%s", s.list.data);
+    gsri_buf ext = {0};
+    gsri_buf_printf(&ext, "-cl-ext=%s", s.list.data);
     if (ext.failed || !add_arg(ctx, "-Xclang") || !add_arg(ctx, ext.data))
       st = GSR_ERR_NOMEM;
-    gsr_buf_free(&ext);
+    gsri_buf_free(&ext);
   }
   for (int f = 0; v30 && st == GSR_OK && f < GSR_N_FEATURES; f++)
     if ((s.on & BIT(f)) &&
-        !add_define(ctx, gsr_feature_names[f], strlen(gsr_feature_names[f])))
+        !add_define(ctx, gsri_feature_names[f], strlen(gsri_feature_names[f])))
       st = GSR_ERR_NOMEM;
   for (const char *d = s.defines.data; v30 && st == GSR_OK && d && *d;) {
     const char *sp = strchr(d, ' ');
@@ -331,14 +332,14 @@ gsr_status gsr_language_options(gsr_ctx *ctx) {
   }
   if (st == GSR_OK && (s.list.failed || s.defines.failed))
     st = GSR_ERR_NOMEM;
-  gsr_buf_free(&std);
-  gsr_buf_free(&s.list);
-  gsr_buf_free(&s.defines);
+  gsri_buf_free(&std);
+  gsri_buf_free(&s.list);
+  gsri_buf_free(&s.defines);
   return st;
 }
 
-/* Frees the arguments gsr_language_options() made. */
-void gsr_language_dispose(gsr_ctx *ctx) {
+/* Frees the arguments gsri_language_options() made. */
+void gsri_language_dispose(gsri_ctx *ctx) {
   for (int i = 0; i < ctx->n_lang_args; i++)
     free(ctx->lang_args[i]);
   free(ctx->lang_args);
@@ -544,7 +545,7 @@ static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent,
 }
 
 typedef struct feature_walk {
-  gsr_ctx *ctx;
+  gsri_ctx *ctx;
   unsigned used;
 } feature_walk;
 
@@ -560,7 +561,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     CXSourceLocation loc = clang_getCursorLocation(c);
     CXFile f;
     clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
-    if (clang_Location_isInSystemHeader(loc) || gsr_is_decl_header(f))
+    if (clang_Location_isInSystemHeader(loc) || gsri_is_decl_header(f))
       return CXChildVisit_Continue;
   }
   switch (k) {
@@ -629,11 +630,11 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
 
 /* Nonzero if the input spells the keyword generic or __generic outside
  * comments and skipped #if branches: the explicit address space. */
-static int spells_generic(gsr_ctx *ctx) {
-  if (!gsr_input_mentions(ctx, "generic"))
+static int spells_generic(gsri_ctx *ctx) {
+  if (!gsri_input_mentions(ctx, "generic"))
     return 0;
   CXToken *toks;
-  unsigned n = gsr_tokenize_input(ctx, &toks);
+  unsigned n = gsri_tokenize_input(ctx, &toks);
   CXSourceRangeList *skipped = clang_getSkippedRanges(ctx->tu, ctx->main_file);
   int found = 0;
   for (unsigned i = 0; i < n && !found; i++) {
@@ -665,9 +666,9 @@ static int spells_generic(gsr_ctx *ctx) {
 /* Works out the optional features the output uses (ctx->features_used):
  * the input's, read from its declarations and calls, and those the rules
  * need for their atomics. Only OpenCL C 2.0 and 3.0 have features. */
-void gsr_find_features(gsr_ctx *ctx) {
+void gsri_find_features(gsri_ctx *ctx) {
   ctx->features_used = 0;
-  if (strcmp(gsr_output_version(ctx), "2.0") < 0)
+  if (strcmp(gsri_output_version(ctx), "2.0") < 0)
     return;
   feature_walk w = {ctx, 0};
   if (strcmp(ctx->cl_std, "2.0") >= 0) {
@@ -683,7 +684,7 @@ void gsr_find_features(gsr_ctx *ctx) {
               {"seq_cst", F_SEQ_CST},
               {"device_scope", F_SCOPE_DEVICE},
               {"all_devices_scope", F_SCOPE_ALL}};
-  const gsr_rule *rules[] = {ctx->barrier, ctx->discovery};
+  const gsri_rule *rules[] = {ctx->barrier, ctx->discovery};
   for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
     for (size_t i = 0; rules[r] && i < rules[r]->n_capabilities; i++)
       for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)
@@ -694,7 +695,7 @@ void gsr_find_features(gsr_ctx *ctx) {
 
 /* The OpenCL C version the output needs: the highest of the rules' and the
  * input's, when -cl-std= named one. */
-const char *gsr_output_version(const gsr_ctx *ctx) {
+const char *gsri_output_version(const gsri_ctx *ctx) {
   const char *v = ctx->barrier->opencl_c;
   if (strcmp(ctx->discovery->opencl_c, v) > 0)
     v = ctx->discovery->opencl_c;
@@ -708,14 +709,14 @@ const char *gsr_output_version(const gsr_ctx *ctx) {
  * remapped ids and calls of functions that take the context. A block that
  * enqueue_kernel runs is a launch of its own, whose ids and barrier are not
  * the enclosing kernel's. Returns nonzero if it reported any. */
-int gsr_check_blocks(gsr_ctx *ctx) {
+int gsri_check_blocks(gsri_ctx *ctx) {
   int found = 0;
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    const gsr_func *fn = &ctx->funcs[i];
+    const gsri_func *fn = &ctx->funcs[i];
     if (!fn->takes_ctx && !(fn->is_kernel && fn->reaches_barrier))
       continue;
     for (size_t k = 0; k < fn->n_sites; k++) {
-      const gsr_site *s = &fn->sites[k];
+      const gsri_site *s = &fn->sites[k];
       if (s->kind == GSR_SITE_CALL && !ctx->funcs[s->callee].takes_ctx)
         continue;
       unsigned n = ctx->nodes[s->node].parent;
@@ -723,14 +724,14 @@ int gsr_check_blocks(gsr_ctx *ctx) {
         n = ctx->nodes[n].parent;
       if (n == GSR_NO_NODE)
         continue;
-      gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col,
-                    "'%s' in a block: a block that enqueue_kernel runs is a "
-                    "launch of its own, and the rewrite cannot give it this "
-                    "launch's %s",
-                    s->callee_name,
-                    s->kind == GSR_SITE_BARRIER ? "barrier"
-                    : s->kind == GSR_SITE_ID    ? "work-groups"
-                                                : "state");
+      gsri_report_in(ctx, GSR_ERROR, s->file, s->line, s->col,
+                     "'%s' in a block: a block that enqueue_kernel runs is a "
+                     "launch of its own, and the rewrite cannot give it this "
+                     "launch's %s",
+                     s->callee_name,
+                     s->kind == GSR_SITE_BARRIER ? "barrier"
+                     : s->kind == GSR_SITE_ID    ? "work-groups"
+                                                 : "state");
       found = 1;
     }
   }

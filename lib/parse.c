@@ -18,7 +18,7 @@ static const char decl_header[] =
     "void global_barrier(void);\n";
 
 /* Returns nonzero if f is the in-memory declaration header. */
-int gsr_is_decl_header(CXFile f) {
+int gsri_is_decl_header(CXFile f) {
   if (!f)
     return 0;
   CXString s = clang_getFileName(f);
@@ -28,12 +28,12 @@ int gsr_is_decl_header(CXFile f) {
 }
 
 /* Nonzero if the input spells global_barrier at loc. */
-static int names_barrier(gsr_ctx *ctx, CXSourceLocation loc) {
+static int names_barrier(gsri_ctx *ctx, CXSourceLocation loc) {
   CXFile f;
   unsigned off;
   clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
   static const char name[] = "global_barrier";
-  return f && gsr_same_file(ctx, f, ctx->main_file) &&
+  return f && gsri_same_file(ctx, f, ctx->main_file) &&
          off + sizeof name - 1 <= ctx->src_len &&
          memcmp(ctx->src + off, name, sizeof name - 1) == 0;
 }
@@ -44,19 +44,19 @@ static int names_barrier(gsr_ctx *ctx, CXSourceLocation loc) {
 static char *main_path_for(const gsr_options *opt) {
   const char *p = opt->input_path;
   if (p && p[0] == '/')
-    return gsr_strdup(p);
-  gsr_buf b = {0};
+    return gsri_strdup(p);
+  gsri_buf b = {0};
   char *cwd = getcwd(NULL, 0);
-  gsr_buf_puts(&b, cwd ? cwd : "");
+  gsri_buf_puts(&b, cwd ? cwd : "");
   free(cwd);
-  gsr_buf_printf(&b, "/%s", p ? p : "<stdin>.cl");
-  return gsr_buf_take(&b);
+  gsri_buf_printf(&b, "/%s", p ? p : "<stdin>.cl");
+  return gsri_buf_take(&b);
 }
 
 /* Reports one libclang diagnostic (and its notes) through the callback.
  * Diagnostics that point into the in-memory header are translated into
  * what the user needs to hear. */
-static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
+static void pass_diagnostic(gsri_ctx *ctx, CXDiagnostic d, int is_child) {
   enum CXDiagnosticSeverity s = clang_getDiagnosticSeverity(d);
   if (s == CXDiagnostic_Ignored)
     return;
@@ -67,7 +67,7 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
   CXFile file;
   unsigned line, col;
   clang_getExpansionLocation(loc, &file, &line, &col, NULL);
-  if (is_child && gsr_is_decl_header(file))
+  if (is_child && gsri_is_decl_header(file))
     return; /* "declared here" pointing at our private header */
 
   CXString msg = clang_getDiagnosticSpelling(d);
@@ -79,7 +79,7 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
     CXFile cf;
     clang_getExpansionLocation(clang_getDiagnosticLocation(c), &cf, NULL, NULL,
                                NULL);
-    about_barrier |= gsr_is_decl_header(cf);
+    about_barrier |= gsri_is_decl_header(cf);
     clang_disposeDiagnostic(c);
   }
   if (about_barrier && strstr(text, "too many arguments"))
@@ -89,7 +89,7 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
     text = "the address of 'global_barrier' cannot be taken; it can only be "
            "called as 'global_barrier()'";
 
-  gsr_report_in(ctx, sev, file, line, col, "%s", text);
+  gsri_report_in(ctx, sev, file, line, col, "%s", text);
   clang_disposeString(msg);
 
   for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(children); i++) {
@@ -100,13 +100,13 @@ static void pass_diagnostic(gsr_ctx *ctx, CXDiagnostic d, int is_child) {
 }
 
 /* Parses the input (ctx->src). Returns GSR_OK, or GSR_ERR_PARSER when
- * libclang could not run; its diagnostics are for gsr_parse_diagnostics().
+ * libclang could not run; its diagnostics are for gsri_parse_diagnostics().
  * The declaration header is included before the user's -include files, so
  * that a header they bring calls the barrier the tool knows. -cl-std= and
- * -cl-ext= reach libclang as gsr_language_options() worked them out. Once
+ * -cl-ext= reach libclang as gsri_language_options() worked them out. Once
  * the includes are inlined into the input, -include options are left out:
  * their files' text is in it. */
-gsr_status gsr_parse(gsr_ctx *ctx) {
+gsr_status gsri_parse(gsri_ctx *ctx) {
   const gsr_options *opt = ctx->opt;
   ctx->main_path = main_path_for(opt);
   if (!ctx->main_path)
@@ -149,8 +149,8 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
       &ctx->tu);
   free(args);
   if (ec != CXError_Success || !ctx->tu) {
-    gsr_report(ctx, GSR_ERROR, 0, 0,
-               "libclang could not parse the input (error %d)", (int)ec);
+    gsri_report(ctx, GSR_ERROR, 0, 0,
+                "libclang could not parse the input (error %d)", (int)ec);
     return GSR_ERR_PARSER;
   }
   ctx->main_file = clang_getFile(ctx->tu, ctx->main_path);
@@ -161,7 +161,7 @@ gsr_status gsr_parse(gsr_ctx *ctx) {
 /* Passes libclang's diagnostics on; with only_errors, none at all unless
  * one is an error (a parse that is redone holds its warnings back). Returns
  * GSR_ERR_INPUT when one is an error. */
-gsr_status gsr_parse_diagnostics(gsr_ctx *ctx, int only_errors) {
+gsr_status gsri_parse_diagnostics(gsri_ctx *ctx, int only_errors) {
   gsr_status st = GSR_OK;
   unsigned nd = clang_getNumDiagnostics(ctx->tu);
   for (unsigned i = 0; i < nd && st == GSR_OK; i++) {
@@ -181,7 +181,7 @@ gsr_status gsr_parse_diagnostics(gsr_ctx *ctx, int only_errors) {
 }
 
 /* Releases the translation unit and the index. */
-void gsr_parse_dispose(gsr_ctx *ctx) {
+void gsri_parse_dispose(gsri_ctx *ctx) {
   if (ctx->tu)
     clang_disposeTranslationUnit(ctx->tu);
   if (ctx->index)
@@ -194,19 +194,19 @@ void gsr_parse_dispose(gsr_ctx *ctx) {
 
 /* Returns nonzero if the cursor's declaration lives in the in-memory header
  * (that is, it is our global_barrier). */
-int gsr_is_builtin_barrier(CXCursor decl) {
+int gsri_is_builtin_barrier(CXCursor decl) {
   CXFile f;
   /* The first declaration is ours (pulled in by -include before the input),
    * even when the input also includes gsync.h. */
   clang_getSpellingLocation(
       clang_getCursorLocation(clang_getCanonicalCursor(decl)), &f, NULL, NULL,
       NULL);
-  return gsr_is_decl_header(f);
+  return gsri_is_decl_header(f);
 }
 
 /* Nonzero if the input's bytes spell word anywhere (comments and skipped
  * branches included): a cheap test before lexing the whole file. */
-int gsr_input_mentions(const gsr_ctx *ctx, const char *word) {
+int gsri_input_mentions(const gsri_ctx *ctx, const char *word) {
   size_t len = strlen(word);
   const char *p = ctx->src, *end = ctx->src + ctx->src_len;
   while ((size_t)(end - p) >= len &&
@@ -220,7 +220,7 @@ int gsr_input_mentions(const gsr_ctx *ctx, const char *word) {
 
 /* Lexes the whole input; returns the number of tokens in *toks, for
  * clang_disposeTokens(). */
-unsigned gsr_tokenize_input(gsr_ctx *ctx, CXToken **toks) {
+unsigned gsri_tokenize_input(gsri_ctx *ctx, CXToken **toks) {
   CXSourceLocation b = clang_getLocationForOffset(ctx->tu, ctx->main_file, 0);
   CXSourceLocation e = clang_getLocationForOffset(ctx->tu, ctx->main_file,
                                                   (unsigned)ctx->src_len);

@@ -22,13 +22,13 @@ static const char *const state_param = "global uint *gsync_state";
 
 /* Propagates a flag from callees to callers until nothing changes. The flag
  * is read and written through get/set so one routine serves both. */
-static void propagate(gsr_ctx *ctx, int (*get)(const gsr_func *),
-                      void (*set)(gsr_func *)) {
+static void propagate(gsri_ctx *ctx, int (*get)(const gsri_func *),
+                      void (*set)(gsri_func *)) {
   int changed = 1;
   while (changed) {
     changed = 0;
     for (size_t i = 0; i < ctx->n_funcs; i++) {
-      gsr_func *fn = &ctx->funcs[i];
+      gsri_func *fn = &ctx->funcs[i];
       if (get(fn))
         continue;
       for (size_t s = 0; s < fn->n_sites; s++)
@@ -42,13 +42,13 @@ static void propagate(gsr_ctx *ctx, int (*get)(const gsr_func *),
   }
 }
 
-static int get_barrier(const gsr_func *f) { return f->reaches_barrier; }
-static void set_barrier(gsr_func *f) { f->reaches_barrier = 1; }
-static int get_ids(const gsr_func *f) { return f->reaches_ids; }
-static void set_ids(gsr_func *f) { f->reaches_ids = 1; }
+static int get_barrier(const gsri_func *f) { return f->reaches_barrier; }
+static void set_barrier(gsri_func *f) { f->reaches_barrier = 1; }
+static int get_ids(const gsri_func *f) { return f->reaches_ids; }
+static void set_ids(gsri_func *f) { f->reaches_ids = 1; }
 
 /* Marks every function reachable from fn as in_participating. */
-static void mark_reachable(gsr_ctx *ctx, gsr_func *fn) {
+static void mark_reachable(gsri_ctx *ctx, gsri_func *fn) {
   if (fn->in_participating)
     return;
   fn->in_participating = 1;
@@ -58,26 +58,26 @@ static void mark_reachable(gsr_ctx *ctx, gsr_func *fn) {
 }
 
 /* Nonzero if the function's body runs with a context in scope. */
-static int has_ctx(const gsr_func *fn) {
+static int has_ctx(const gsri_func *fn) {
   return fn->takes_ctx || (fn->is_kernel && fn->reaches_barrier);
 }
 
 /* Reports a call cycle through context functions: OpenCL C forbids
  * recursion, and a barrier inside one could not be proven uniform. */
-static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
+static int find_cycle(gsri_ctx *ctx, size_t i, unsigned char *state) {
   state[i] = 1;
-  gsr_func *fn = &ctx->funcs[i];
+  gsri_func *fn = &ctx->funcs[i];
   for (size_t s = 0; s < fn->n_sites; s++) {
-    gsr_site *site = &fn->sites[s];
+    gsri_site *site = &fn->sites[s];
     if (site->kind != GSR_SITE_CALL)
       continue;
     size_t j = (size_t)site->callee;
     if (!has_ctx(&ctx->funcs[j]))
       continue;
     if (state[j] == 1) {
-      gsr_report_in(ctx, GSR_ERROR, site->file, site->line, site->col,
-                    "recursive call of '%s' on a path to global_barrier()",
-                    ctx->funcs[j].name);
+      gsri_report_in(ctx, GSR_ERROR, site->file, site->line, site->col,
+                     "recursive call of '%s' on a path to global_barrier()",
+                     ctx->funcs[j].name);
       return 1;
     }
     if (state[j] == 0 && find_cycle(ctx, j, state))
@@ -91,15 +91,15 @@ static int find_cycle(gsr_ctx *ctx, size_t i, unsigned char *state) {
  * bodies. Offsets are those of a callee name and its parens. */
 
 /* Notes a global_barrier() text to rewrite; number_barriers() edits it. */
-static void edit_barrier(gsr_ctx *ctx, size_t name_off, size_t rparen_off) {
-  gsr_barrier_site *p =
-      gsr_grow(ctx->bsites, &ctx->cap_bsites, ctx->n_bsites, sizeof *p);
+static void edit_barrier(gsri_ctx *ctx, size_t name_off, size_t rparen_off) {
+  gsri_barrier_site *p =
+      gsri_grow(ctx->bsites, &ctx->cap_bsites, ctx->n_bsites, sizeof *p);
   if (!p) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     return;
   }
   ctx->bsites = p;
-  gsr_barrier_site *b = &ctx->bsites[ctx->n_bsites++];
+  gsri_barrier_site *b = &ctx->bsites[ctx->n_bsites++];
   memset(b, 0, sizeof *b);
   b->name_off = name_off;
   b->rparen_off = rparen_off;
@@ -107,69 +107,69 @@ static void edit_barrier(gsr_ctx *ctx, size_t name_off, size_t rparen_off) {
 
 /* Orders barrier sites by their place in the input. */
 static int cmp_bsite(const void *pa, const void *pb) {
-  const gsr_barrier_site *a = pa, *b = pb;
+  const gsri_barrier_site *a = pa, *b = pb;
   return a->name_off < b->name_off ? -1 : a->name_off > b->name_off;
 }
 
 /* Numbers the barrier texts 1, 2, ... in input order (one text expanded
  * twice, as a macro argument, is one site) and rewrites each:
  * global_barrier() -> gsync_barrier(gsync_ctx, N). */
-static void number_barriers(gsr_ctx *ctx) {
+static void number_barriers(gsri_ctx *ctx) {
   if (ctx->n_bsites)
     qsort(ctx->bsites, ctx->n_bsites, sizeof *ctx->bsites, cmp_bsite);
   size_t n = 0;
   for (size_t i = 0; i < ctx->n_bsites; i++) {
     if (n && ctx->bsites[n - 1].name_off == ctx->bsites[i].name_off)
       continue;
-    gsr_barrier_site *b = &ctx->bsites[n++];
+    gsri_barrier_site *b = &ctx->bsites[n++];
     *b = ctx->bsites[i];
     b->number = (unsigned)n;
-    gsr_line_col(ctx, b->name_off, &b->line, &b->col);
+    gsri_line_col(ctx, b->name_off, &b->line, &b->col);
     b->file = ctx->name;
-    gsr_map_line(ctx, &b->file, &b->line); /* a line of an inlined file */
-    gsr_buf text = {0};
-    gsr_buf_printf(&text, "gsync_barrier(gsync_ctx, %u)", b->number);
-    gsr_add_edit(ctx, b->name_off, b->rparen_off + 1 - b->name_off,
-                 gsr_buf_text(ctx, &text));
-    gsr_buf_free(&text);
+    gsri_map_line(ctx, &b->file, &b->line); /* a line of an inlined file */
+    gsri_buf text = {0};
+    gsri_buf_printf(&text, "gsync_barrier(gsync_ctx, %u)", b->number);
+    gsri_add_edit(ctx, b->name_off, b->rparen_off + 1 - b->name_off,
+                  gsri_buf_text(ctx, &text));
+    gsri_buf_free(&text);
   }
   ctx->n_bsites = n;
 }
 
 /* get_global_id(1) -> gsync_get_global_id(gsync_ctx, 1), and
  * get_group_linear_id() -> gsync_get_group_linear_id(gsync_ctx). */
-static void edit_id(gsr_ctx *ctx, size_t name_off, const char *name,
+static void edit_id(gsri_ctx *ctx, size_t name_off, const char *name,
                     size_t lparen_off, int has_args) {
-  gsr_buf b = {0};
-  gsr_buf_printf(&b, GSR_PREFIX "%s", name);
-  gsr_add_edit(ctx, name_off, strlen(name), gsr_buf_text(ctx, &b));
-  gsr_buf_free(&b);
-  gsr_add_edit(ctx, lparen_off + 1, 0, has_args ? "gsync_ctx, " : "gsync_ctx");
+  gsri_buf b = {0};
+  gsri_buf_printf(&b, GSR_PREFIX "%s", name);
+  gsri_add_edit(ctx, name_off, strlen(name), gsri_buf_text(ctx, &b));
+  gsri_buf_free(&b);
+  gsri_add_edit(ctx, lparen_off + 1, 0, has_args ? "gsync_ctx, " : "gsync_ctx");
 }
 
 /* f(a) -> f(a, ARG); f() -> f(ARG): for arguments and parameters alike. */
-static void append_in_parens(gsr_ctx *ctx, size_t rparen_off, int has_args,
+static void append_in_parens(gsri_ctx *ctx, size_t rparen_off, int has_args,
                              const char *arg) {
-  gsr_buf b = {0};
-  gsr_buf_printf(&b, "%s%s", has_args ? ", " : "", arg);
-  gsr_add_edit(ctx, rparen_off, 0, gsr_buf_text(ctx, &b));
-  gsr_buf_free(&b);
+  gsri_buf b = {0};
+  gsri_buf_printf(&b, "%s%s", has_args ? ", " : "", arg);
+  gsri_add_edit(ctx, rparen_off, 0, gsri_buf_text(ctx, &b));
+  gsri_buf_free(&b);
 }
 
 /* Appends the hidden parameter to every declaration of fn. */
-static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
+static void plan_params(gsri_ctx *ctx, gsri_func *fn, const char *param) {
   for (size_t d = 0; d < fn->n_decls; d++) {
-    struct gsr_decl *dc = &fn->decls[d];
+    struct gsri_decl *dc = &fn->decls[d];
     if (!dc->in_main) {
-      gsr_report_in(ctx, GSR_ERROR, dc->file, dc->line, dc->col,
-                    "'%s' is declared in an included file but needs the "
-                    "hidden parameter '%s'",
-                    fn->name, param);
-      gsr_hint_inline(ctx, dc->file, dc->line, dc->col);
+      gsri_report_in(ctx, GSR_ERROR, dc->file, dc->line, dc->col,
+                     "'%s' is declared in an included file but needs the "
+                     "hidden parameter '%s'",
+                     fn->name, param);
+      gsri_hint_inline(ctx, dc->file, dc->line, dc->col);
       continue;
     }
     if (dc->rparen_off == NO_OFF) {
-      gsr_report_in(
+      gsri_report_in(
           ctx, GSR_ERROR, dc->file, dc->line, dc->col,
           "cannot add the hidden parameter to '%s': its parameter list "
           "is written by a macro",
@@ -177,7 +177,7 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
       continue;
     }
     if (dc->void_params)
-      gsr_add_edit(ctx, dc->void_off, 4, param);
+      gsri_add_edit(ctx, dc->void_off, 4, param);
     else
       append_in_parens(ctx, dc->rparen_off, dc->num_params > 0, param);
   }
@@ -188,8 +188,8 @@ static void plan_params(gsr_ctx *ctx, gsr_func *fn, const char *param) {
  * depth. A walk that reads each macro once: following every reference
  * costs 2^N for N macros that each use the one before twice, and a depth
  * limit cut off deep but ordinary nesting. */
-static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee) {
-  gsr_macro *m = gsr_macro_named(ctx, name);
+static int macro_spells(gsri_ctx *ctx, const char *name, const char *callee) {
+  gsri_macro *m = gsri_macro_named(ctx, name);
   if (!m)
     return 0;
   unsigned char *seen = calloc(ctx->n_macros, 1);
@@ -204,7 +204,7 @@ static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee) {
     for (size_t u = 0; u < m->n_uses && !found; u++)
       found = strcmp(m->uses[u].name, callee) == 0;
     for (size_t r = 0; r < m->n_refs; r++) {
-      gsr_macro *inner = m->refs[r] ? gsr_macro_named(ctx, m->refs[r]) : NULL;
+      gsri_macro *inner = m->refs[r] ? gsri_macro_named(ctx, m->refs[r]) : NULL;
       if (inner && !seen[inner - ctx->macros]) {
         seen[inner - ctx->macros] = 1;
         work[n++] = (size_t)(inner - ctx->macros);
@@ -217,14 +217,14 @@ static int macro_spells(gsr_ctx *ctx, const char *name, const char *callee) {
 }
 
 /* Nonzero if a call that libclang places at the expansion of a macro is
- * spelled in a macro of the input, where gsr_plan_macros() edits it; zero
+ * spelled in a macro of the input, where gsri_plan_macros() edits it; zero
  * when it comes from a macro of an included file. */
-static int spelled_in_input_macro(gsr_ctx *ctx, const gsr_site *s) {
+static int spelled_in_input_macro(gsri_ctx *ctx, const gsri_site *s) {
   size_t b = s->name_off, e = b;
   while (e < ctx->src_len &&
          (ctx->src[e] == '_' || isalnum((unsigned char)ctx->src[e])))
     e++;
-  char *name = gsr_strndup(ctx->src + b, e - b);
+  char *name = gsri_strndup(ctx->src + b, e - b);
   int r = name && macro_spells(ctx, name, s->callee_name);
   free(name);
   return r;
@@ -233,24 +233,25 @@ static int spelled_in_input_macro(gsr_ctx *ctx, const gsr_site *s) {
 /* Reports that the call at s, which needs an edit (what), cannot be
  * edited: its text is in an included file (included) or is assembled by a
  * macro. */
-static void not_editable(gsr_ctx *ctx, const gsr_site *s, const char *what,
+static void not_editable(gsri_ctx *ctx, const gsri_site *s, const char *what,
                          int included) {
-  gsr_report_in(ctx, GSR_ERROR, s->file, s->line, s->col, "cannot %s: %s", what,
-                included ? "it is spelled in an included file"
-                         : "it is assembled by a macro");
+  gsri_report_in(ctx, GSR_ERROR, s->file, s->line, s->col, "cannot %s: %s",
+                 what,
+                 included ? "it is spelled in an included file"
+                          : "it is assembled by a macro");
   if (included)
-    gsr_hint_inline(ctx, s->file, s->line, s->col);
+    gsri_hint_inline(ctx, s->file, s->line, s->col);
 }
 
 /* Plans the edits for one site in a function that has a context in scope
  * (or, with in_ctx 0, in one that does not). */
-static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
+static void plan_site(gsri_ctx *ctx, gsri_site *s, int in_ctx) {
   int editable =
       s->in_main && s->lparen_off != NO_OFF && s->rparen_off != NO_OFF;
   int included =
-      s->spelled_in && !gsr_same_file(ctx, s->spelled_in, ctx->main_file);
+      s->spelled_in && !gsri_same_file(ctx, s->spelled_in, ctx->main_file);
   /* Calls spelled in a macro body of the input are edited there, once, by
-   * gsr_plan_macros(). One spelled in a macro of an included file cannot
+   * gsri_plan_macros(). One spelled in a macro of an included file cannot
    * be edited at all. Without discovery the ids are the real ones: they
    * stay as written. */
   if (s->kind == GSR_SITE_ID && ctx->no_discovery)
@@ -277,29 +278,29 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
       /* Keep it: if a macro body shared with participating code would be
        * edited here too, apply reports the conflict. */
       if (s->in_main)
-        gsr_add_edit(ctx, s->name_off, s->name_len, NULL);
+        gsri_add_edit(ctx, s->name_off, s->name_len, NULL);
       return;
     }
     if (!editable) {
-      gsr_buf what = {0};
-      gsr_buf_printf(&what, "remap this '%s'", s->callee_name);
+      gsri_buf what = {0};
+      gsri_buf_printf(&what, "remap this '%s'", s->callee_name);
       not_editable(ctx, s, what.data ? what.data : "remap this id", included);
-      gsr_buf_free(&what);
+      gsri_buf_free(&what);
       return;
     }
     edit_id(ctx, s->name_off, s->callee_name, s->lparen_off, s->num_args > 0);
     return;
   }
   case GSR_SITE_CALL: {
-    gsr_func *callee = &ctx->funcs[s->callee];
+    gsri_func *callee = &ctx->funcs[s->callee];
     if (!callee->takes_ctx)
       return;
     if (!editable) {
-      gsr_buf what = {0};
-      gsr_buf_printf(&what, "pass the hidden context to '%s'", callee->name);
+      gsri_buf what = {0};
+      gsri_buf_printf(&what, "pass the hidden context to '%s'", callee->name);
       not_editable(ctx, s, what.data ? what.data : "pass the hidden context",
                    included);
-      gsr_buf_free(&what);
+      gsri_buf_free(&what);
       return;
     }
     append_in_parens(ctx, s->rparen_off, s->num_args > 0,
@@ -316,48 +317,48 @@ static void plan_site(gsr_ctx *ctx, gsr_site *s, int in_ctx) {
  * PoCL 3.1 miscompiles some kernels with a return between work-group
  * barriers (docs/pocl.md), and a branch that is never taken costs that
  * risk for nothing. */
-static void plan_entry(gsr_ctx *ctx, gsr_func *fn) {
+static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
   if (fn->body_lbrace == NO_OFF) {
-    gsr_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
-                  "cannot insert discovery into kernel '%s': its body is "
-                  "written by a macro",
-                  fn->name);
+    gsri_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
+                   "cannot insert discovery into kernel '%s': its body is "
+                   "written by a macro",
+                   fn->name);
     return;
   }
 #define ENTRY_CTX                                                              \
   " local uint gsync_shared[8]; struct gsync_ctx gsync_ctx_v;"                 \
   " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
-  gsr_add_edit(ctx, fn->body_lbrace, 0,
-               ctx->no_discovery ? ENTRY_CTX
-                   " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
-                   " gsync_ctx_grid(gsync_ctx, gsync_shared);"
-                                 : ENTRY_CTX
-                   " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
-                   " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
+  gsri_add_edit(ctx, fn->body_lbrace, 0,
+                ctx->no_discovery ? ENTRY_CTX
+                    " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
+                    " gsync_ctx_grid(gsync_ctx, gsync_shared);"
+                                  : ENTRY_CTX
+                    " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
+                    " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
 #undef ENTRY_CTX
 }
 
 /* The functions with a body in the input, by where the body opens, so that
- * gsr_plan_macros() finds the one holding an offset by binary search. */
+ * gsri_plan_macros() finds the one holding an offset by binary search. */
 typedef struct body_lookup {
-  gsr_ctx *ctx;
-  gsr_func **bodies;
+  gsri_ctx *ctx;
+  gsri_func **bodies;
   size_t n_bodies;
   int overlap; /* bodies overlap (macro tricks): scan them all */
 } body_lookup;
 
 /* Orders functions by where their bodies open. */
 static int cmp_body(const void *a, const void *b) {
-  const gsr_func *x = *(gsr_func *const *)a, *y = *(gsr_func *const *)b;
+  const gsri_func *x = *(gsri_func *const *)a, *y = *(gsri_func *const *)b;
   return x->body_begin < y->body_begin ? -1 : x->body_begin > y->body_begin;
 }
 
 /* Returns the function whose body holds offset off, or NULL. */
-static gsr_func *func_at(body_lookup *ml, size_t off) {
-  gsr_ctx *ctx = ml->ctx;
+static gsri_func *func_at(body_lookup *ml, size_t off) {
+  gsri_ctx *ctx = ml->ctx;
   if (ml->overlap) {
     for (size_t i = 0; i < ctx->n_funcs; i++) {
-      gsr_func *fn = &ctx->funcs[i];
+      gsri_func *fn = &ctx->funcs[i];
       if (fn->body_begin != NO_OFF && fn->body_begin <= off &&
           (off < fn->body_end || off == fn->body_begin))
         return fn;
@@ -373,13 +374,13 @@ static gsr_func *func_at(body_lookup *ml, size_t off) {
     else
       hi = mid;
   }
-  gsr_func *fn = lo ? ml->bodies[lo - 1] : NULL;
+  gsri_func *fn = lo ? ml->bodies[lo - 1] : NULL;
   /* A body that a macro writes whole opens and ends at its expansion. */
   return fn && (off < fn->body_end || off == fn->body_begin) ? fn : NULL;
 }
 
 /* Sets up the lookup. Returns 0 when out of memory. */
-static int body_lookup_init(body_lookup *ml, gsr_ctx *ctx) {
+static int body_lookup_init(body_lookup *ml, gsri_ctx *ctx) {
   memset(ml, 0, sizeof *ml);
   ml->ctx = ctx;
   ml->bodies = malloc((ctx->n_funcs ? ctx->n_funcs : 1) * sizeof *ml->bodies);
@@ -399,15 +400,15 @@ static int body_lookup_init(body_lookup *ml, gsr_ctx *ctx) {
  * code with a context gets the same edits as code written out; one that
  * also expands elsewhere and spells an id or a call that would need the
  * context there is an error, since one text cannot serve both. */
-void gsr_plan_macros(gsr_ctx *ctx) {
+void gsri_plan_macros(gsri_ctx *ctx) {
   body_lookup ml;
   if (!body_lookup_init(&ml, ctx)) {
-    gsr_nomem(ctx);
+    gsri_nomem(ctx);
     goto free_lookup;
   }
   for (size_t i = 0; i < ctx->n_expansions; i++) {
-    gsr_macro *m = gsr_macro_named(ctx, ctx->expansions[i].name);
-    gsr_func *fn = m ? func_at(&ml, ctx->expansions[i].offset) : NULL;
+    gsri_macro *m = gsri_macro_named(ctx, ctx->expansions[i].name);
+    gsri_func *fn = m ? func_at(&ml, ctx->expansions[i].offset) : NULL;
     if (fn) {
       m->in_ctx |= has_ctx(fn);
       m->in_plain |= !has_ctx(fn);
@@ -416,9 +417,10 @@ void gsr_plan_macros(gsr_ctx *ctx) {
   for (int changed = 1; changed;) { /* macros used inside macros */
     changed = 0;
     for (size_t i = 0; i < ctx->n_macros; i++) {
-      gsr_macro *m = &ctx->macros[i];
+      gsri_macro *m = &ctx->macros[i];
       for (size_t r = 0; r < m->n_refs; r++) {
-        gsr_macro *inner = m->refs[r] ? gsr_macro_named(ctx, m->refs[r]) : NULL;
+        gsri_macro *inner =
+            m->refs[r] ? gsri_macro_named(ctx, m->refs[r]) : NULL;
         if (!inner || inner == m)
           continue;
         if ((m->in_ctx && !inner->in_ctx) || (m->in_plain && !inner->in_plain))
@@ -429,11 +431,11 @@ void gsr_plan_macros(gsr_ctx *ctx) {
     }
   }
   for (size_t i = 0; i < ctx->n_macros; i++) {
-    gsr_macro *m = &ctx->macros[i];
+    gsri_macro *m = &ctx->macros[i];
     for (size_t u = 0; u < m->n_uses; u++) {
-      gsr_macro_use *use = &m->uses[u];
-      gsr_func *callee =
-          use->kind == GSR_SITE_CALL ? gsr_func_named(ctx, use->name) : NULL;
+      gsri_macro_use *use = &m->uses[u];
+      gsri_func *callee =
+          use->kind == GSR_SITE_CALL ? gsri_func_named(ctx, use->name) : NULL;
       int needs_ctx = (use->kind == GSR_SITE_ID && !ctx->no_discovery) ||
                       (callee && callee->takes_ctx);
       if (use->kind == GSR_SITE_BARRIER) {
@@ -445,12 +447,12 @@ void gsr_plan_macros(gsr_ctx *ctx) {
         continue;
       if (m->in_plain) {
         unsigned line, col;
-        gsr_line_col(ctx, use->name_off, &line, &col);
-        gsr_report(ctx, GSR_ERROR, line, col,
-                   "macro '%s' calls '%s' and expands both in code that takes "
-                   "part in a global barrier and in code that does not; one "
-                   "text cannot serve both, so split the macro",
-                   m->name, use->name);
+        gsri_line_col(ctx, use->name_off, &line, &col);
+        gsri_report(ctx, GSR_ERROR, line, col,
+                    "macro '%s' calls '%s' and expands both in code that takes "
+                    "part in a global barrier and in code that does not; one "
+                    "text cannot serve both, so split the macro",
+                    m->name, use->name);
         continue;
       }
       if (use->kind == GSR_SITE_ID)
@@ -465,10 +467,10 @@ free_lookup:
 }
 
 /* Runs the plan stage. Returns GSR_ERR_INPUT if it reported errors. */
-gsr_status gsr_plan(gsr_ctx *ctx) {
+gsr_status gsri_plan(gsri_ctx *ctx) {
   unsigned before = ctx->errors;
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    gsr_func *fn = &ctx->funcs[i];
+    gsri_func *fn = &ctx->funcs[i];
     for (size_t s = 0; s < fn->n_sites; s++) {
       fn->reaches_barrier |= fn->sites[s].kind == GSR_SITE_BARRIER;
       fn->reaches_ids |= fn->sites[s].kind == GSR_SITE_ID && !ctx->no_discovery;
@@ -480,13 +482,13 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
     if (ctx->funcs[i].is_kernel && ctx->funcs[i].reaches_barrier)
       mark_reachable(ctx, &ctx->funcs[i]);
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    gsr_func *fn = &ctx->funcs[i];
+    gsri_func *fn = &ctx->funcs[i];
     if (!fn->is_kernel)
       fn->takes_ctx =
           fn->reaches_barrier || (fn->reaches_ids && fn->in_participating);
   }
 
-  gsr_check_uniformity(ctx);
+  gsri_check_uniformity(ctx);
 
   unsigned char *state = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
   if (!state)
@@ -497,12 +499,12 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
   free(state);
 
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    gsr_func *fn = &ctx->funcs[i];
+    gsri_func *fn = &ctx->funcs[i];
     int in_ctx = has_ctx(fn);
     /* A definition in an included file cannot be edited; the error about
      * its declaration says so, once for the whole function. */
     int def_included = fn->has_def && fn->file &&
-                       !gsr_same_file(ctx, fn->file, ctx->main_file);
+                       !gsri_same_file(ctx, fn->file, ctx->main_file);
     if (fn->is_kernel && fn->reaches_barrier) {
       plan_params(ctx, fn, state_param);
       if (fn->has_def && !def_included)
@@ -510,20 +512,20 @@ gsr_status gsr_plan(gsr_ctx *ctx) {
     } else if (fn->takes_ctx) {
       plan_params(ctx, fn, ctx_param);
       if (!fn->in_participating && fn->has_def)
-        gsr_report_in(ctx, GSR_WARNING, fn->file, fn->line, fn->col,
-                      "'%s' reaches global_barrier() but no kernel calls it",
-                      fn->name);
+        gsri_report_in(ctx, GSR_WARNING, fn->file, fn->line, fn->col,
+                       "'%s' reaches global_barrier() but no kernel calls it",
+                       fn->name);
     }
     for (size_t s = 0; s < fn->n_sites && !(def_included && in_ctx); s++)
       plan_site(ctx, &fn->sites[s], in_ctx);
   }
-  gsr_plan_macros(ctx);
+  gsri_plan_macros(ctx);
   number_barriers(ctx);
   if (ctx->spin_limit)
-    gsr_plan_abort_checks(ctx);
+    gsri_plan_abort_checks(ctx);
   for (size_t i = 0; i < ctx->n_gsync_includes; i++)
-    gsr_add_edit(ctx, ctx->gsync_includes[i][0],
-                 ctx->gsync_includes[i][1] - ctx->gsync_includes[i][0],
-                 GSR_GSYNC_H_GONE);
+    gsri_add_edit(ctx, ctx->gsync_includes[i][0],
+                  ctx->gsync_includes[i][1] - ctx->gsync_includes[i][0],
+                  GSR_GSYNC_H_GONE);
   return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
 }

@@ -34,7 +34,7 @@ static int in_skipped(const CXSourceRangeList *skipped, unsigned off) {
 }
 
 /* Offset of token t, and its line in *line when line is not NULL. */
-static unsigned token_at(gsr_ctx *ctx, CXToken t, unsigned *line) {
+static unsigned token_at(gsri_ctx *ctx, CXToken t, unsigned *line) {
   unsigned off;
   clang_getSpellingLocation(clang_getTokenLocation(ctx->tu, t), NULL, line,
                             NULL, &off);
@@ -42,7 +42,7 @@ static unsigned token_at(gsr_ctx *ctx, CXToken t, unsigned *line) {
 }
 
 /* Nonzero if token t spells s. */
-static int token_is(gsr_ctx *ctx, CXToken t, const char *s) {
+static int token_is(gsri_ctx *ctx, CXToken t, const char *s) {
   CXString sp = clang_getTokenSpelling(ctx->tu, t);
   int r = strcmp(clang_getCString(sp), s) == 0;
   clang_disposeString(sp);
@@ -52,9 +52,9 @@ static int token_is(gsr_ctx *ctx, CXToken t, const char *s) {
 /* The offset of the first token after the line that ends at eol: blanks,
  * comments, preprocessor directives and skipped branches do not count, as
  * they do not for the compiler's '#pragma unroll'. */
-static size_t next_token(const gsr_ctx *ctx, const CXSourceRangeList *skipped,
+static size_t next_token(const gsri_ctx *ctx, const CXSourceRangeList *skipped,
                          size_t eol) {
-  size_t at = gsr_skip_blank(ctx, eol);
+  size_t at = gsri_skip_blank(ctx, eol);
   for (int guard = 0; at < ctx->src_len && guard < 1000; guard++) {
     int found = 0;
     for (unsigned r = 0; skipped && r < skipped->count && !found; r++) {
@@ -64,7 +64,7 @@ static size_t next_token(const gsr_ctx *ctx, const CXSourceRangeList *skipped,
       clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[r]), NULL,
                                 NULL, NULL, &e);
       if (b <= at && at < e) {
-        at = gsr_skip_blank(ctx, e);
+        at = gsri_skip_blank(ctx, e);
         found = 1;
       }
     }
@@ -74,13 +74,13 @@ static size_t next_token(const gsr_ctx *ctx, const CXSourceRangeList *skipped,
       break;
     while (at < ctx->src_len && ctx->src[at] != '\n')
       at += ctx->src[at] == '\\' && at + 1 < ctx->src_len ? 2 : 1;
-    at = gsr_skip_blank(ctx, at);
+    at = gsri_skip_blank(ctx, at);
   }
   return at;
 }
 
 /* The loop node that starts at offset off of the input, or GSR_NO_NODE. */
-static unsigned loop_at(gsr_ctx *ctx, size_t off) {
+static unsigned loop_at(gsri_ctx *ctx, size_t off) {
   for (size_t n = 0; n < ctx->n_nodes; n++) {
     enum CXCursorKind k = ctx->nodes[n].kind;
     if (k != CXCursor_ForStmt && k != CXCursor_WhileStmt &&
@@ -90,17 +90,17 @@ static unsigned loop_at(gsr_ctx *ctx, size_t off) {
     unsigned at;
     clang_getExpansionLocation(clang_getCursorLocation(ctx->nodes[n].c), &f,
                                NULL, NULL, &at);
-    if (at == off && gsr_same_file(ctx, f, ctx->main_file))
+    if (at == off && gsri_same_file(ctx, f, ctx->main_file))
       return (unsigned)n;
   }
   return GSR_NO_NODE;
 }
 
 /* Nonzero if a barrier call lies inside loop node n. */
-static int loop_reaches_barrier(const gsr_ctx *ctx, unsigned n) {
+static int loop_reaches_barrier(const gsri_ctx *ctx, unsigned n) {
   for (size_t i = 0; i < ctx->n_funcs; i++)
     for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
-      const gsr_site *site = &ctx->funcs[i].sites[s];
+      const gsri_site *site = &ctx->funcs[i].sites[s];
       if (site->node > n && site->node < ctx->nodes[n].end &&
           (site->kind == GSR_SITE_BARRIER ||
            (site->kind == GSR_SITE_CALL &&
@@ -113,7 +113,7 @@ static int loop_reaches_barrier(const gsr_ctx *ctx, unsigned n) {
 /* Handles one '#pragma gsync' whose '#' is token i of n (all on line
  * `line`): records the loop it speaks for and plans the comment that
  * replaces it. Returns the index of the token after the directive. */
-static unsigned one_pragma(gsr_ctx *ctx, const CXSourceRangeList *skipped,
+static unsigned one_pragma(gsri_ctx *ctx, const CXSourceRangeList *skipped,
                            CXToken *toks, unsigned i, unsigned n,
                            unsigned line) {
   unsigned hash_off = token_at(ctx, toks[i], NULL);
@@ -126,10 +126,10 @@ static unsigned one_pragma(gsr_ctx *ctx, const CXSourceRangeList *skipped,
   if (i + 3 >= n || l != line || !token_is(ctx, toks[i + 3], "uniform")) {
     int has_word = i + 3 < n && l == line;
     CXString w = clang_getTokenSpelling(ctx->tu, toks[has_word ? i + 3 : i]);
-    gsr_report(ctx, GSR_ERROR, line, col,
-               "unknown '#pragma gsync' directive '%s' (the one there is: "
-               "'#pragma gsync uniform')",
-               has_word ? clang_getCString(w) : "");
+    gsri_report(ctx, GSR_ERROR, line, col,
+                "unknown '#pragma gsync' directive '%s' (the one there is: "
+                "'#pragma gsync uniform')",
+                has_word ? clang_getCString(w) : "");
     clang_disposeString(w);
   } else {
     j = i + 4;
@@ -143,16 +143,16 @@ static unsigned one_pragma(gsr_ctx *ctx, const CXSourceRangeList *skipped,
     unsigned loop = loop_at(ctx, next_token(ctx, skipped, eol));
     int extra = j < n && (token_at(ctx, toks[j], &l), l == line);
     if (extra)
-      gsr_report(ctx, GSR_ERROR, line, col,
-                 "'#pragma gsync uniform' takes nothing after 'uniform'");
+      gsri_report(ctx, GSR_ERROR, line, col,
+                  "'#pragma gsync uniform' takes nothing after 'uniform'");
     else if (loop == GSR_NO_NODE)
-      gsr_report(ctx, GSR_ERROR, line, col,
-                 "'#pragma gsync uniform' must come right before a for, while "
-                 "or do loop");
+      gsri_report(ctx, GSR_ERROR, line, col,
+                  "'#pragma gsync uniform' must come right before a for, while "
+                  "or do loop");
     else if (!loop_reaches_barrier(ctx, loop))
-      gsr_report(ctx, GSR_WARNING, line, col,
-                 "'#pragma gsync uniform' has no effect: the loop after it "
-                 "reaches no global_barrier()");
+      gsri_report(ctx, GSR_WARNING, line, col,
+                  "'#pragma gsync uniform' has no effect: the loop after it "
+                  "reaches no global_barrier()");
     if (loop != GSR_NO_NODE && !extra) {
       unsigned *p =
           realloc(ctx->pragma_loops, (ctx->n_pragma_loops + 1) * sizeof *p);
@@ -161,7 +161,7 @@ static unsigned one_pragma(gsr_ctx *ctx, const CXSourceRangeList *skipped,
         p[ctx->n_pragma_loops++] = loop;
       }
     }
-    gsr_add_edit(ctx, hash_off, end - hash_off, PRAGMA_GONE);
+    gsri_add_edit(ctx, hash_off, end - hash_off, PRAGMA_GONE);
   }
   while (j < n && (token_at(ctx, toks[j], &l), l == line))
     j++;
@@ -171,11 +171,11 @@ static unsigned one_pragma(gsr_ctx *ctx, const CXSourceRangeList *skipped,
 /* Reads the '#pragma gsync' directives of the input (outside skipped
  * branches): the loops they speak for go to ctx->pragma_loops, mistakes
  * are reported, and each becomes a comment in the output. */
-void gsr_read_pragmas(gsr_ctx *ctx) {
-  if (!gsr_input_mentions(ctx, "gsync"))
+void gsri_read_pragmas(gsri_ctx *ctx) {
+  if (!gsri_input_mentions(ctx, "gsync"))
     return;
   CXToken *toks;
-  unsigned n = gsr_tokenize_input(ctx, &toks);
+  unsigned n = gsri_tokenize_input(ctx, &toks);
   CXSourceRangeList *skipped = clang_getSkippedRanges(ctx->tu, ctx->main_file);
   for (unsigned i = 0; i + 2 < n;) {
     unsigned line, l1, l2;

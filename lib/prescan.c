@@ -40,7 +40,7 @@ typedef struct name_macro {
 /* What the scan knows: the -I directories, the macros, the headers seen
  * (by device and inode) and those still to scan. */
 typedef struct scan {
-  gsr_ctx *ctx;
+  gsri_ctx *ctx;
   const char **dirs;
   size_t n_dirs;
   name_macro *macros;
@@ -57,19 +57,19 @@ typedef struct scan {
 
 /* Returns a malloc'd "dir/name" ("name" when dir is NULL or empty). */
 static char *join(const char *dir, const char *name, size_t len) {
-  gsr_buf b = {0};
+  gsri_buf b = {0};
   if (dir && *dir)
-    gsr_buf_printf(&b, "%s/", dir);
-  gsr_buf_append(&b, name, len);
-  return gsr_buf_take(&b);
+    gsri_buf_printf(&b, "%s/", dir);
+  gsri_buf_append(&b, name, len);
+  return gsri_buf_take(&b);
 }
 
 /* Returns a malloc'd copy of the directory part of path ("." if none). */
 static char *dir_of(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash)
-    return gsr_strdup(".");
-  return gsr_strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    return gsri_strdup(".");
+  return gsri_strndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
 /* Remembers a macro whose value is an include name (the last definition
@@ -77,15 +77,15 @@ static char *dir_of(const char *path) {
 static void add_macro(scan *s, const char *name, size_t nl, const char *v,
                       size_t vl) {
   name_macro *m =
-      gsr_grow(s->macros, &s->cap_macros, s->n_macros, sizeof *s->macros);
+      gsri_grow(s->macros, &s->cap_macros, s->n_macros, sizeof *s->macros);
   if (!m) {
     s->failed = 1;
     return;
   }
   s->macros = m;
   m = &s->macros[s->n_macros];
-  m->name = gsr_strndup(name, nl);
-  m->value = gsr_strndup(v, vl);
+  m->name = gsri_strndup(name, nl);
+  m->value = gsri_strndup(v, vl);
   if (!m->name || !m->value) {
     free(m->name);
     free(m->value);
@@ -127,14 +127,15 @@ static void queue_header(scan *s, const char *path, const struct stat *st) {
   if (s->n_seen >= MAX_FILES)
     return;
   struct seen *seen =
-      gsr_grow(s->seen, &s->cap_seen, s->n_seen, sizeof *s->seen);
+      gsri_grow(s->seen, &s->cap_seen, s->n_seen, sizeof *s->seen);
   char **todo =
-      seen ? gsr_grow(s->todo, &s->cap_todo, s->n_todo, sizeof *s->todo) : NULL;
+      seen ? gsri_grow(s->todo, &s->cap_todo, s->n_todo, sizeof *s->todo)
+           : NULL;
   if (seen)
     s->seen = seen;
   if (todo)
     s->todo = todo;
-  if (!seen || !todo || !(s->todo[s->n_todo] = gsr_strdup(path))) {
+  if (!seen || !todo || !(s->todo[s->n_todo] = gsri_strdup(path))) {
     s->failed = 1;
     return;
   }
@@ -157,11 +158,11 @@ static int try_in(scan *s, const char *base, const char *name, size_t len,
   int found = stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
   if (found && !S_ISREG(st.st_mode)) {
     int same = strlen(path) == len && !memcmp(path, name, len);
-    gsr_report_at(s->ctx, GSR_ERROR, file, line, col,
-                  "cannot include '%.*s'%s%s%s: %s, which may never end; "
-                  "only regular files are included",
-                  (int)len, name, same ? "" : " (", same ? "" : path,
-                  same ? "" : ")", type_word(st.st_mode));
+    gsri_report_at(s->ctx, GSR_ERROR, file, line, col,
+                   "cannot include '%.*s'%s%s%s: %s, which may never end; "
+                   "only regular files are included",
+                   (int)len, name, same ? "" : " (", same ? "" : path,
+                   same ? "" : ")", type_word(st.st_mode));
     s->failed = 1;
   } else if (found) {
     queue_header(s, path, &st);
@@ -289,9 +290,9 @@ static void scan_text(scan *s, const char *text, size_t len, const char *dir,
 static void scan_header(scan *s, const char *path) {
   size_t len;
   const char *why;
-  char *text = gsr_read_file(path, MAX_HEADER_BYTES, "", &len, &why);
+  char *text = gsri_read_file(path, MAX_HEADER_BYTES, "", &len, &why);
   if (!text) {
-    if (why == gsr_out_of_memory)
+    if (why == gsri_out_of_memory)
       s->failed = 1;
     return;
   }
@@ -343,12 +344,12 @@ static void read_options(scan *s) {
 /* Checks the files the input includes (see the top of this file). Returns
  * GSR_OK, GSR_ERR_INPUT after reporting a file that is not regular, or
  * GSR_ERR_NOMEM. */
-gsr_status gsr_prescan_includes(gsr_ctx *ctx) {
+gsr_status gsri_prescan_includes(gsri_ctx *ctx) {
   scan s;
   memset(&s, 0, sizeof s);
   s.ctx = ctx;
   const char *path = ctx->opt->input_path;
-  char *dir = path && strchr(path, '/') ? dir_of(path) : gsr_strdup(".");
+  char *dir = path && strchr(path, '/') ? dir_of(path) : gsri_strdup(".");
   if (!dir)
     return GSR_ERR_NOMEM;
   unsigned errors = ctx->errors;

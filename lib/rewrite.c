@@ -37,7 +37,7 @@ unsigned long gsr_default_spin_limit(void) { return DEFAULT_SPIN_LIMIT; }
 
 /* A stage boundary: a stage's status, or GSR_ERR_NOMEM if an allocation
  * failed anywhere so far, whatever the stage made of it. */
-static gsr_status boundary(const gsr_ctx *ctx, gsr_status st) {
+static gsr_status boundary(const gsri_ctx *ctx, gsr_status st) {
   return ctx->nomem ? GSR_ERR_NOMEM : st;
 }
 
@@ -61,9 +61,9 @@ const char *gsr_status_str(gsr_status st) {
 }
 
 /* Frees what the find and plan stages allocated. */
-static void free_tables(gsr_ctx *ctx) {
+static void free_tables(gsri_ctx *ctx) {
   for (size_t i = 0; i < ctx->n_funcs; i++) {
-    gsr_func *fn = &ctx->funcs[i];
+    gsri_func *fn = &ctx->funcs[i];
     for (size_t s = 0; s < fn->n_sites; s++)
       free(fn->sites[s].callee_name);
     free(fn->sites);
@@ -72,14 +72,14 @@ static void free_tables(gsr_ctx *ctx) {
     free(fn->name);
   }
   free(ctx->funcs);
-  gsr_table_free(&ctx->funcs_by_decl);
-  gsr_table_free(&ctx->funcs_by_usr);
-  gsr_table_free(&ctx->defs_by_name);
-  gsr_table_free(&ctx->macros_by_name);
+  gsri_table_free(&ctx->funcs_by_decl);
+  gsri_table_free(&ctx->funcs_by_usr);
+  gsri_table_free(&ctx->defs_by_name);
+  gsri_table_free(&ctx->macros_by_name);
   free(ctx->nodes);
   free(ctx->kids);
   for (size_t i = 0; i < ctx->n_macros; i++) {
-    gsr_macro *m = &ctx->macros[i];
+    gsri_macro *m = &ctx->macros[i];
     for (size_t u = 0; u < m->n_uses; u++)
       free(m->uses[u].name);
     free(m->uses);
@@ -109,42 +109,43 @@ static void free_strings(char **s, size_t n) {
 
 /* Lists the rule files this rewrite uses that came from the rules
  * directory: they are inputs of the output as much as the includes are. */
-static gsr_status list_rule_files(gsr_ctx *ctx) {
-  const gsr_rule *used[] = {gsr_rules_find(&ctx->rules, "prelude", NULL),
-                            ctx->barrier, ctx->discovery};
+static gsr_status list_rule_files(gsri_ctx *ctx) {
+  const gsri_rule *used[] = {gsri_rules_find(&ctx->rules, "prelude", NULL),
+                             ctx->barrier, ctx->discovery};
   for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
-    if (used[i] && used[i]->from_dir && !gsr_add_dependency(ctx, used[i]->file))
+    if (used[i] && used[i]->from_dir &&
+        !gsri_add_dependency(ctx, used[i]->file))
       return GSR_ERR_NOMEM;
   return GSR_OK;
 }
 
 /* Chooses the barrier and discovery rules named by the options, and the
  * spin limit. */
-static gsr_status choose_rules(gsr_ctx *ctx) {
+static gsr_status choose_rules(gsri_ctx *ctx) {
   unsigned long limit = ctx->opt->spin_limit;
   if (limit != GSR_SPIN_UNBOUNDED && limit > GSR_SPIN_LIMIT_MAX) {
-    gsr_report(ctx, GSR_ERROR, 0, 0,
-               "spin limit %lu ms is above the largest, %lu ms", limit,
-               GSR_SPIN_LIMIT_MAX);
+    gsri_report(ctx, GSR_ERROR, 0, 0,
+                "spin limit %lu ms is above the largest, %lu ms", limit,
+                GSR_SPIN_LIMIT_MAX);
     return GSR_ERR_OPTIONS;
   }
   ctx->spin_limit = limit == GSR_SPIN_UNBOUNDED ? 0
                     : limit == 0                ? DEFAULT_SPIN_LIMIT
                                                 : limit;
   const char *name = ctx->opt->barrier ? ctx->opt->barrier : DEFAULT_BARRIER;
-  ctx->barrier = gsr_rules_find(&ctx->rules, "barrier", name);
+  ctx->barrier = gsri_rules_find(&ctx->rules, "barrier", name);
   if (!ctx->barrier) {
-    gsr_report(ctx, GSR_ERROR, 0, 0,
-               "unknown barrier '%s' (see --list-barriers)", name);
+    gsri_report(ctx, GSR_ERROR, 0, 0,
+                "unknown barrier '%s' (see --list-barriers)", name);
     return GSR_ERR_OPTIONS;
   }
   const char *disc = ctx->opt->no_discovery ? "none"
                      : ctx->opt->discovery  ? ctx->opt->discovery
                                             : DEFAULT_DISCOVERY;
-  ctx->discovery = gsr_rules_find(&ctx->rules, "discovery", disc);
+  ctx->discovery = gsri_rules_find(&ctx->rules, "discovery", disc);
   if (!ctx->discovery) {
-    gsr_report(ctx, GSR_ERROR, 0, 0,
-               "unknown discovery protocol '%s' (see --list-barriers)", disc);
+    gsri_report(ctx, GSR_ERROR, 0, 0,
+                "unknown discovery protocol '%s' (see --list-barriers)", disc);
     return GSR_ERR_OPTIONS;
   }
   ctx->no_discovery = strcmp(ctx->discovery->name, "discovery-none") == 0;
@@ -156,19 +157,19 @@ static gsr_status choose_rules(gsr_ctx *ctx) {
  * file. Diagnostics of the first parse were held back unless they were
  * errors; those of the second are reported, mapped back to the files and
  * lines they come from. */
-static gsr_status parse_inlined(gsr_ctx *ctx, gsr_buf *flat) {
-  gsr_status st = gsr_inline_includes(ctx, flat);
+static gsr_status parse_inlined(gsri_ctx *ctx, gsri_buf *flat) {
+  gsr_status st = gsri_inline_includes(ctx, flat);
   if (st != GSR_OK)
     return st;
   if (flat->len == ctx->src_len &&
       (!flat->len || memcmp(flat->data, ctx->src, flat->len) == 0))
-    return gsr_parse_diagnostics(ctx, 0); /* it includes nothing */
-  gsr_parse_dispose(ctx);
+    return gsri_parse_diagnostics(ctx, 0); /* it includes nothing */
+  gsri_parse_dispose(ctx);
   ctx->src = flat->data;
   ctx->src_len = flat->len;
   ctx->inlined = 1;
-  st = gsr_parse(ctx);
-  return st == GSR_OK ? gsr_parse_diagnostics(ctx, 0) : st;
+  st = gsri_parse(ctx);
+  return st == GSR_OK ? gsri_parse_diagnostics(ctx, 0) : st;
 }
 
 /* Runs the whole pipeline. See gsync_rewrite.h. */
@@ -184,7 +185,7 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   const gsr_options *opt = &o;
   if (!opt->source && opt->source_len)
     return GSR_ERR_OPTIONS;
-  gsr_ctx ctx;
+  gsri_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.opt = opt;
   ctx.name = opt->input_name ? opt->input_name : "<stdin>";
@@ -193,58 +194,58 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   ctx.diag = opt->diag;
   ctx.diag_user = opt->diag_user;
 
-  gsr_buf output = {0}, json = {0}, flat = {0};
+  gsri_buf output = {0}, json = {0}, flat = {0};
   gsr_result *res = NULL;
   /* Every stage's status goes through boundary(): an allocation that
    * failed inside a stage fails the rewrite there. */
   gsr_status st =
-      boundary(&ctx, gsr_rules_load(&ctx, opt->rules_dir, &ctx.rules));
+      boundary(&ctx, gsri_rules_load(&ctx, opt->rules_dir, &ctx.rules));
   if (st != GSR_OK)
     goto free_rules;
   st = boundary(&ctx, choose_rules(&ctx));
   if (st == GSR_OK)
-    st = boundary(&ctx, gsr_language_options(&ctx));
+    st = boundary(&ctx, gsri_language_options(&ctx));
   if (st != GSR_OK)
     goto free_rules;
 
-  st = boundary(&ctx, gsr_prescan_includes(&ctx));
+  st = boundary(&ctx, gsri_prescan_includes(&ctx));
   if (st == GSR_OK)
-    st = boundary(&ctx, gsr_parse(&ctx));
+    st = boundary(&ctx, gsri_parse(&ctx));
   if (st == GSR_OK)
-    st = boundary(&ctx, gsr_parse_diagnostics(&ctx, opt->inline_includes));
+    st = boundary(&ctx, gsri_parse_diagnostics(&ctx, opt->inline_includes));
   if (st == GSR_OK)
-    st = boundary(&ctx, gsr_list_includes(&ctx));
+    st = boundary(&ctx, gsri_list_includes(&ctx));
   if (st == GSR_OK)
     st = boundary(&ctx, list_rule_files(&ctx));
   if (st == GSR_OK && opt->inline_includes)
     st = boundary(&ctx, parse_inlined(&ctx, &flat));
   if (st != GSR_OK)
     goto dispose_tu;
-  st = boundary(&ctx, gsr_find(&ctx));
+  st = boundary(&ctx, gsri_find(&ctx));
   if (st != GSR_OK)
     goto dispose_tu;
-  st = boundary(&ctx, gsr_plan(&ctx));
+  st = boundary(&ctx, gsri_plan(&ctx));
   if (st != GSR_OK)
     goto dispose_tu;
-  st = boundary(&ctx, gsr_check_blocks(&ctx) ? GSR_ERR_INPUT : GSR_OK);
+  st = boundary(&ctx, gsri_check_blocks(&ctx) ? GSR_ERR_INPUT : GSR_OK);
   if (st != GSR_OK)
     goto dispose_tu;
-  gsr_find_features(&ctx);
+  gsri_find_features(&ctx);
 
   /* A file that calls no global_barrier() passes through untouched. */
   if (ctx.n_barrier_sites) {
-    st = gsr_render(&ctx, &output);
+    st = gsri_render(&ctx, &output);
     if (st == GSR_OK)
-      st = gsr_apply(&ctx, &output);
+      st = gsri_apply(&ctx, &output);
   } else {
     if (ctx.inlined) /* name the input before the first inlined file */
-      gsr_buf_line_directive(&output, 1, ctx.name);
-    gsr_buf_append(&output, ctx.src, ctx.src_len);
+      gsri_buf_line_directive(&output, 1, ctx.name);
+    gsri_buf_append(&output, ctx.src, ctx.src_len);
   }
   st = boundary(&ctx, st);
   if (st == GSR_OK) {
-    gsr_seal_fingerprint(&ctx, &output, ctx.n_barrier_sites != 0);
-    st = boundary(&ctx, gsr_emit_constraints(&ctx, &json));
+    gsri_seal_fingerprint(&ctx, &output, ctx.n_barrier_sites != 0);
+    st = boundary(&ctx, gsri_emit_constraints(&ctx, &json));
   }
   if (st == GSR_OK && (output.failed || json.failed))
     st = GSR_ERR_NOMEM;
@@ -257,8 +258,8 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
     goto free_output;
   }
   res->output_len = output.len;
-  res->output = gsr_buf_take(&output);
-  res->constraints = gsr_buf_take(&json);
+  res->output = gsri_buf_take(&output);
+  res->constraints = gsri_buf_take(&json);
   res->warnings = ctx.warnings;
   res->deps = ctx.deps;
   res->n_deps = ctx.n_deps;
@@ -272,21 +273,21 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   *out = res;
 
 free_output:
-  gsr_buf_free(&output);
-  gsr_buf_free(&json);
+  gsri_buf_free(&output);
+  gsri_buf_free(&json);
 dispose_tu:
-  gsr_parse_dispose(&ctx);
+  gsri_parse_dispose(&ctx);
   free_tables(&ctx);
   free_strings(ctx.deps, ctx.n_deps);
-  gsr_inline_dispose(&ctx);
-  gsr_buf_free(&flat);
+  gsri_inline_dispose(&ctx);
+  gsri_buf_free(&flat);
 free_rules:
-  gsr_language_dispose(&ctx);
-  gsr_rules_free(&ctx.rules);
+  gsri_language_dispose(&ctx);
+  gsri_rules_free(&ctx.rules);
   /* One clear message, however deep the failure was (the report needs no
    * memory to say it). */
   if (st == GSR_ERR_NOMEM)
-    gsr_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
+    gsri_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
   return st;
 }
 
@@ -327,7 +328,7 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
                           void (*fn)(void *user, const char *name,
                                      const char *summary, int is_default),
                           void *user, gsr_diag_fn diag, void *diag_user) {
-  gsr_ctx ctx;
+  gsri_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.name = "<rules>";
   ctx.diag = diag;
@@ -335,7 +336,7 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
   const char *def =
       strcmp(kind, "barrier") == 0 ? DEFAULT_BARRIER : DEFAULT_DISCOVERY;
   size_t kl = strlen(kind);
-  gsr_status st = boundary(&ctx, gsr_rules_load(&ctx, rules_dir, &ctx.rules));
+  gsr_status st = boundary(&ctx, gsri_rules_load(&ctx, rules_dir, &ctx.rules));
   for (size_t i = 0; st == GSR_OK && i < ctx.rules.n; i++) {
     const char *n = ctx.rules.rules[i].name;
     if (strncmp(n, kind, kl) != 0 || n[kl] != '-')
@@ -343,8 +344,8 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
     fn(user, n + kl + 1, ctx.rules.rules[i].summary,
        strcmp(n + kl + 1, def) == 0);
   }
-  gsr_rules_free(&ctx.rules);
+  gsri_rules_free(&ctx.rules);
   if (st == GSR_ERR_NOMEM)
-    gsr_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
+    gsri_report(&ctx, GSR_ERROR, 0, 0, "out of memory");
   return st;
 }

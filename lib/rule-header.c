@@ -1,6 +1,6 @@
 /* Rule headers: the "@key value" lines of a rule file's first comment,
- * checked and read into a gsr_rule (the keys are listed in rules.c).
- * Apart from rules.c because it needs no gsr_ctx: the build runs the same
+ * checked and read into a gsri_rule (the keys are listed in rules.c).
+ * Apart from rules.c because it needs no gsri_ctx: the build runs the same
  * check over the built-in rules (check-rules.c), so that a malformed
  * built-in rule fails the build at its file, line and column instead of
  * every run of the tool. */
@@ -16,7 +16,7 @@ static int push_str(char ***arr, size_t *n, const char *s, size_t len) {
   if (!p)
     return 0;
   *arr = p;
-  p[*n] = gsr_strndup(s, len);
+  p[*n] = gsri_strndup(s, len);
   if (!p[*n])
     return 0;
   (*n)++;
@@ -77,16 +77,16 @@ static void rule_error(gsr_diag_fn diag, void *user, const char *file,
 
 static void rule_error(gsr_diag_fn diag, void *user, const char *file,
                        unsigned line, unsigned col, const char *fmt, ...) {
-  gsr_buf msg = {0};
+  gsri_buf msg = {0};
   va_list ap;
   va_start(ap, fmt);
-  gsr_buf_vprintf(&msg, fmt, ap);
+  gsri_buf_vprintf(&msg, fmt, ap);
   va_end(ap);
   gsr_diagnostic d = {GSR_ERROR, file, line, col,
                       msg.data ? msg.data : "out of memory"};
   if (diag)
     diag(user, &d);
-  gsr_buf_free(&msg);
+  gsri_buf_free(&msg);
 }
 
 static const char *const opencl_c_versions[] = {"1.0", "1.1", "1.2",
@@ -100,7 +100,7 @@ static const char *const atomic_capabilities[] = {
  * "out of memory"). */
 static const char nomem[] = "out of memory";
 
-static const char *take_value(gsr_rule *r, const char *key, const char *v,
+static const char *take_value(gsri_rule *r, const char *key, const char *v,
                               size_t vl) {
   size_t ctl = control_at(v, vl);
   if (ctl < vl)
@@ -110,14 +110,14 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
       return "is given twice";
     if (vl > GSR_RULE_SUMMARY_MAX)
       return "is longer than " GSR_STR(GSR_RULE_SUMMARY_MAX) " bytes";
-    return (r->summary = gsr_strndup(v, vl)) ? NULL : nomem;
+    return (r->summary = gsri_strndup(v, vl)) ? NULL : nomem;
   }
   if (!strcmp(key, "opencl-c")) {
     if (r->opencl_c)
       return "is given twice";
     if (!one_of(v, vl, opencl_c_versions))
       return "must be one of 1.0, 1.1, 1.2, 2.0 and 3.0";
-    return (r->opencl_c = gsr_strndup(v, vl)) ? NULL : nomem;
+    return (r->opencl_c = gsri_strndup(v, vl)) ? NULL : nomem;
   }
   if (!strcmp(key, "extension")) {
     if (!is_word(v, vl, "_"))
@@ -157,9 +157,10 @@ static const char *take_value(gsr_rule *r, const char *key, const char *v,
  * their keys, give each single key once and have values of the right
  * form. Reports through diag at file:line:col and returns 0 on the
  * first problem; returns -1, reporting nothing, when out of memory (the
- * caller's failure policy decides what that is); 1 when good. Needs no gsr_ctx,
- * so that a check of the built-in rules at build time can call it too. */
-int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
+ * caller's failure policy decides what that is); 1 when good. Needs no
+ * gsri_ctx, so that a check of the built-in rules at build time can call it
+ * too. */
+int gsri_rule_parse_header(gsri_rule *r, gsr_diag_fn diag, void *user) {
   const char *nul = memchr(r->text, '\0', r->len);
   if (!is_word(r->name, strlen(r->name), "-_")) {
     rule_error(diag, user, r->file, 1, 1,
@@ -227,16 +228,16 @@ int gsr_rule_parse_header(gsr_rule *r, gsr_diag_fn diag, void *user) {
     line++;
   }
   if (!r->summary)
-    r->summary = gsr_strdup("");
+    r->summary = gsri_strdup("");
   if (!r->opencl_c)
-    r->opencl_c = gsr_strdup("1.2");
+    r->opencl_c = gsri_strdup("1.2");
   if (!r->summary || !r->opencl_c)
     return -1;
   return 1;
 }
 
 /* Frees one rule's fields. */
-void gsr_rule_free(gsr_rule *r) {
+void gsri_rule_free(gsri_rule *r) {
   free(r->name);
   free(r->file);
   free(r->text);

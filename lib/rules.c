@@ -11,7 +11,7 @@
  *   @state-fixed        bytes of state it needs besides the shared header
  *   @state-per-group    bytes of state per launched work-group
  * File names: prelude.cl, barrier-NAME.cl, discovery-NAME.cl. Headers are
- * checked as they are read (gsr_rule_parse_header, rule-header.c), so that a
+ * checked as they are read (gsri_rule_parse_header, rule-header.c), so that a
  * rule from
  * --rules-dir that libgsync or a terminal would trip over is refused with
  * its file, line and column.
@@ -28,39 +28,39 @@
 
 /* Passes a diagnostic about a rule file on to the rewrite's callback. */
 static void report_to_ctx(void *user, const gsr_diagnostic *d) {
-  gsr_report_at(user, d->severity, d->file, d->line, d->col, "%s", d->message);
+  gsri_report_at(user, d->severity, d->file, d->line, d->col, "%s", d->message);
 }
 
 /* Adds (or replaces) the rule named by file stem with the given text.
  * Takes ownership of text. Returns 0 on failure (reported). */
-static int add_rule(gsr_ctx *ctx, gsr_ruleset *set, const char *stem,
+static int add_rule(gsri_ctx *ctx, gsri_ruleset *set, const char *stem,
                     const char *file, int from_dir, char *text, size_t len) {
-  gsr_rule r;
+  gsri_rule r;
   memset(&r, 0, sizeof r);
   r.from_dir = from_dir;
-  r.name = gsr_strdup(stem);
-  r.file = gsr_strdup(file);
+  r.name = gsri_strdup(stem);
+  r.file = gsri_strdup(file);
   r.text = text;
   r.len = len;
   int ok = r.name && r.file && text
-               ? gsr_rule_parse_header(&r, report_to_ctx, ctx)
+               ? gsri_rule_parse_header(&r, report_to_ctx, ctx)
                : -1;
   if (ok <= 0) {
     if (ok < 0)
-      gsr_nomem(ctx);
-    gsr_rule_free(&r);
+      gsri_nomem(ctx);
+    gsri_rule_free(&r);
     return 0;
   }
   for (size_t i = 0; i < set->n; i++)
     if (strcmp(set->rules[i].name, r.name) == 0) {
-      gsr_rule_free(&set->rules[i]);
+      gsri_rule_free(&set->rules[i]);
       set->rules[i] = r;
       return 1;
     }
-  gsr_rule *p = realloc(set->rules, (set->n + 1) * sizeof *p);
+  gsri_rule *p = realloc(set->rules, (set->n + 1) * sizeof *p);
   if (!p) {
-    gsr_rule_free(&r);
-    return gsr_nomem(ctx);
+    gsri_rule_free(&r);
+    return gsri_nomem(ctx);
   }
   set->rules = p;
   set->rules[set->n++] = r;
@@ -69,19 +69,19 @@ static int add_rule(gsr_ctx *ctx, gsr_ruleset *set, const char *stem,
 
 /* Compares two rules by name, for sorting. */
 static int cmp_rule(const void *a, const void *b) {
-  return strcmp(((const gsr_rule *)a)->name, ((const gsr_rule *)b)->name);
+  return strcmp(((const gsri_rule *)a)->name, ((const gsri_rule *)b)->name);
 }
 
 /* Loads the built-in rules, then those of rules_dir (may be NULL). */
-gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
-                          gsr_ruleset *out) {
+gsr_status gsri_rules_load(gsri_ctx *ctx, const char *rules_dir,
+                           gsri_ruleset *out) {
   memset(out, 0, sizeof *out);
-  for (const gsr_embedded_rule *e = gsr_embedded_rules; e->name; e++) {
-    gsr_buf file = {0};
-    gsr_buf_printf(&file, "<built-in>/%s.cl", e->name);
-    int ok = add_rule(ctx, out, e->name, gsr_buf_text(ctx, &file), 0,
-                      gsr_strndup(e->text, e->len), e->len);
-    gsr_buf_free(&file);
+  for (const gsri_embedded_rule *e = gsri_embedded_rules; e->name; e++) {
+    gsri_buf file = {0};
+    gsri_buf_printf(&file, "<built-in>/%s.cl", e->name);
+    int ok = add_rule(ctx, out, e->name, gsri_buf_text(ctx, &file), 0,
+                      gsri_strndup(e->text, e->len), e->len);
+    gsri_buf_free(&file);
     /* The build checked every built-in rule (check-rules.c): one that
      * fails here is the tool's defect, not the user's. */
     if (!ok)
@@ -90,8 +90,8 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
   if (rules_dir) {
     DIR *d = opendir(rules_dir);
     if (!d) {
-      gsr_report(ctx, GSR_ERROR, 0, 0, "cannot open rules directory '%s': %s",
-                 rules_dir, strerror(errno));
+      gsri_report(ctx, GSR_ERROR, 0, 0, "cannot open rules directory '%s': %s",
+                  rules_dir, strerror(errno));
       return GSR_ERR_OPTIONS;
     }
     struct dirent *de;
@@ -100,25 +100,25 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
       size_t nl = strlen(de->d_name);
       if (nl < 4 || strcmp(de->d_name + nl - 3, ".cl") != 0)
         continue;
-      gsr_buf path = {0};
-      gsr_buf_printf(&path, "%s/%s", rules_dir, de->d_name);
+      gsri_buf path = {0};
+      gsri_buf_printf(&path, "%s/%s", rules_dir, de->d_name);
       size_t len = 0;
       const char *why = "out of memory";
-      char *text = path.data ? gsr_read_file(path.data, GSR_RULE_FILE_MAX,
-                                             RULE_TOO_LARGE, &len, &why)
+      char *text = path.data ? gsri_read_file(path.data, GSR_RULE_FILE_MAX,
+                                              RULE_TOO_LARGE, &len, &why)
                              : NULL;
-      char *stem = gsr_strndup(de->d_name, nl - 3);
+      char *stem = gsri_strndup(de->d_name, nl - 3);
       if (!text) {
-        gsr_report(ctx, GSR_ERROR, 0, 0, "cannot read rule file '%s': %s",
-                   path.data ? path.data : de->d_name,
-                   why ? why : strerror(errno));
+        gsri_report(ctx, GSR_ERROR, 0, 0, "cannot read rule file '%s': %s",
+                    path.data ? path.data : de->d_name,
+                    why ? why : strerror(errno));
         ok = 0;
       } else {
         ok = stem ? add_rule(ctx, out, stem, path.data, 1, text, len)
-                  : (free(text), gsr_nomem(ctx));
+                  : (free(text), gsri_nomem(ctx));
       }
       free(stem);
-      gsr_buf_free(&path);
+      gsri_buf_free(&path);
     }
     closedir(d);
     if (!ok)
@@ -132,8 +132,8 @@ gsr_status gsr_rules_load(gsr_ctx *ctx, const char *rules_dir,
 }
 
 /* Returns the rule "KIND-NAME" (or "KIND" when name is NULL), or NULL. */
-const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
-                               const char *name) {
+const gsri_rule *gsri_rules_find(const gsri_ruleset *set, const char *kind,
+                                 const char *name) {
   size_t kl = strlen(kind);
   for (size_t i = 0; i < set->n; i++) {
     const char *n = set->rules[i].name;
@@ -146,9 +146,9 @@ const gsr_rule *gsr_rules_find(const gsr_ruleset *set, const char *kind,
 }
 
 /* Frees every rule of the set. */
-void gsr_rules_free(gsr_ruleset *set) {
+void gsri_rules_free(gsri_ruleset *set) {
   for (size_t i = 0; i < set->n; i++)
-    gsr_rule_free(&set->rules[i]);
+    gsri_rule_free(&set->rules[i]);
   free(set->rules);
   memset(set, 0, sizeof *set);
 }

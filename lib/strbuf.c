@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* Makes room for n more bytes plus a NUL; returns 0 on allocation failure. */
-static int buf_reserve(gsr_buf *b, size_t n) {
+static int buf_reserve(gsri_buf *b, size_t n) {
   if (b->failed)
     return 0;
   if (b->len + n + 1 <= b->cap)
@@ -32,7 +32,7 @@ static int buf_reserve(gsr_buf *b, size_t n) {
 }
 
 /* Appends n bytes of s. */
-void gsr_buf_append(gsr_buf *b, const char *s, size_t n) {
+void gsri_buf_append(gsri_buf *b, const char *s, size_t n) {
   if (!buf_reserve(b, n))
     return;
   if (n)
@@ -42,12 +42,12 @@ void gsr_buf_append(gsr_buf *b, const char *s, size_t n) {
 }
 
 /* Appends the NUL-terminated string s. */
-void gsr_buf_puts(gsr_buf *b, const char *s) {
-  gsr_buf_append(b, s, strlen(s));
+void gsri_buf_puts(gsri_buf *b, const char *s) {
+  gsri_buf_append(b, s, strlen(s));
 }
 
 /* Appends printf-formatted text. */
-void gsr_buf_vprintf(gsr_buf *b, const char *fmt, va_list ap) {
+void gsri_buf_vprintf(gsri_buf *b, const char *fmt, va_list ap) {
   va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap2);
@@ -63,32 +63,32 @@ void gsr_buf_vprintf(gsr_buf *b, const char *fmt, va_list ap) {
 }
 
 /* Appends printf-formatted text. */
-void gsr_buf_printf(gsr_buf *b, const char *fmt, ...) {
+void gsri_buf_printf(gsri_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  gsr_buf_vprintf(b, fmt, ap);
+  gsri_buf_vprintf(b, fmt, ap);
   va_end(ap);
 }
 
 /* Appends the line '#line LINE "FILE"', the name escaped as in a C string
  * literal: " and \ with a backslash, control characters in octal. */
-void gsr_buf_line_directive(gsr_buf *b, unsigned line, const char *file) {
-  gsr_buf_printf(b, "#line %u \"", line);
+void gsri_buf_line_directive(gsri_buf *b, unsigned line, const char *file) {
+  gsri_buf_printf(b, "#line %u \"", line);
   for (; *file; file++) {
     unsigned char c = (unsigned char)*file;
     if (c < 0x20 || c == 0x7f) /* a file name may hold a newline */
-      gsr_buf_printf(b, "\\%03o", c);
+      gsri_buf_printf(b, "\\%03o", c);
     else if (c == '"' || c == '\\')
-      gsr_buf_printf(b, "\\%c", c);
+      gsri_buf_printf(b, "\\%c", c);
     else
-      gsr_buf_append(b, file, 1);
+      gsri_buf_append(b, file, 1);
   }
-  gsr_buf_puts(b, "\"\n");
+  gsri_buf_puts(b, "\"\n");
 }
 
 /* Returns the buffer's string (never NULL unless allocation failed) and
  * leaves b empty. */
-char *gsr_buf_take(gsr_buf *b) {
+char *gsri_buf_take(gsri_buf *b) {
   if (!b->data && !b->failed && buf_reserve(b, 0))
     b->data[0] = '\0'; /* a failed reserve leaves b->failed set */
   char *p = b->failed ? NULL : b->data;
@@ -101,7 +101,7 @@ char *gsr_buf_take(gsr_buf *b) {
 }
 
 /* Frees the buffer's memory and empties it. */
-void gsr_buf_free(gsr_buf *b) {
+void gsri_buf_free(gsri_buf *b) {
   free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
@@ -111,7 +111,7 @@ void gsr_buf_free(gsr_buf *b) {
 /* Returns array p (*cap elements of size sz) grown, by doubling, to hold at
  * least n + 1 elements; or NULL when out of memory (p is then still
  * valid). */
-void *gsr_grow(void *p, size_t *cap, size_t n, size_t sz) {
+void *gsri_grow(void *p, size_t *cap, size_t n, size_t sz) {
   if (n < *cap)
     return p;
   size_t c = *cap ? *cap * 2 : 64;
@@ -124,7 +124,7 @@ void *gsr_grow(void *p, size_t *cap, size_t n, size_t sz) {
 }
 
 /* Returns a malloc'd copy of the first n bytes of s, NUL-terminated. */
-char *gsr_strndup(const char *s, size_t n) {
+char *gsri_strndup(const char *s, size_t n) {
   char *p = malloc(n + 1);
   if (p) {
     memcpy(p, s, n);
@@ -134,24 +134,26 @@ char *gsr_strndup(const char *s, size_t n) {
 }
 
 /* Returns a malloc'd copy of s (NULL for NULL). */
-char *gsr_strdup(const char *s) { return s ? gsr_strndup(s, strlen(s)) : NULL; }
+char *gsri_strdup(const char *s) {
+  return s ? gsri_strndup(s, strlen(s)) : NULL;
+}
 
-const char gsr_out_of_memory[] = "out of memory";
+const char gsri_out_of_memory[] = "out of memory";
 
 /* Reads a whole file into a malloc'd NUL-terminated buffer: only a regular
  * file of at most max bytes (a link to /dev/zero would be read without end;
  * opening a FIFO would wait for a writer, so it is opened without waiting).
  * The one reader of files in the engine. Returns NULL with *why set: a
- * static string (too_large for a file over max, gsr_out_of_memory), or NULL
+ * static string (too_large for a file over max, gsri_out_of_memory), or NULL
  * for errno's. */
-char *gsr_read_file(const char *path, size_t max, const char *too_large,
-                    size_t *len, const char **why) {
+char *gsri_read_file(const char *path, size_t max, const char *too_large,
+                     size_t *len, const char **why) {
   int fd = open(path, O_RDONLY | O_NONBLOCK);
   struct stat st;
   *why = NULL;
   if (fd < 0)
     return NULL;
-  gsr_buf b = {0};
+  gsri_buf b = {0};
   if (fstat(fd, &st) != 0) {
     close(fd);
     return NULL;
@@ -175,16 +177,16 @@ char *gsr_read_file(const char *path, size_t max, const char *too_large,
     if (n < 0 || b.len + (size_t)n > max) {
       *why = n < 0 ? NULL : too_large;
       close(fd);
-      gsr_buf_free(&b);
+      gsri_buf_free(&b);
       return NULL;
     }
-    gsr_buf_append(&b, chunk, (size_t)n);
+    gsri_buf_append(&b, chunk, (size_t)n);
   }
   close(fd);
   size_t n_read = b.len;
-  char *text = gsr_buf_take(&b);
+  char *text = gsri_buf_take(&b);
   if (!text) {
-    *why = gsr_out_of_memory;
+    *why = gsri_out_of_memory;
     return NULL;
   }
   *len = n_read;

@@ -14,7 +14,7 @@
 #define EMPTY ((size_t)-1)
 
 /* Inserts without growing; the table has a free slot. */
-static void put(gsr_table *t, unsigned hash, size_t pos) {
+static void put(gsri_table *t, unsigned hash, size_t pos) {
   size_t mask = t->cap - 1;
   size_t i = hash & mask;
   while (t->slots[i].pos != EMPTY)
@@ -25,9 +25,9 @@ static void put(gsr_table *t, unsigned hash, size_t pos) {
 }
 
 /* Records that the key at pos has this hash. Returns 0 if out of memory. */
-int gsr_table_add(gsr_table *t, unsigned hash, size_t pos) {
+int gsri_table_add(gsri_table *t, unsigned hash, size_t pos) {
   if ((t->n + 1) * 4 > t->cap * 3) { /* keep it at most 3/4 full */
-    gsr_table old = *t;
+    gsri_table old = *t;
     t->cap = old.cap ? old.cap * 2 : 64;
     t->n = 0;
     t->slots = malloc(t->cap * sizeof *t->slots);
@@ -48,9 +48,9 @@ int gsr_table_add(gsr_table *t, unsigned hash, size_t pos) {
 
 /* Returns the position of a key with this hash for which eq(user, pos) is
  * nonzero, or (size_t)-1. */
-size_t gsr_table_find(const gsr_table *t, unsigned hash,
-                      int (*eq)(const void *user, size_t pos),
-                      const void *user) {
+size_t gsri_table_find(const gsri_table *t, unsigned hash,
+                       int (*eq)(const void *user, size_t pos),
+                       const void *user) {
   if (!t->cap)
     return EMPTY;
   size_t mask = t->cap - 1;
@@ -61,14 +61,14 @@ size_t gsr_table_find(const gsr_table *t, unsigned hash,
 }
 
 /* Frees the table and empties it. */
-void gsr_table_free(gsr_table *t) {
+void gsri_table_free(gsri_table *t) {
   free(t->slots);
   t->slots = NULL;
   t->n = t->cap = 0;
 }
 
 /* FNV-1a over a NUL-terminated string. */
-unsigned gsr_hash_string(const char *s) {
+unsigned gsri_hash_string(const char *s) {
   unsigned h = 2166136261u;
   for (; *s; s++)
     h = (h ^ (unsigned char)*s) * 16777619u;

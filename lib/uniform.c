@@ -100,10 +100,10 @@ typedef struct expr_scan {
 } expr_scan;
 
 typedef struct ucheck {
-  gsr_ctx *ctx;
-  const gsr_node *nodes; /* ctx->nodes */
-  node_info *info;       /* per node */
-  expr_scan *cond;       /* per control node, once the propagation is done */
+  gsri_ctx *ctx;
+  const gsri_node *nodes; /* ctx->nodes */
+  node_info *info;        /* per node */
+  expr_scan *cond;        /* per control node, once the propagation is done */
   unsigned char *cond_done;
   unsigned *args; /* node indices */
   size_t n_args, cap_args;
@@ -112,10 +112,10 @@ typedef struct ucheck {
   size_t n_param_ids, cap_param_ids;
   decl_info *decls; /* declarations that the nodes name, by id */
   size_t n_decls, cap_decls;
-  gsr_table decl_index; /* clang_hashCursor of each declaration */
-  unsigned char *ret;   /* per function: its result varies */
-  unsigned char *dirty; /* per function: walk it (again) */
-  unsigned **callers;   /* per function: the functions that call it */
+  gsri_table decl_index; /* clang_hashCursor of each declaration */
+  unsigned char *ret;    /* per function: its result varies */
+  unsigned char *dirty;  /* per function: walk it (again) */
+  unsigned **callers;    /* per function: the functions that call it */
   size_t *n_callers;
   size_t cur_fn;        /* the function being walked */
   unsigned walk;        /* walks so far (decl_info.read_in) */
@@ -144,14 +144,14 @@ static int decl_id(ucheck *u, CXCursor decl) {
   decl = clang_getCanonicalCursor(decl);
   unsigned h = clang_hashCursor(decl);
   cursor_key k = {decl, u};
-  size_t i = gsr_table_find(&u->decl_index, h, decl_eq, &k);
+  size_t i = gsri_table_find(&u->decl_index, h, decl_eq, &k);
   if (i != (size_t)-1) {
     if (u->decls[i].owner != (int)u->cur_fn)
       u->decls[i].owner = SHARED; /* a program-scope variable */
     return (int)i;
   }
-  decl_info *d = gsr_grow(u->decls, &u->cap_decls, u->n_decls, sizeof *d);
-  if (!d || !gsr_table_add(&u->decl_index, h, u->n_decls)) {
+  decl_info *d = gsri_grow(u->decls, &u->cap_decls, u->n_decls, sizeof *d);
+  if (!d || !gsri_table_add(&u->decl_index, h, u->n_decls)) {
     u->failed = 1;
     return -1;
   }
@@ -288,9 +288,9 @@ static int node_decl(ucheck *u, unsigned n) {
 /* Records what a call site of the find stage says about its node: the
  * defined function it calls, and its arguments among the call's children
  * (the callee comes first). Returns 0 when out of memory. */
-static int annotate_site(ucheck *u, const gsr_site *s) {
+static int annotate_site(ucheck *u, const gsri_site *s) {
   unsigned n = s->node;
-  const gsr_node *p = &u->nodes[n];
+  const gsri_node *p = &u->nodes[n];
   node_info *in = &u->info[n];
   in->varying_call = (unsigned char)varying_builtin(s->callee_name);
   in->barrier_call =
@@ -307,7 +307,7 @@ static int annotate_site(ucheck *u, const gsr_site *s) {
     for (unsigned k = 0; k < p->n_kids && at == NO_NODE; k++)
       if (clang_equalCursors(u->nodes[kid(u, n, k)].c, arg))
         at = kid(u, n, k);
-    unsigned *args = gsr_grow(u->args, &u->cap_args, u->n_args, sizeof *args);
+    unsigned *args = gsri_grow(u->args, &u->cap_args, u->n_args, sizeof *args);
     if (!args)
       return 0;
     u->args = args;
@@ -322,9 +322,9 @@ static int annotate_site(ucheck *u, const gsr_site *s) {
  * the remapped ids) calls no defined function and no barrier; only its
  * name matters. Returns 0 when out of memory. */
 static int annotate(ucheck *u) {
-  gsr_ctx *ctx = u->ctx;
+  gsri_ctx *ctx = u->ctx;
   for (size_t n = 0; n < ctx->n_nodes; n++) {
-    const gsr_node *p = &u->nodes[n];
+    const gsri_node *p = &u->nodes[n];
     node_info *in = &u->info[n];
     in->decl = UNRESOLVED;
     in->callee = -1;
@@ -405,7 +405,7 @@ static expr_scan scan_parts(ucheck *u, unsigned n, size_t from, size_t to) {
 /* Lexes range and copies its first punctuation token at or after offset
  * from into op (size bytes; empty if none). Sets *count to the number of
  * tokens lexed. */
-static void first_punct(gsr_ctx *ctx, CXSourceRange range, unsigned from,
+static void first_punct(gsri_ctx *ctx, CXSourceRange range, unsigned from,
                         unsigned *count, char *op, size_t size) {
   CXToken *toks = NULL;
   unsigned n = 0;
@@ -431,7 +431,7 @@ static void first_punct(gsr_ctx *ctx, CXSourceRange range, unsigned from,
 
 /* Where the text of loc is spelled: the file and offset of the token that
  * clang_tokenize lexes first from loc. Returns 0 if there is none. */
-static int spelled_at(gsr_ctx *ctx, CXSourceLocation loc, CXFile *file,
+static int spelled_at(gsri_ctx *ctx, CXSourceLocation loc, CXFile *file,
                       unsigned *off) {
   CXToken *toks = NULL;
   unsigned n = 0;
@@ -454,7 +454,7 @@ static int spelled_at(gsr_ctx *ctx, CXSourceLocation loc, CXFile *file,
  * left side ends at or past the extent's end; then a single token is lexed
  * where the whole extent lexes none after the left side, and only a single
  * token would change the answer, so that case lexes the whole extent. */
-static void binary_op(gsr_ctx *ctx, CXCursor bin, CXCursor lhs, char *op,
+static void binary_op(gsri_ctx *ctx, CXCursor bin, CXCursor lhs, char *op,
                       size_t size) {
   CXSourceRange ext = clang_getCursorExtent(bin);
   CXFile lhs_file, begin_file = NULL;
@@ -463,8 +463,8 @@ static void binary_op(gsr_ctx *ctx, CXCursor bin, CXCursor lhs, char *op,
                              &lhs_file, NULL, NULL, &lhs_end);
   if (!spelled_at(ctx, clang_getRangeStart(ext), &begin_file, &begin) ||
       !lhs_file || !begin_file || begin >= lhs_end ||
-      !gsr_same_file(ctx, lhs_file, ctx->main_file) ||
-      !gsr_same_file(ctx, begin_file, ctx->main_file)) {
+      !gsri_same_file(ctx, lhs_file, ctx->main_file) ||
+      !gsri_same_file(ctx, begin_file, ctx->main_file)) {
     first_punct(ctx, ext, lhs_end, &n, op, size);
     return;
   }
@@ -477,7 +477,7 @@ static void binary_op(gsr_ctx *ctx, CXCursor bin, CXCursor lhs, char *op,
 }
 
 /* Nonzero if a binary operator cursor is a plain assignment '='. */
-static int is_assignment(gsr_ctx *ctx, CXCursor bin, CXCursor lhs) {
+static int is_assignment(gsri_ctx *ctx, CXCursor bin, CXCursor lhs) {
   char op[4];
   binary_op(ctx, bin, lhs, op, sizeof op);
   return strcmp(op, "=") == 0;
@@ -489,7 +489,7 @@ static int is_assignment(gsr_ctx *ctx, CXCursor bin, CXCursor lhs) {
  * uniform. */
 static unsigned assigned_var(ucheck *u, unsigned lhs) {
   for (int depth = 0; depth < 8; depth++) {
-    const gsr_node *p = &u->nodes[lhs];
+    const gsri_node *p = &u->nodes[lhs];
     if (p->kind == CXCursor_DeclRefExpr)
       return node_decl(u, lhs) >= 0 ? lhs : NO_NODE;
     if ((p->kind != CXCursor_UnexposedExpr && p->kind != CXCursor_ParenExpr) ||
@@ -511,7 +511,7 @@ static int is_loop(enum CXCursorKind k) {
 /* Where node n is written in the input, [*b, *e), when its whole extent is
  * spelled where it is expanded (no macro); else returns 0. */
 static int spelled_range(const ucheck *u, unsigned n, size_t *b, size_t *e) {
-  const gsr_ctx *ctx = u->ctx;
+  const gsri_ctx *ctx = u->ctx;
   CXSourceRange r = clang_getCursorExtent(u->nodes[n].c);
   CXFile fb, fe;
   unsigned ob, oe, xb, xe;
@@ -519,8 +519,8 @@ static int spelled_range(const ucheck *u, unsigned n, size_t *b, size_t *e) {
   clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
   clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &xb);
   clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &xe);
-  if (!fb || !fe || !gsr_same_file(ctx, fb, ctx->main_file) ||
-      !gsr_same_file(ctx, fe, ctx->main_file) || ob != xb || oe != xe ||
+  if (!fb || !fe || !gsri_same_file(ctx, fb, ctx->main_file) ||
+      !gsri_same_file(ctx, fe, ctx->main_file) || ob != xb || oe != xe ||
       oe < ob || oe > ctx->src_len)
     return 0;
   *b = ob;
@@ -531,7 +531,7 @@ static int spelled_range(const ucheck *u, unsigned n, size_t *b, size_t *e) {
 /* Copies the operator of a unary operator node into op (size bytes): the
  * first token, or the last for a postfix ++ or --. */
 static void unary_op(const ucheck *u, unsigned n, char *op, size_t size) {
-  gsr_ctx *ctx = u->ctx;
+  gsri_ctx *ctx = u->ctx;
   CXToken *toks = NULL;
   unsigned nt = 0;
   op[0] = '\0';
@@ -574,7 +574,7 @@ static void node_binary_op(const ucheck *u, unsigned n, char *op, size_t size) {
     return;
   unsigned lhs = kid(u, n, 0);
   if (spelled_range(u, lhs, &lb, &le)) {
-    size_t at = gsr_skip_blank(u->ctx, le), len = 0;
+    size_t at = gsri_skip_blank(u->ctx, le), len = 0;
     while (at + len < u->ctx->src_len && len + 1 < size &&
            strchr("=<>!+-*/%&|^", u->ctx->src[at + len]))
       len++;
@@ -621,7 +621,7 @@ enum { USE_READ = 1, USE_WRITE = 2 };
 
 /* Nonzero if n is an expression that names memory: p[i], *p or s->x. */
 static int is_memory(const ucheck *u, unsigned n) {
-  const gsr_node *p = &u->nodes[n];
+  const gsri_node *p = &u->nodes[n];
   if (p->kind == CXCursor_ArraySubscriptExpr)
     return p->n_kids == 2;
   if (p->kind == CXCursor_UnaryOperator)
@@ -667,14 +667,14 @@ static int in_global(const ucheck *u, unsigned n) {
 
 /* Appends the text of [b, e) of the input without blanks and comments:
  * the same place is written the same way. */
-static void place_text(const gsr_ctx *ctx, size_t b, size_t e, gsr_buf *out) {
+static void place_text(const gsri_ctx *ctx, size_t b, size_t e, gsri_buf *out) {
   while (b < e) {
-    size_t next = gsr_skip_blank(ctx, b);
+    size_t next = gsri_skip_blank(ctx, b);
     if (next != b) {
       b = next;
       continue;
     }
-    gsr_buf_append(out, ctx->src + b, 1);
+    gsri_buf_append(out, ctx->src + b, 1);
     b++;
   }
 }
@@ -690,7 +690,7 @@ typedef struct access {
 typedef struct access_walk {
   access *list;
   size_t n, cap;
-  gsr_buf keys;
+  gsri_buf keys;
 } access_walk;
 
 /* Records that node reads or writes the place that expression `at` names
@@ -700,15 +700,15 @@ static void add_access(const ucheck *u, access_walk *w, unsigned node, int use,
   size_t b, e;
   if (!use || !spelled_range(u, at, &b, &e))
     return;
-  access *p = gsr_grow(w->list, &w->cap, w->n, sizeof *p);
+  access *p = gsri_grow(w->list, &w->cap, w->n, sizeof *p);
   if (!p) {
-    gsr_nomem(u->ctx); /* an access left out could hide a race */
+    gsri_nomem(u->ctx); /* an access left out could hide a race */
     return;
   }
   w->list = p;
   size_t key = w->keys.len;
   if (deref)
-    gsr_buf_puts(&w->keys, "*");
+    gsri_buf_puts(&w->keys, "*");
   place_text(u->ctx, b, e, &w->keys);
   p[w->n++] = (access){node, use, key, w->keys.len - key, NULL};
 }
@@ -716,7 +716,7 @@ static void add_access(const ucheck *u, access_walk *w, unsigned node, int use,
 /* Records the global-memory accesses of node n: a memory expression, or an
  * atomic call (its place is the pointer argument's). */
 static void note_access(ucheck *u, access_walk *w, unsigned n) {
-  const gsr_node *p = &u->nodes[n];
+  const gsri_node *p = &u->nodes[n];
   if (p->kind == CXCursor_CallExpr) {
     CXString s = clang_getCursorSpelling(p->c);
     const char *name = clang_getCString(s);
@@ -898,9 +898,9 @@ static void find_races(ucheck *u, unsigned root) {
     note_access(u, &w, n);
   if (w.keys.failed || w.n < 2) {
     if (w.keys.failed)
-      gsr_nomem(u->ctx);
+      gsri_nomem(u->ctx);
     free(w.list);
-    gsr_buf_free(&w.keys);
+    gsri_buf_free(&w.keys);
     return;
   }
   for (size_t i = 0; i < w.n; i++)
@@ -918,9 +918,9 @@ static void find_races(ucheck *u, unsigned root) {
             (budget--, separated(u, rn, wn, rn)))
           continue;
         unsigned(*p)[2] =
-            gsr_grow(u->races, &u->cap_races, u->n_races, sizeof *p);
+            gsri_grow(u->races, &u->cap_races, u->n_races, sizeof *p);
         if (!p) {
-          gsr_nomem(u->ctx);
+          gsri_nomem(u->ctx);
           break;
         }
         u->races = p;
@@ -931,7 +931,7 @@ static void find_races(ucheck *u, unsigned root) {
     i = j;
   }
   free(w.list);
-  gsr_buf_free(&w.keys);
+  gsri_buf_free(&w.keys);
 }
 
 /* ---- Loops whose trip count is the same for every work-item ---- */
@@ -1124,7 +1124,7 @@ static int uniform_loop(ucheck *u, unsigned n) {
 /* Works out, once, what the checks ask of memory and loops: which reads
  * race with a write, which loops are known to run uniformly. */
 static void analyse_bodies(ucheck *u) {
-  gsr_ctx *ctx = u->ctx;
+  gsri_ctx *ctx = u->ctx;
   for (size_t i = 0; i < ctx->n_pragma_loops; i++)
     u->info[ctx->pragma_loops[i]].loop = LOOP_ASSERTED;
   for (size_t n = 0; n < ctx->n_nodes; n++)
@@ -1150,7 +1150,7 @@ static void analyse_bodies(ucheck *u) {
  * and that varies. */
 static void propagate_body(ucheck *u, size_t fi, unsigned root) {
   for (unsigned n = root; n < u->nodes[root].end; n++) {
-    const gsr_node *p = &u->nodes[n];
+    const gsri_node *p = &u->nodes[n];
     node_info *in = &u->info[n];
     enum CXCursorKind k = p->kind;
     size_t nk = p->n_kids;
@@ -1282,7 +1282,8 @@ static size_t node_offset(const ucheck *u, unsigned n) {
 /* Reports at a node's expansion position. */
 static void report_at(const ucheck *u, gsr_severity sev, unsigned n,
                       const char *fmt, const char *arg) {
-  gsr_report_loc(u->ctx, sev, clang_getCursorLocation(u->nodes[n].c), fmt, arg);
+  gsri_report_loc(u->ctx, sev, clang_getCursorLocation(u->nodes[n].c), fmt,
+                  arg);
 }
 
 /* Notes why a read varies: the write of the same place between the same
@@ -1296,17 +1297,17 @@ static void note_race(const ucheck *u, unsigned read) {
     clang_getExpansionLocation(
         clang_getCursorLocation(u->nodes[u->races[i][1]].c), &f, &line, &col,
         NULL);
-    char *file = gsr_same_file(u->ctx, f, u->ctx->main_file)
+    char *file = gsri_same_file(u->ctx, f, u->ctx->main_file)
                      ? NULL
-                     : gsr_file_name(u->ctx, f);
+                     : gsri_file_name(u->ctx, f);
     const char *name = file ? file : u->ctx->name;
     if (!file && u->ctx->inlined)
-      gsr_map_line(u->ctx, &name, &line);
-    gsr_report_loc(u->ctx, GSR_NOTE, clang_getCursorLocation(u->nodes[read].c),
-                   "this read can give work-items different values: the same "
-                   "place is written at %s:%u:%u between the same two "
-                   "barriers",
-                   name, line, col);
+      gsri_map_line(u->ctx, &name, &line);
+    gsri_report_loc(u->ctx, GSR_NOTE, clang_getCursorLocation(u->nodes[read].c),
+                    "this read can give work-items different values: the same "
+                    "place is written at %s:%u:%u between the same two "
+                    "barriers",
+                    name, line, col);
     free(file);
     return;
   }
@@ -1352,23 +1353,23 @@ static void check_barrier(check_walk *w, unsigned call) {
     const char *why = race ? "can differ between work-items"
                            : "depends on the work-item or group id";
     if (direct && loop)
-      gsr_report_loc(u->ctx, GSR_ERROR,
-                     clang_getCursorLocation(u->nodes[call].c),
-                     "global_barrier() in a loop whose trip count %s; not "
-                     "every work-item reaches it equally often",
-                     why);
+      gsri_report_loc(u->ctx, GSR_ERROR,
+                      clang_getCursorLocation(u->nodes[call].c),
+                      "global_barrier() in a loop whose trip count %s; not "
+                      "every work-item reaches it equally often",
+                      why);
     else if (direct)
-      gsr_report_loc(u->ctx, GSR_ERROR,
-                     clang_getCursorLocation(u->nodes[call].c),
-                     "global_barrier() under a condition that %s; not every "
-                     "work-item reaches it",
-                     why);
+      gsri_report_loc(u->ctx, GSR_ERROR,
+                      clang_getCursorLocation(u->nodes[call].c),
+                      "global_barrier() under a condition that %s; not every "
+                      "work-item reaches it",
+                      why);
     else
-      gsr_report_loc(u->ctx, GSR_ERROR,
-                     clang_getCursorLocation(u->nodes[call].c),
-                     "call of '%s', which reaches global_barrier(), under a "
-                     "condition that %s",
-                     name, why);
+      gsri_report_loc(u->ctx, GSR_ERROR,
+                      clang_getCursorLocation(u->nodes[call].c),
+                      "call of '%s', which reaches global_barrier(), under a "
+                      "condition that %s",
+                      name, why);
     if (race)
       note_race(u, cause);
     else
@@ -1376,15 +1377,15 @@ static void check_barrier(check_walk *w, unsigned call) {
                 "the condition depends on the work-item or group id here");
     if (loop && (u->info[v].loop == LOOP_GRID_STRIDE ||
                  u->info[v].loop == LOOP_ROUNDED))
-      gsr_report(u->ctx, GSR_NOTE, 0, 0,
-                 "put the barrier outside the grid-stride loop: run the loop "
-                 "to its end, then call global_barrier(); or round the bound "
-                 "up to a multiple of the stride, (n + T - 1) / T * T, so "
-                 "that every work-item runs it equally often");
+      gsri_report(u->ctx, GSR_NOTE, 0, 0,
+                  "put the barrier outside the grid-stride loop: run the loop "
+                  "to its end, then call global_barrier(); or round the bound "
+                  "up to a multiple of the stride, (n + T - 1) / T * T, so "
+                  "that every work-item runs it equally often");
     else if (loop)
-      gsr_report(u->ctx, GSR_NOTE, 0, 0,
-                 "if every work-item runs this loop equally often, write "
-                 "'#pragma gsync uniform' on the line before it");
+      gsri_report(u->ctx, GSR_NOTE, 0, 0,
+                  "if every work-item runs this loop equally often, write "
+                  "'#pragma gsync uniform' on the line before it");
     clang_disposeString(n);
     return;
   }
@@ -1413,10 +1414,10 @@ static void check_barrier(check_walk *w, unsigned call) {
     if (race)
       note_race(u, cause);
     if (x->loop == NO_NODE)
-      gsr_report(u->ctx, GSR_NOTE, 0, 0,
-                 "instead of 'if (id >= n) return;', loop in grid-stride "
-                 "style: for (i = get_global_id(0); i < n; i += "
-                 "get_global_size(0))");
+      gsri_report(u->ctx, GSR_NOTE, 0, 0,
+                  "instead of 'if (id >= n) return;', loop in grid-stride "
+                  "style: for (i = get_global_id(0); i < n; i += "
+                  "get_global_size(0))");
     break;
   }
   clang_disposeString(n);
@@ -1434,9 +1435,9 @@ static void add_exit(check_walk *w, unsigned n) {
                       : innermost_loop(u, n, k == CXCursor_BreakStmt);
   if (k != CXCursor_ReturnStmt && loop == NO_NODE)
     return; /* a break out of a switch */
-  exit_site *p = gsr_grow(w->exits, &w->cap_exits, w->n_exits, sizeof *p);
+  exit_site *p = gsri_grow(w->exits, &w->cap_exits, w->n_exits, sizeof *p);
   if (!p) {
-    gsr_nomem(u->ctx);
+    gsri_nomem(u->ctx);
     return;
   }
   w->exits = p;
@@ -1457,7 +1458,7 @@ static void check_data_conditions(check_walk *w, unsigned root) {
   if (fb == (size_t)-1)
     return;
   for (unsigned n = root + 1; n < u->nodes[root].end; n++) {
-    const gsr_node *p = &u->nodes[n];
+    const gsri_node *p = &u->nodes[n];
     enum CXCursorKind k = p->kind;
     size_t from, to;
     if ((k != CXCursor_IfStmt && !is_loop(k)) || p->n_kids < 2 ||
@@ -1513,7 +1514,7 @@ static void check_body(ucheck *u, unsigned root) {
 /* The parameters of every defined function, as declaration ids. Returns 0
  * when out of memory. */
 static int index_params(ucheck *u) {
-  gsr_ctx *ctx = u->ctx;
+  gsri_ctx *ctx = u->ctx;
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     u->params[i] = (unsigned)u->n_param_ids;
     u->cur_fn = i;
@@ -1521,8 +1522,8 @@ static int index_params(ucheck *u) {
                  ? clang_Cursor_getNumArguments(ctx->funcs[i].def)
                  : 0;
     for (int a = 0; a < np; a++) {
-      int *ids = gsr_grow(u->param_ids, &u->cap_param_ids, u->n_param_ids,
-                          sizeof *ids);
+      int *ids = gsri_grow(u->param_ids, &u->cap_param_ids, u->n_param_ids,
+                           sizeof *ids);
       if (!ids)
         return 0;
       u->param_ids = ids;
@@ -1537,11 +1538,11 @@ static int index_params(ucheck *u) {
 /* The callers of every function, from the find stage's call sites. Returns
  * 0 when out of memory. */
 static int index_callers(ucheck *u) {
-  gsr_ctx *ctx = u->ctx;
+  gsri_ctx *ctx = u->ctx;
   for (int pass = 0; pass < 2; pass++) {
     for (size_t i = 0; i < ctx->n_funcs; i++)
       for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
-        const gsr_site *site = &ctx->funcs[i].sites[s];
+        const gsri_site *site = &ctx->funcs[i].sites[s];
         if (site->kind != GSR_SITE_CALL)
           continue;
         size_t f = (size_t)site->callee;
@@ -1566,7 +1567,7 @@ static void ucheck_free(ucheck *u) {
     free(u->callers[i]);
   free(u->callers);
   free(u->n_callers);
-  gsr_table_free(&u->decl_index);
+  gsri_table_free(&u->decl_index);
   free(u->decls);
   free(u->info);
   free(u->cond);
@@ -1580,8 +1581,8 @@ static void ucheck_free(ucheck *u) {
 }
 
 /* Runs both passes of the check over the participating code. */
-void gsr_check_uniformity(gsr_ctx *ctx) {
-  gsr_read_pragmas(ctx);
+void gsri_check_uniformity(gsri_ctx *ctx) {
+  gsri_read_pragmas(ctx);
   if (ctx->opt->no_uniformity_check)
     return;
   ucheck u;
@@ -1630,7 +1631,7 @@ void gsr_check_uniformity(gsr_ctx *ctx) {
 
   /* The check fails closed: code it could not check is not passed. */
 out_of_memory:
-  gsr_nomem(ctx);
+  gsri_nomem(ctx);
 free_all:
   ucheck_free(&u);
 }

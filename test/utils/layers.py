@@ -2,7 +2,8 @@
 
 Reads the "Layers" table of docs/design.md (layer number, then the files
 in backquotes) and the engine's sources, lib/*.c. Each function of the
-form gsr_NAME defined outside a static declaration belongs to its file; a
+form gsri_NAME (or a public gsr_NAME) defined outside a static
+declaration belongs to its file; a
 call of it from a file of a lower layer is a call upward. Prints each one
 and each lib/*.c file the table leaves out, then "layers: N files, F
 calls upward"; exits 1 if there is either.
@@ -31,14 +32,14 @@ def main():
             body = re.sub(r"/\*.*?\*/|//[^\n]*|\"(\\\\.|[^\"\\\\\n])*\"", " ",
                           f.read(), flags=re.S)
         text[name] = body
-        for d in re.finditer(r"^(?!static)[a-z][\w \*]*?\b(gsr_\w+)\(", body,
+        for d in re.finditer(r"^(?!static)[a-z][\w \*]*?\b(gsri?_\w+)\(", body,
                              re.M):
             defs.setdefault(d.group(1), name)
     problems = [name + ": not in the Layers table of docs/design.md"
                 for name in text if name not in layer]
     upward = 0
     for name, body in text.items():
-        for fn in sorted(set(re.findall(r"\b(gsr_\w+)\(", body))):
+        for fn in sorted(set(re.findall(r"\b(gsri?_\w+)\(", body))):
             owner = defs.get(fn)
             if (owner and owner != name and name in layer and owner in layer
                     and layer[owner] > layer[name]):
