@@ -1583,8 +1583,9 @@ const char *gsync_program_build_options(const gsync_program *program,
     ok = append_option(&b, &len, &cap, num);
   }
   /* PoCL's kernel compiler, optimising, miscompiles kernels with the
-   * discovery entry's early return (docs/pocl.md, section 6). */
-  if (ok && p->discovery && is_pocl(dev))
+   * discovery entry's exit, and some with barriers in inlined helpers
+   * even without the tool (docs/pocl.md, section 6). */
+  if (ok && is_pocl(dev))
     ok = append_option(&b, &len, &cap, "-cl-opt-disable");
   if (!ok) {
     free(b);

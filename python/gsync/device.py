@@ -193,7 +193,8 @@ def build_options(c, dev):
         if hz:
             args.append(f"-Dgsync_clock_hz={hz}ul")
     # PoCL's kernel compiler, optimising, miscompiles kernels with the
-    # discovery entry's early return (docs/pocl.md, section 6).
-    if c.discovery and " PoCL" in dev.version:
+    # discovery entry's exit, and some with barriers in inlined helpers
+    # even without the tool (docs/pocl.md, section 6).
+    if " PoCL" in dev.version:
         args.append("-cl-opt-disable")
     return " ".join(_quote(a) for a in args if a)
