@@ -231,7 +231,7 @@ static void directive(scan *s, const char *p, const char *eol, const char *dir,
       return;
     end = name + strlen(name);
   }
-  char close = *name == '"' ? '"' : *name == '<' ? '>' : 0;
+  char close = name == end ? 0 : *name == '"' ? '"' : *name == '<' ? '>' : 0;
   const char *last = close && end > name + 1
                          ? memchr(name + 1, close, (size_t)(end - name - 1))
                          : NULL;

@@ -105,6 +105,21 @@ int main(int argc, char **argv) {
             strcmp(gsr_status_str(GSR_OK), "ok") == 0 &&
             strcmp(gsr_status_str(GSR_ERR_INTERNAL), "internal error") == 0,
         "gsr_status_str names each status");
+  /* The source need not end in a NUL: a last line "#include" with nothing
+   * after it must be read up to source_len and no further (ASan sees an
+   * overread of this exact-size copy). */
+  static const char bare[] = "#include";
+  char *exact = malloc(sizeof bare - 1);
+  if (!exact)
+    return 2;
+  memcpy(exact, bare, sizeof bare - 1);
+  o.source = exact;
+  o.source_len = sizeof bare - 1;
+  o.spin_limit = 0;
+  r = NULL;
+  check(gsr_rewrite(&o, &r) == GSR_ERR_INPUT && !r,
+        "a source ending in a bare #include is an input error");
+  free(exact);
   free(src);
   return failures != 0;
 }
