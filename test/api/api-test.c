@@ -115,6 +115,7 @@ int main(int argc, char **argv) {
   memcpy(exact, bare, sizeof bare - 1);
   o.source = exact;
   o.source_len = sizeof bare - 1;
+  o.size = sizeof o;
   o.spin_limit = 0;
   r = NULL;
   check(gsr_rewrite(&o, &r) == GSR_ERR_INPUT && !r,
