@@ -316,7 +316,10 @@ static void plan_site(gsri_ctx *ctx, gsri_site *s, int in_ctx) {
  * Without discovery every group takes part, so the entry has no return:
  * PoCL 3.1 miscompiles some kernels with a return between work-group
  * barriers (docs/pocl.md), and a branch that is never taken costs that
- * risk for nothing. */
+ * risk for nothing. The one exception is the probe launch that measures
+ * how many groups fit, in which no group takes part: gsync_join_all has
+ * its return only in a build with -Dgsync_fit_probe, which libgsync's options
+ * give (and with them -cl-opt-disable on PoCL; see discovery-none.cl). */
 static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
   if (fn->body_lbrace == NO_OFF) {
     gsri_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
@@ -330,7 +333,7 @@ static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
   " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
   gsri_add_edit(ctx, fn->body_lbrace, 0,
                 ctx->no_discovery ? ENTRY_CTX
-                    " gsync_join(gsync_state, gsync_shared, gsync_ctx);"
+                    " gsync_join_all(gsync_state, gsync_shared, gsync_ctx);"
                     " gsync_ctx_grid(gsync_ctx, gsync_shared);"
                                   : ENTRY_CTX
                     " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"

@@ -118,6 +118,14 @@ struct gsync_kernel {
   size_t last_shape[3];
   abort_info abort;  /* a copy of the program's */
   watch_state watch; /* all zero until gsync_watch_enable */
+  /* gsync_groups_that_fit's answers: groups that fit, per device and local size
+   * (the product over the dimensions); a new key replaces the oldest. */
+  struct {
+    cl_device_id dev;
+    size_t local, groups;
+  } fit[8];
+  size_t n_fit;
+  int fit_left_on; /* a probe's state words may not have been reset */
   /* Calls on one handle from several threads take turns: each holds this
    * for its whole length (see libgsync.h). */
   pthread_mutex_t lock;
@@ -136,6 +144,12 @@ static const struct {
     {"device_scope", CL_DEVICE_ATOMIC_SCOPE_DEVICE},
     {"all_devices_scope", CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
 };
+
+/* The macro that gives --no-discovery output its probe launch, which
+ * measures how many work-groups fit (rewrite-rules/discovery-none.cl):
+ * state word 4 nonzero makes a launch a probe, word 1 is its count. */
+#define FIT_MACRO "gsync_fit_probe"
+enum { FIT_COUNT = 1, FIT_ON = 4 };
 
 #define N_ATOMIC_CAPS (sizeof atomic_cap_names / sizeof atomic_cap_names[0])
 
@@ -1573,6 +1587,10 @@ const char *gsync_program_build_options(const gsync_program *program,
     snprintf(num, sizeof num, "-DGSYNC_NV_SM=%u", cc);
     ok = append_option(&b, &len, &cap, num);
   }
+  /* Without discovery, the kernels can measure how many groups fit
+   * (gsync_groups_that_fit). */
+  if (ok && !p->discovery && p->any_barrier)
+    ok = append_option(&b, &len, &cap, "-D" FIT_MACRO);
   cl_device_type type = 0;
   unsigned long long hz;
   if (ok && p->abort.spin_limit_ms != 0 &&
@@ -1864,9 +1882,12 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
   cl_event ev = NULL;
   /* The state must be zero at every launch, and the kernel does not leave
    * it so; gsync_kernel_create zeroed it for the first. */
-  if (k->state != NULL && !k->info.reset_by_kernel && k->launched &&
-      (st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
-    return st;
+  if (k->state != NULL &&
+      ((!k->info.reset_by_kernel && k->launched) || k->fit_left_on)) {
+    if ((st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
+      return st;
+    k->fit_left_on = 0;
+  }
   if (k->watch.prepare &&
       (st = watch_prepare(k, queue, err, errlen)) != GSYNC_OK)
     return st;
@@ -1945,6 +1966,171 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, work_dim, global_offset, groups, local_size,
                          total, err, errlen);
+  pthread_mutex_unlock(&k->lock);
+  return st;
+}
+
+/* ---- How many work-groups fit (--no-discovery) ---- */
+
+/* Whether the program of k's kernel was built for dev with FIT_MACRO
+ * defined (gsync_program_build_options gives it): only then does the
+ * kernel have the probe, and a probe launch run none of its code. */
+static gsync_status check_fit_build(const gsync_kernel *k, cl_device_id dev,
+                                    char *err, size_t errlen) {
+  cl_program prog = NULL;
+  size_t size = 0;
+  cl_int rc =
+      clGetKernelInfo(k->kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS, 0, NULL,
+                               &size);
+  char *opts = rc == CL_SUCCESS ? malloc(size + 1) : NULL;
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetProgramBuildInfo(BUILD_OPTIONS)", rc);
+  if (opts == NULL)
+    return fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+  rc = clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS, size, opts,
+                             NULL);
+  opts[rc == CL_SUCCESS ? size : 0] = '\0';
+  int found = 0;
+  for (const char *o = opts; !found && (o = strstr(o, FIT_MACRO)) != NULL;
+       o += strlen(FIT_MACRO)) {
+    const char *e = o + strlen(FIT_MACRO);
+    int defined = (o - opts >= 2 && !memcmp(o - 2, "-D", 2)) ||
+                  (o - opts >= 3 && !memcmp(o - 3, "-D ", 3));
+    found = defined && (*e == '\0' || *e == ' ' || *e == '=');
+  }
+  free(opts);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetProgramBuildInfo(BUILD_OPTIONS)", rc);
+  if (!found)
+    return fail(err, errlen, GSYNC_ERR_MISMATCH,
+                "kernel %s: its program was not built with "
+                "gsync_program_build_options() (no -D" FIT_MACRO
+                "), so it cannot measure how many work-groups fit",
+                k->info.name);
+  return GSYNC_OK;
+}
+
+/* Runs one probe launch of launch work-groups (in dimension 0) of local
+ * work-items per dimension after k's latest command, and reads how many
+ * ran at once into *fit. The probe's state words are reset after it in
+ * the queue; if that cannot be enqueued, the next launch zeroes the whole
+ * state first. k->lock is held. */
+static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
+                                  cl_uint work_dim, const size_t *local,
+                                  size_t launch, size_t *fit, char *err,
+                                  size_t errlen) {
+  static const cl_uint on[FIT_ON] = {0, 0, 0, 1}, off[FIT_ON] = {0};
+  size_t global[3];
+  cl_event ev_on = NULL, ev_run = NULL, ev_off = NULL;
+  cl_uint count = 0;
+  for (cl_uint d = 0; d < work_dim; d++)
+    global[d] = (d == 0 ? launch : 1) * local[d];
+  k->fit_left_on = 1;
+  cl_int rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
+                                   sizeof on, on, k->last != NULL ? 1 : 0,
+                                   k->last != NULL ? &k->last : NULL, &ev_on);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
+  pthread_mutex_lock(&launch_lock);
+  rc =
+      clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem), &k->state);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, NULL, global, local,
+                                1, &ev_on, &ev_run);
+  pthread_mutex_unlock(&launch_lock);
+  gsync_status st = GSYNC_OK;
+  if (rc != CL_SUCCESS) {
+    st = cl_fail(err, errlen, "clEnqueueNDRangeKernel (probe)", rc);
+    ev_run = ev_on, ev_on = NULL;
+  } else if ((rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE,
+                                       k->info.participants_offset, 4, &count,
+                                       1, &ev_run, NULL)) != CL_SUCCESS) {
+    st = cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
+  }
+  /* The probe is over (or never ran): its words back to zero. */
+  rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
+                            sizeof off, off, 1, &ev_run, &ev_off);
+  if (rc == CL_SUCCESS) {
+    k->fit_left_on = 0;
+    if (k->last != NULL)
+      clReleaseEvent(k->last);
+    k->last = ev_off;
+  } else if (st == GSYNC_OK) {
+    st = cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
+  }
+  if (ev_on != NULL)
+    clReleaseEvent(ev_on);
+  clReleaseEvent(ev_run);
+  if (st == GSYNC_OK && (count == 0 || count > launch))
+    st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+              "kernel %s: the probe of how many work-groups fit counted %u "
+              "of %zu launched",
+              k->info.name, (unsigned)count, launch);
+  if (st == GSYNC_OK)
+    *fit = count;
+  return st;
+}
+
+gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
+                                   cl_uint work_dim, const size_t *local_size,
+                                   size_t *groups, char *err, size_t errlen) {
+  static const char fn[] = "gsync_groups_that_fit";
+  if (k == NULL || queue == NULL || local_size == NULL || groups == NULL)
+    return null_argument(err, errlen, fn,
+                         k == NULL        ? "k"
+                         : queue == NULL  ? "queue"
+                         : groups == NULL ? "groups"
+                                          : "local_size");
+  if (work_dim < 1 || work_dim > 3)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: a launch needs 1 to 3 dimensions", k->info.name);
+  if (k->state == NULL)
+    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                "kernel %s reaches no global_barrier(): any number of "
+                "work-groups may be launched",
+                k->info.name);
+  if (k->abort.discovery)
+    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                "kernel %s was rewritten with discovery: launch any number "
+                "of work-groups, and discovery admits those that fit",
+                k->info.name);
+  cl_device_id dev = NULL;
+  cl_int rc =
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)", rc);
+  size_t launch = k->max_groups, total, shape[3] = {1, 1, 1};
+  if (k->info.max_work_groups != 0 && launch > k->info.max_work_groups)
+    launch = k->info.max_work_groups;
+  if (launch > 0x3fffffffu)
+    launch = 0x3fffffffu;
+  shape[0] = launch;
+  pthread_mutex_lock(&k->lock);
+  gsync_status st =
+      check_shape(k, work_dim, shape, local_size, &total, err, errlen);
+  size_t local = 1, i;
+  for (cl_uint d = 0; d < work_dim; d++)
+    local *= local_size[d];
+  for (i = 0; st == GSYNC_OK && i < k->n_fit; i++)
+    if (k->fit[i].dev == dev && k->fit[i].local == local)
+      break;
+  if (st == GSYNC_OK && i < k->n_fit) {
+    *groups = k->fit[i].groups;
+  } else if (st == GSYNC_OK &&
+             (st = check_fit_build(k, dev, err, errlen)) == GSYNC_OK &&
+             (st = run_fit_probe(k, queue, work_dim, local_size, launch, groups,
+                                 err, errlen)) == GSYNC_OK) {
+    size_t n = sizeof k->fit / sizeof k->fit[0];
+    if (k->n_fit == n)
+      memmove(k->fit, k->fit + 1, (n - 1) * sizeof k->fit[0]);
+    else
+      k->n_fit++;
+    k->fit[k->n_fit - 1].dev = dev;
+    k->fit[k->n_fit - 1].local = local;
+    k->fit[k->n_fit - 1].groups = *groups;
+  }
   pthread_mutex_unlock(&k->lock);
   return st;
 }

@@ -206,6 +206,27 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
 gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
                           cl_uint *participants, char *err, size_t errlen);
 
+/* For output rewritten with --no-discovery, whose launches must have no
+ * more work-groups than the device runs at once: how many of local_size[0]
+ * x ... x local_size[work_dim - 1] work-items it runs at once, into
+ * *groups. Measured, not estimated: one probe launch of k itself, so with
+ * its registers and local memory, in which no work-group runs the
+ * kernel's code; they count how many of them run at once and leave
+ * (docs/constraints.md). The probe launches as many groups as k was
+ * created for (at most the constraints' max_work_groups), so that is also
+ * the most *groups can be; the answer is kept per handle, device and
+ * local size, and later calls return it at once. Needs the program built
+ * with gsync_program_build_options() (GSYNC_ERR_MISMATCH otherwise: only
+ * those options give the kernel its probe) and the kernel's own arguments
+ * set, as for a launch (the probe reads none of them). Launches of k
+ * already enqueued run first. Output with discovery needs no probe:
+ * launch any number of groups, discovery admits those that fit
+ * (GSYNC_ERR_ARGUMENT says so). Another program using the device at the
+ * same time can leave fewer groups room than were measured. */
+gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
+                                   cl_uint work_dim, const size_t *local_size,
+                                   size_t *groups, char *err, size_t errlen);
+
 /* Watching a running launch (docs/watch.md): its progress, a cancel and a
  * deadline. Needs output rewritten with a spin limit (the default), which
  * gives every work-group a way out of a wait.

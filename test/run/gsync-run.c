@@ -9,6 +9,7 @@
  * Exit status: 0 ok (or, with --expect-fail, a mismatch), 1 mismatch or any
  * error, 2 usage error.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "libgsync.h"
 
 #include <errno.h>
@@ -16,14 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ERRLEN 512
 
 static const char usage_text[] =
     "usage: gsync-run --scenario NAME --cl REWRITTEN.cl --constraints C.json\n"
-    "                 --groups G --local L [--offset O] [--min-participants "
-    "N]\n"
-    "                 [--launches K] [--rounds R] [--expect-fail]\n"
+    "                 (--groups G | --fit MAX) --local L [--offset O]\n"
+    "                 [--min-participants N] [--launches K] [--rounds R]\n"
+    "                 [--expect-fail]\n"
     "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
     "\n"
@@ -76,6 +78,11 @@ static const char usage_text[] =
     "                        handles with 1 work-group and must pass (it\n"
     "                        prints both lines)\n"
     "  --offset O            the launch's global work offset\n"
+    "  --fit MAX             instead of --groups: launch as many work-groups\n"
+    "                        as gsync_groups_that_fit says fit (kernel "
+    "handles\n"
+    "                        made for MAX); prints NAME: fit=N of MAX\n"
+    "                        probe=T ms (the first call's time)\n"
     "  --extent WxH[xD]      the grid jacobi2d or stencil3d sweeps (each\n"
     "                        at most 4096)\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
@@ -99,6 +106,7 @@ typedef struct options {
   cl_uint dims, local_dims, offset_dims, extent_dims;
   int has_offset;
   size_t min_participants;
+  size_t fit;      /* --fit MAX: launch as many groups as fit, up to MAX */
   size_t launches; /* 0: the scenario's default */
   size_t rounds;   /* 0: the scenario's default */
   int expect_fail;
@@ -202,7 +210,8 @@ static int parse_args(int argc, char **argv, options *o) {
     static const char *const valued[] = {
         "--scenario",   "--cl",       "--constraints",      "--groups",
         "--local",      "--launches", "--min-participants", "--rounds",
-        "--build-only", "--options",  "--offset",           "--extent"};
+        "--build-only", "--options",  "--offset",           "--extent",
+        "--fit"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -254,6 +263,12 @@ static int parse_args(int argc, char **argv, options *o) {
       ok = parse_shape(value, o->extent, &o->extent_dims);
       for (cl_uint d = 0; d < 3; d++)
         ok = ok && o->extent[d] <= 4096;
+      break;
+    case 12:
+      ok = parse_count(value, &o->fit) && o->fit > 0;
+      o->groups[0] = o->fit;
+      o->groups[1] = o->groups[2] = 1;
+      o->dims = 1;
       break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
@@ -794,6 +809,47 @@ done:
   return result;
 }
 
+/* --fit: asks libgsync how many work-groups of each kernel handle fit on
+ * the device (twice: the second answer comes from its cache and must be
+ * the same), prints the fewest and how long the slowest first call took,
+ * and makes that the launches' size.
+ * Returns RUN_OK or RUN_ERROR. */
+static int fit_groups(run *r, gsync_kernel *const *gks) {
+  char err[ERRLEN];
+  size_t fewest = r->groups;
+  double ms = 0;
+  for (int k = 0; k < 2 && gks[k] != NULL; k++) {
+    size_t fit = 0, again = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    gsync_status st = gsync_groups_that_fit(gks[k], r->queue, 1, r->o->local,
+                                            &fit, err, sizeof err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                  (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    if (took > ms)
+      ms = took;
+    if (st == GSYNC_OK)
+      st = gsync_groups_that_fit(gks[k], r->queue, 1, r->o->local, &again, err,
+                                 sizeof err);
+    if (st != GSYNC_OK) {
+      fprintf(stderr, "gsync-run: error: %s\n", err);
+      return RUN_ERROR;
+    }
+    if (again != fit) {
+      fprintf(stderr,
+              "gsync-run: error: gsync_groups_that_fit said %zu, then %zu\n",
+              fit, again);
+      return RUN_ERROR;
+    }
+    if (fit < fewest)
+      fewest = fit;
+  }
+  printf("%s: fit=%zu of %zu probe=%.1f ms\n", r->name, fewest, r->groups, ms);
+  r->groups = r->shape[0] = fewest;
+  return RUN_OK;
+}
+
 /* Runs scenario r->name. With --expect-timeout, a run that timed out is
  * followed by a second one through the same kernel handles with a single
  * work-group, which must pass: libgsync must have made the state fit for
@@ -828,6 +884,8 @@ static int run_scenario(run *r, const shape *sh) {
     if (make_kernel(r, sh->kernels[k], s.ma, s.mb, args, n_args, &s.kernels[k],
                     &s.gks[k]) != RUN_OK)
       goto done;
+  if (r->o->fit && (result = fit_groups(r, s.gks)) != RUN_OK)
+    goto done;
   if (init_data(r, &s) != RUN_OK)
     goto done;
   result = run_launches(r, sh, &s);

@@ -231,6 +231,11 @@ static void program_checks(gsync_program *gp, const char *source) {
   o = st == GSYNC_OK ? gsync_program_build_options(ndp, dev) : NULL;
   check("gsync_program_build_options: the same without discovery",
         o && (strstr(o, "-cl-opt-disable") != NULL) == pocl);
+  check("gsync_program_build_options: -Dgsync_fit_probe without discovery",
+        o && strstr(o, "-Dgsync_fit_probe") != NULL);
+  o = gsync_program_build_options(gp, dev);
+  check("gsync_program_build_options: no -Dgsync_fit_probe with discovery",
+        o && strstr(o, "gsync_fit_probe") == NULL);
   gsync_program_release(ndp);
 
   const char *fn = "gsync_program_check_source";
@@ -264,6 +269,69 @@ static void program_checks(gsync_program *gp, const char *source) {
   expect(what, gsync_program_check_source(gp, both, sl + nl, err, sizeof err),
          GSYNC_ERR_MISMATCH, err);
   free(both);
+  free(nd);
+}
+
+/* gsync_groups_that_fit: refusals, a program built without libgsync's options,
+ * and an answer a launch of that many groups passes with. gk is a handle
+ * of the discovery output's kernel. */
+static void max_groups(gsync_kernel *gk, cl_mem buf) {
+  char err[ERRLEN];
+  const size_t local[3] = {16, 1, 1};
+  size_t fit = 0;
+  const char *fn = "gsync_groups_that_fit";
+  char what[128];
+  snprintf(what, sizeof what, "%s: k NULL", fn);
+  expect(what,
+         gsync_groups_that_fit(NULL, queue, 1, local, &fit, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  snprintf(what, sizeof what, "%s: groups NULL", fn);
+  expect(what,
+         gsync_groups_that_fit(gk, queue, 1, local, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  snprintf(what, sizeof what, "%s: output with discovery needs none", fn);
+  expect(what,
+         gsync_groups_that_fit(gk, queue, 1, local, &fit, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  gsync_program *ndp = NULL;
+  char *nd = slurp("nd.cl");
+  if (gsync_program_load(in_dir("nd.json"), &ndp, err, sizeof err) ||
+      nd == NULL) {
+    check("gsync_groups_that_fit: load the --no-discovery output", 0);
+    return;
+  }
+  cl_program plain = build(nd, "");
+  cl_program lib = build(nd, gsync_program_build_options(ndp, dev));
+  cl_kernel kp = stencil(plain, buf), kl = stencil(lib, buf);
+  gsync_kernel *gp = NULL, *gl = NULL;
+  gsync_kernel_create(ndp, ctx, queue, kp, 64, &gp, err, sizeof err);
+  gsync_kernel_create(ndp, ctx, queue, kl, 64, &gl, err, sizeof err);
+  snprintf(what, sizeof what, "%s: work_dim 0", fn);
+  expect(what,
+         gsync_groups_that_fit(gl, queue, 0, local, &fit, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  snprintf(what, sizeof what, "%s: built without libgsync's options", fn);
+  expect(what,
+         gsync_groups_that_fit(gp, queue, 1, local, &fit, err, sizeof err),
+         GSYNC_ERR_MISMATCH, err);
+  snprintf(what, sizeof what, "%s: built with them", fn);
+  expect(what,
+         gsync_groups_that_fit(gl, queue, 1, local, &fit, err, sizeof err),
+         GSYNC_OK, err);
+  check("gsync_groups_that_fit: at least 1 fit, at most the 64 created for",
+        fit >= 1 && fit <= 64);
+  cl_uint parts = 0;
+  snprintf(what, sizeof what, "%s: a launch of that many passes", fn);
+  expect(what, gsync_enqueue(gl, queue, fit, local[0], &parts, err, sizeof err),
+         GSYNC_OK, err);
+  check("gsync_groups_that_fit: all of them took part", parts == fit);
+  gsync_kernel_release(gp);
+  gsync_kernel_release(gl);
+  clReleaseKernel(kp);
+  clReleaseKernel(kl);
+  clReleaseProgram(plain);
+  clReleaseProgram(lib);
+  gsync_program_release(ndp);
   free(nd);
 }
 
@@ -486,6 +554,7 @@ int main(int argc, char **argv) {
   if (gk) {
     launches(gk);
     threads(gp, k, gk);
+    max_groups(gk, buf);
   }
   gsync_kernel_release(gk);
 
