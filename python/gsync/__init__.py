@@ -16,7 +16,9 @@ same messages, as exceptions (gsync.errors). A short session::
 
 A launch whose barrier waited past the spin limit raises
 gsync.LaunchAborted, which names the barrier (file:line:col) and carries
-the abort record.
+the abort record. A launch can be watched while it runs: heat.watch(queue)
+once, then heat.progress(), heat.cancel() (finish() raises
+gsync.LaunchCancelled) and heat.set_deadline(seconds).
 """
 
 import os
@@ -30,15 +32,15 @@ from . import constraints as _constraints
 from .device import build_options as _build_options
 from .device import check_device as _check_device
 from .errors import (ArgumentError, DeviceError, FileError, FormatError,
-                     GsyncError, KernelError, LaunchAborted, LaunchError,
-                     MismatchError, OpenCLError, RewriteError)
+                     GsyncError, KernelError, LaunchAborted, LaunchCancelled,
+                     LaunchError, MismatchError, OpenCLError, RewriteError)
 from .launch import Kernel, LaunchInfo
 
 __all__ = [
     "Program", "Kernel", "LaunchInfo", "load", "rewrite", "find_tool",
     "GsyncError", "FileError", "FormatError", "DeviceError", "KernelError",
     "LaunchError", "OpenCLError", "MismatchError", "ArgumentError",
-    "RewriteError", "LaunchAborted",
+    "RewriteError", "LaunchAborted", "LaunchCancelled",
 ]
 
 

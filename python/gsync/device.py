@@ -181,6 +181,11 @@ def cpu_clock_hz(dev):
         return hz
 
 
+# The macro that gives --no-discovery output its probe launch, which
+# measures how many work-groups fit (rewrite-rules/discovery-none.cl).
+FIT_MACRO = "gsync_fit_probe"
+
+
 def build_options(c, dev):
     """The clBuildProgram options for the constraints c on dev; see
     gsync_program_build_options() in libgsync.h."""
@@ -188,6 +193,10 @@ def build_options(c, dev):
     cc = _nv_compute_capability(dev)
     if cc:
         args.append(f"-DGSYNC_NV_SM={cc}")
+    # Without discovery, the kernels can measure how many groups fit
+    # (Kernel.groups_that_fit).
+    if not c.discovery and any(k.global_barrier for k in c.kernels):
+        args.append("-D" + FIT_MACRO)
     if c.spin_limit_ms and dev.type & cl.device_type.CPU:
         hz = cpu_clock_hz(dev)
         if hz:

@@ -113,3 +113,22 @@ class LaunchAborted(GsyncError):
                     "launch_group", "arrived", "expected", "waited_ms",
                     "launched", "causes", "record"):
             setattr(self, key, record.get(key))
+
+
+class LaunchCancelled(GsyncError):
+    """The host stopped the launch (Kernel.cancel()) or its deadline did
+    (Kernel.set_deadline()): its results are not valid
+    (GSYNC_ERR_CANCELLED). ``kernel`` is the kernel's name, ``reason``
+    "cancel" or "deadline", ``barriers`` how many global barriers the
+    launch had completed, ``deadline_ms`` the deadline (None for a
+    cancel)."""
+
+    status = "GSYNC_ERR_CANCELLED"
+
+    def __init__(self, message, kernel=None, reason=None, barriers=None,
+                 deadline_ms=None):
+        super().__init__(message)
+        self.kernel = kernel
+        self.reason = reason
+        self.barriers = barriers
+        self.deadline_ms = deadline_ms

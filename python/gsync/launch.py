@@ -7,13 +7,18 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from . import watch as _watch
+from .device import FIT_MACRO
 from .errors import (ArgumentError, KernelError, LaunchAborted, LaunchError,
-                     OpenCLError)
+                     MismatchError, OpenCLError)
 
 # The abort record's words (docs/constraints.md, "The state buffer").
 (ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
  ABORT_EXPECTED, ABORT_WAITED_MS, ABORT_LAUNCHED) = range(8)
 ABORTED_IN_BARRIER, ABORTED_IN_DISCOVERY = 1, 2
+# The probe of how many work-groups fit: state word 4 nonzero makes a
+# launch one, word 1 is its count (rewrite-rules/discovery-none.cl).
+FIT_COUNT, FIT_ON = 1, 4
 
 # Held while a launch sets a kernel's state argument and enqueues it: two
 # handles may share one cl.Kernel, and another thread's argument must not
@@ -104,6 +109,8 @@ class Kernel:
         self._last_dim = 1
         self._last_shape = (1, 1, 1)
         self.state = None
+        self.watch_state = None  # watch(): a gsync.watch.Watch
+        self._fit = {}  # groups_that_fit(): (device, local size) -> groups
         if info.global_barrier:
             self.state_bytes = info.state_bytes(max_groups)
             try:
@@ -121,10 +128,20 @@ class Kernel:
                 else self.kernel.num_args)
 
     def _zero(self, queue):
+        # While the host shares the state, it alone writes word 22 (the
+        # cancel; see cancel()): the zeroing goes around it.
+        ranges = [(0, self.state_bytes)]
+        w = self.watch_state
+        if w is not None and w.shared is not None:
+            ranges = [(0, _watch.CANCEL * 4),
+                      (_watch.CANCEL * 4 + 4, self.state_bytes)]
         try:
-            self._last = cl.enqueue_fill_buffer(
-                queue, self.state, np.uint8(0), 0, self.state_bytes,
-                wait_for=[self._last] if self._last is not None else None)
+            for lo, hi in ranges:
+                if hi > lo:
+                    self._last = cl.enqueue_fill_buffer(
+                        queue, self.state, np.uint8(0), lo, hi - lo,
+                        wait_for=[self._last] if self._last is not None
+                        else None)
         except cl.Error as e:
             raise cl_error("clEnqueueFillBuffer (state)", e) from None
 
@@ -174,6 +191,12 @@ class Kernel:
             if (self.state is not None and not self.info.reset_by_kernel and
                     self._launched):
                 self._zero(queue)
+            if self.watch_state is not None:
+                try:
+                    _watch.prepare(self, queue)
+                except cl.Error as e:
+                    raise cl_error("clEnqueueFillBuffer (watch words)",
+                                   e) from None
             glob = tuple(g * ls for g, ls in zip(groups, local))
             with _launch_lock:
                 try:
@@ -196,6 +219,118 @@ class Kernel:
             self._last_groups = total
             self._last_dim = len(groups)
             self._last_shape = tuple(groups) + (1,) * (3 - len(groups))
+
+    def groups_that_fit(self, queue, local_size):
+        """For output rewritten with --no-discovery, whose launches must
+        have no more work-groups than the device runs at once: how many of
+        local_size work-items (an int or a tuple of 1 to 3) the device of
+        queue runs at once. Measured by one probe launch of this kernel, in
+        which no work-group runs its code, of max_groups groups (at most the
+        constraints' max_work_groups), so the answer is at most that; kept
+        per device and local size. Needs the program built with
+        build_options() (MismatchError otherwise) and the kernel's own
+        arguments set. Output with discovery needs none (ArgumentError);
+        see gsync_groups_that_fit() in libgsync.h."""
+        if queue is None:
+            raise ArgumentError("gsync_groups_that_fit: queue is NULL")
+        local = _shape(self.name, local_size)
+        if self.state is None:
+            raise ArgumentError(f"kernel {self.name} reaches no "
+                                "global_barrier(): any number of work-groups "
+                                "may be launched")
+        if self.discovery:
+            raise ArgumentError(f"kernel {self.name} was rewritten with "
+                                "discovery: launch any number of work-groups, "
+                                "and discovery admits those that fit")
+        launch = self.max_groups
+        if self.info.max_work_groups:
+            launch = min(launch, self.info.max_work_groups)
+        launch = min(launch, 0x3FFFFFFF)
+        groups = (launch,) + (1,) * (len(local) - 1)
+        key = (queue.device.int_ptr, int(np.prod(local, dtype=object)))
+        with self._lock:
+            self._check(groups, local)
+            if key in self._fit:
+                return self._fit[key]
+            opts = self.kernel.program.get_build_info(
+                queue.device, cl.program_build_info.OPTIONS)
+            words = opts.replace("-D ", "-D").split()
+            if not any(w == "-D" + FIT_MACRO or
+                       w.startswith("-D" + FIT_MACRO + "=") for w in words):
+                raise MismatchError(
+                    f"kernel {self.name}: its program was not built with "
+                    f"gsync_program_build_options() (no -D{FIT_MACRO}), so it "
+                    "cannot measure how many work-groups fit")
+            count = self._fit_probe(queue, groups, local)
+            if not 1 <= count <= launch:
+                raise LaunchError(
+                    f"kernel {self.name}: the probe of how many work-groups "
+                    f"fit counted {count} of {launch} launched")
+            self._fit[key] = count
+            return count
+
+    def _fit_probe(self, queue, groups, local):
+        """One probe launch; the count it read. The probe's words are reset
+        after it in the queue (or the whole state, if that fails)."""
+        on = np.array([0, 0, 0, 1], np.uint32)
+        glob = tuple(g * ls for g, ls in zip(groups, local))
+        count = np.zeros(1, np.uint32)
+        try:
+            ev = cl.enqueue_copy(queue, self.state, on,
+                                 dst_offset=FIT_COUNT * 4,
+                                 wait_for=[self._last] if self._last is not None
+                                 else None)
+            with _launch_lock:
+                self.kernel.set_arg(self.info.state_index, self.state)
+                run = cl.enqueue_nd_range_kernel(queue, self.kernel, glob,
+                                                 local, wait_for=[ev])
+            cl.enqueue_copy(queue, count, self.state,
+                            src_offset=self.info.participants_offset,
+                            wait_for=[run], is_blocking=True)
+        except cl.Error as e:
+            self._zero(queue)
+            raise cl_error("gsync_groups_that_fit (probe)", e) from None
+        try:
+            self._last = cl.enqueue_copy(queue, self.state,
+                                         np.zeros(4, np.uint32),
+                                         dst_offset=FIT_COUNT * 4,
+                                         wait_for=[run])
+        except cl.Error as e:
+            self._zero(queue)
+            raise cl_error("clEnqueueWriteBuffer (state)", e) from None
+        return int(count[0])
+
+    def watch(self, queue):
+        """Prepares this kernel, once, before its launches, to be watched
+        while it runs (docs/watch.md; gsync_watch_enable() in libgsync.h):
+        progress() and cancel() through fine-grained SVM with atomics,
+        where the device has it (the state then lives there), and
+        set_deadline() where the device's kernels read a clock. Returns a
+        gsync.watch.WatchSupport saying what works; DeviceError only when
+        nothing does. GSYNC_WATCH_CHANNEL=svm or none forces a channel
+        (none where it does not work)."""
+        if queue is None:
+            raise ArgumentError("gsync_watch_enable: queue is NULL")
+        return _watch.enable(self, queue)
+
+    def progress(self):
+        """How far the latest launch is, a gsync.watch.Progress: callable
+        from any thread while another waits in finish(); never blocks."""
+        return _watch.progress(self)
+
+    def cancel(self):
+        """Asks the latest launch to stop: participant 0 leaves at its next
+        barrier, every other work-group in its next wait, and finish()
+        raises gsync.LaunchCancelled ("cancelled by the host after N
+        barriers"). A launch that completes first reports as usual; a
+        cancel never reaches a later launch. Never blocks."""
+        _watch.cancel(self)
+
+    def set_deadline(self, seconds):
+        """Stops each later launch once it has run seconds (0: none) by the
+        device's clock, at participant 0's next barrier; finish() then
+        raises gsync.LaunchCancelled ("stopped at its deadline ...")."""
+        _watch.set_deadline(self, seconds)
 
     def finish(self, queue):
         """Waits for the latest launch and says how it ended: a LaunchInfo,
@@ -230,6 +365,8 @@ class Kernel:
             end = max(end, i.abort_offset + i.abort_bytes)
         if i.grid_offset is not None:
             end = max(end, i.grid_offset + 12)
+        if self.watch_state is not None:
+            end = max(end, _watch.END * 4)
         words = np.zeros(end // 4, np.uint32)
         try:
             cl.enqueue_copy(queue, words, self.state, wait_for=[self._last],
@@ -240,6 +377,9 @@ class Kernel:
         if i.abort_offset is not None and words[i.abort_offset // 4]:
             rec = words[i.abort_offset // 4:(i.abort_offset + i.abort_bytes) // 4]
             self._zero(queue)
+            if self.watch_state is not None and rec[0] in (
+                    _watch.ABORTED_BY_CANCEL, _watch.ABORTED_AT_DEADLINE):
+                raise _watch.stopped(self, words)
             raise self._aborted(rec)
         admitted = words[i.participants_offset // 4]
         grid = (words[i.grid_offset // 4:i.grid_offset // 4 + 3]

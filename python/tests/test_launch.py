@@ -232,3 +232,54 @@ def test_pocl_builds_unoptimised(device, rewritten, discovery):
     prog = rewritten(IDS, discovery=discovery, barrier="flip")
     pocl = " PoCL" in device.version
     assert ("-cl-opt-disable" in prog.build_options(device).split()) == pocl
+
+
+@pytest.mark.parametrize("barrier", ["flip", "tree"])
+def test_groups_that_fit_sizes_a_no_discovery_launch(context, queue, rewritten,
+                                                 barrier):
+    """Kernel.groups_that_fit measures how many groups run at once (PoCL runs as
+    many as it has threads: 2 here, up to 16 elsewhere); a --no-discovery
+    launch of that many completes and matches a launch of one group, and
+    the answer is kept. Output with discovery needs no probe."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier=barrier,
+                     discovery=False, spin_limit="2s")
+    k = prog.kernel(queue, prog_build(prog, context).stencil, max_groups=256)
+    n = 256
+    start = np.arange(n, dtype=np.uint32) % 7
+    a, b = (cl.Buffer(context, cl.mem_flags.READ_WRITE |
+                      cl.mem_flags.COPY_HOST_PTR, hostbuf=start)
+            for _ in range(2))
+    args = (a, b, np.uint32(n), np.uint32(40))
+    for i, x in enumerate(args):
+        k.kernel.set_arg(i, x)
+    fit = k.groups_that_fit(queue, 16)
+    assert 1 <= fit <= 256
+    assert k.groups_that_fit(queue, (16,)) == fit
+    assert k(queue, fit, 16).participants == fit
+    got = np.empty(n, np.uint32)
+    cl.enqueue_copy(queue, got, a)
+    cl.enqueue_copy(queue, a, start)
+    cl.enqueue_copy(queue, b, start)
+    assert k(queue, 1, 16).participants == 1
+    want = np.empty(n, np.uint32)
+    cl.enqueue_copy(queue, want, a)
+    assert (got == want).all()
+    disc = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier=barrier)
+    kd = disc.kernel(queue, prog_build(disc, context).stencil, max_groups=4)
+    with pytest.raises(gsync.ArgumentError, match="rewritten with discovery"):
+        kd.groups_that_fit(queue, 16)
+
+
+def test_groups_that_fit_needs_the_library_options(context, queue, rewritten):
+    """Built without build_options() the kernel has no probe, and a probe
+    launch would run its code: refused."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip",
+                     discovery=False)
+    built = cl.Program(context, prog.source).build(
+        options=prog.build_options(context.devices[0]).replace(
+            "-Dgsync_fit_probe", ""))
+    k = prog.kernel(queue, built.stencil, max_groups=8)
+    for i, x in enumerate(stencil_args(context)):
+        k.kernel.set_arg(i, x)
+    with pytest.raises(gsync.MismatchError, match="-Dgsync_fit_probe"):
+        k.groups_that_fit(queue, 16)
