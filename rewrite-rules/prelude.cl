@@ -70,11 +70,12 @@
  * discovery; the word a long wait polls), 11 the site, 12 the virtual and
  * 13 the real id of the first group that gave up, 14 how many groups it
  * saw arrive, 15 how many it waited for, 16 how long it waited (ms), 17
- * how many groups were launched. 18-23 let the host watch a launch
+ * how many groups were launched. 18-24 let the host watch a launch
  * (docs/watch.md): 18 the global barriers it has completed, 19 a deadline
  * in ms (0 none), 20-21 the device clock when participant 0 set up the
  * grid, 22 a cancel (the tag of the launch to stop), 23 this launch's
- * tag. Words 32 on are the barrier rule's
+ * tag, 24 what the host watches (1 progress, 2 cancel). Words 32 on are
+ * the barrier rule's
  * (gsync_rule_words).
  */
 /* A device-wide fence for global memory, used by the barrier rules before
@@ -268,30 +269,43 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
 #endif
 
 /* Watching (docs/watch.md). Every rule calls gsync_watch_tick(c) last in
- * its leader block, once per completed barrier. In participant 0 only it
- * (1) counts the barrier in local memory and stores the count in word 18,
- * which the host reads while the kernel runs; and after every barrier
- * (every gsync_watch_every-th, where a build sets it) (2) stops the launch
- * as gsync_cancelled if the host wrote this launch's tag (word 23, which
- * libgsync writes before the launch) into word 22; (3) with a deadline (word 19, ms) set, stops it as
- * gsync_deadline once the device clock has passed it. To stop, it sets the
- * abort word as a group that gave up does, and leaves: it stops arriving,
- * and every other group finds the abort word set in its next long wait
- * (gsync_spin_check) and leaves too. A tag rather than a flag: a cancel
- * that comes after its launch ended cannot stop the next one. The cost is
- * one store by one work-item per barrier, which nothing waits for, and
- * three independent loads, one round trip that participant 0 makes
- * before it arrives at the next barrier (-Dgsync_watch_every=8 pays it
- * every 8th barrier, and a cancel takes up to 8 barriers). Volatile, not
- * atomic (a GPU's volatile access goes to L2, where the host's write
- * arrives; a CPU device shares the memory).
- * Without a spin limit nothing could leave a wait, and this is empty; so
- * it is with -Dgsync_no_watch, which measures what watching costs. */
+ * its leader block, once per completed barrier. It does something only in
+ * participant 0, and only in a launch the host watches: libgsync writes
+ * word 24 before each launch of a watched kernel (1: the host reads the
+ * progress while the kernel runs, 2: it may cancel), and word 19 (the
+ * deadline, ms) where one is set; gsync_watch_start copies what applies
+ * into participant 0's local memory once, so an unwatched launch (and a
+ * watched one on a device where the host can neither read nor write while
+ * the kernel runs, with no deadline) costs one local load per barrier.
+ * Otherwise it (1) counts the barrier in local memory and, for progress,
+ * stores the count in word 18, which the host reads while the kernel runs;
+ * and after every barrier (every gsync_watch_every-th, where a build sets
+ * it) (2) stops the launch as gsync_cancelled if the host wrote this
+ * launch's tag (word 23, which libgsync writes before the launch) into
+ * word 22; (3) with a deadline, stops it as gsync_deadline once the device
+ * clock has passed the end gsync_watch_start worked out. To stop, it
+ * stores the count in word 18, sets the abort word as a group that gave up
+ * does, and leaves: it stops arriving, and every other group finds the
+ * abort word set in its next long wait (gsync_spin_check) and leaves too.
+ * A tag rather than a flag: a cancel that comes after its launch ended
+ * cannot stop the next one. Volatile, not atomic (a GPU's volatile access
+ * goes to L2, where the host's write arrives; a CPU device shares the
+ * memory). Without a spin limit nothing could leave a wait, and this is
+ * empty; so it is with -Dgsync_no_watch, which measures what watching
+ * costs. */
 #define gsync_cancelled 3u
 #ifndef gsync_watch_every
 #define gsync_watch_every 1u
 #endif
 #define gsync_deadline 4u
+#define gsync_watch_progress 1u
+#define gsync_watch_cancel 2u
+#define gsync_watch_deadline 4u
+/* Participant 0's copy of the watch (local memory its leader alone uses
+ * after gsync_ctx_grid): the mode bits above, and the deadline's end by
+ * the device clock (low, high word). */
+#define gsync_watch_mode(c) ((c)->left + 1)
+#define gsync_watch_end(c) ((c)->left + 2)
 #if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll) ||              \
     defined(gsync_clock_tsc)
 #define gsync_watch_clock 1
@@ -299,22 +313,26 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
 
 void gsync_watch_tick(private struct gsync_ctx *c) {
 #if gsync_spin_limit_ms && !defined(gsync_no_watch)
-  if (c->group == 0u && !*c->left) {
+  /* One local load when the launch is not watched: the mode first. */
+  uint mode = c->group == 0u ? *gsync_watch_mode(c) : 0u;
+  if (mode != 0u && !*c->left) {
     volatile global uint *w = c->state;
     uint ticks = ++*gsync_ticks(c);
-    w[18] = ticks;
+    if (mode & gsync_watch_progress)
+      w[18] = ticks;
     uint stop = 0u;
-    if (ticks % gsync_watch_every == 0u)
-      stop = w[22] != 0u && w[22] == w[23] ? gsync_cancelled : 0u;
+    if (ticks % gsync_watch_every == 0u) {
+      if ((mode & gsync_watch_cancel) && w[22] != 0u && w[22] == w[23])
+        stop = gsync_cancelled;
 #ifdef gsync_watch_clock
-    uint limit = ticks % gsync_watch_every == 0u ? w[19] : 0u;
-    if (stop == 0u && limit != 0u) {
-      ulong start = (ulong)w[20] | (ulong)w[21] << 32;
-      if (gsync_clock(0u) - start >= (ulong)limit * gsync_clock_per_ms)
+      local uint *end = gsync_watch_end(c);
+      if (stop == 0u && (mode & gsync_watch_deadline) &&
+          gsync_clock(0u) >= ((ulong)end[0] | (ulong)end[1] << 32))
         stop = gsync_deadline;
-    }
 #endif
+    }
     if (stop != 0u) {
+      w[18] = ticks;
       atomic_cmpxchg(c->state + 10, 0u, stop);
       *c->left = 1;
     }
@@ -322,12 +340,24 @@ void gsync_watch_tick(private struct gsync_ctx *c) {
 #endif
 }
 
-/* Where the deadline counts from: participant 0 sets up the grid. */
+/* Participant 0 sets up the grid: where the deadline counts from (words
+ * 20-21), and its copy of what the host watches. */
 void gsync_watch_start(private struct gsync_ctx *c) {
-#if gsync_spin_limit_ms && defined(gsync_watch_clock)
+#if gsync_spin_limit_ms && !defined(gsync_no_watch)
+  uint mode = c->state[24] & (gsync_watch_progress | gsync_watch_cancel);
+#ifdef gsync_watch_clock
   ulong now = gsync_clock(0u);
   c->state[20] = (uint)now;
   c->state[21] = (uint)(now >> 32);
+  uint limit = c->state[19];
+  if (limit != 0u) {
+    ulong end = now + (ulong)limit * gsync_clock_per_ms;
+    gsync_watch_end(c)[0] = (uint)end;
+    gsync_watch_end(c)[1] = (uint)(end >> 32);
+    mode |= gsync_watch_deadline;
+  }
+#endif
+  *gsync_watch_mode(c) = mode;
 #endif
 }
 

@@ -83,7 +83,7 @@ struct gsync_program {
   int any_barrier; /* some kernel has a state argument */
 };
 
-/* Watching a launch (docs/watch.md): state words 18-23 of the prelude. */
+/* Watching a launch (docs/watch.md): state words 18-24 of the prelude. */
 enum {
   WATCH_BARRIERS = 18,
   WATCH_DEADLINE_MS,
@@ -91,13 +91,16 @@ enum {
   WATCH_START_HI,
   WATCH_CANCEL,
   WATCH_TAG,
+  WATCH_MODE,
   WATCH_END
 };
+/* Word WATCH_MODE: what the host watches in a launch (prelude.cl). */
+enum { WATCH_PROGRESS = 1, WATCH_CANCEL_BIT = 2 };
 typedef struct watch_state {
   cl_uint *shared; /* the state as the host sees it when shared, else NULL */
   cl_context ctx;  /* retained while shared is SVM */
   cl_command_queue mapped; /* retained while shared is a mapped buffer */
-  int prepare;             /* write words 18-21 and 23 before each launch */
+  int prepare;             /* write words 18-21, 23, 24 before each launch */
   int has_clock;           /* the device has the clock a deadline needs */
   cl_uint deadline_ms;
   cl_uint tag;     /* the latest launch's tag (atomic: gsync_cancel) */
@@ -2311,7 +2314,7 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
  * The kernel's participant 0 counts barriers in state word 18 and looks
  * for a cancel (word 22 equal to the launch's tag, word 23) and a deadline
  * (word 19) after each barrier (rewrite-rules/prelude.cl). Before each
- * launch libgsync writes words 18-21 and 23 through the queue, ordered
+ * launch libgsync writes words 18-21, 23 and 24 through the queue, ordered
  * like the state's zeroing; word 22 is written by gsync_cancel alone (the
  * zeroing leaves it), so that a cancel of a launch still queued behind
  * another is kept until it runs, and a late one, naming a launch that has
@@ -2785,21 +2788,29 @@ out:
 }
 
 /* Enqueues, after k's latest command, the words a launch starts from:
- * no barriers yet (18), the deadline (19), no start time (20-21), and the
- * launch's tag (23), which gsync_cancel then names. Fills, because a fill
- * copies its pattern at once and a write would need the source kept. */
+ * no barriers yet (18), the deadline (19), no start time (20-21), the
+ * launch's tag (23), which gsync_cancel then names, and what the host
+ * watches (24: progress and cancel where it shares the state; without a
+ * channel the kernel does neither, since no one could see it). Fills,
+ * because a fill copies its pattern at once and a write would need the
+ * source kept. */
 static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
                                   char *err, size_t errlen) {
   cl_uint tag = k->watch.tag + 1 != 0 ? k->watch.tag + 1 : 1;
+  cl_uint mode =
+      k->watch.shared != NULL ? WATCH_PROGRESS | WATCH_CANCEL_BIT : 0;
   const struct {
     size_t word;
     cl_uint pattern[2];
   } fills[] = {{WATCH_BARRIERS, {0, k->watch.deadline_ms}},
                {WATCH_START_LO, {0, 0}},
-               {WATCH_TAG, {tag, 0}}};
+               {WATCH_TAG, {tag, 0}},
+               {WATCH_MODE, {mode, 0}}};
   for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
     cl_event ev = NULL;
-    size_t bytes = fills[f].word == WATCH_TAG ? 4 : 8;
+    /* Words 23 and 24 one each: a fill's offset is a multiple of its
+     * pattern's size. */
+    size_t bytes = fills[f].word >= WATCH_TAG ? 4 : 8;
     cl_int rc = clEnqueueFillBuffer(
         queue, k->state, fills[f].pattern, bytes, fills[f].word * 4, bytes,
         k->last != NULL ? 1 : 0, k->last != NULL ? &k->last : NULL, &ev);

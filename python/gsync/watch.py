@@ -4,8 +4,8 @@ gsync_set_deadline() over PyOpenCL.
 
 The kernel's participant 0 counts barriers in state word 18 and looks for
 a cancel (word 22 equal to the launch's tag, word 23) and a deadline (word
-19) after each barrier (rewrite-rules/prelude.cl). Before each launch the
-host writes words 18-21 and 23 through the queue, ordered like the
+19) after each barrier, as word 24 asks (rewrite-rules/prelude.cl). Before
+each launch the host writes words 18-21, 23 and 24 through the queue, ordered like the
 state's zeroing; word 22 is written by cancel() alone (the zeroing leaves
 it), so that a cancel of a launch still queued behind another is kept
 until it runs, and a late one, naming a launch that has ended, stops no
@@ -30,8 +30,10 @@ from .device import _nv_compute_capability, cpu_clock_hz
 from .errors import ArgumentError, DeviceError, KernelError, LaunchError
 
 # State words (docs/constraints.md, "The state buffer").
-(BARRIERS, DEADLINE_MS, START_LO, START_HI, CANCEL, TAG,
- END) = range(18, 25)
+(BARRIERS, DEADLINE_MS, START_LO, START_HI, CANCEL, TAG, MODE,
+ END) = range(18, 26)
+# Word MODE: what the host watches in a launch (prelude.cl).
+WATCH_PROGRESS, WATCH_CANCEL = 1, 2
 ABORTED_BY_CANCEL, ABORTED_AT_DEADLINE = 3, 4
 
 
@@ -147,12 +149,14 @@ def _share_state(k, w, queue):
 
 def prepare(k, queue):
     """Enqueues, after k's latest command, the words a launch starts from:
-    no barriers yet (18), the deadline (19), no start time (20-21), and the
-    launch's tag (23), which cancel() then names."""
+    no barriers yet (18), the deadline (19), no start time (20-21), the
+    launch's tag (23), which cancel() then names, and what the host
+    watches (24: progress and cancel where it shares the state)."""
     w = k.watch_state
     tag = w.tag + 1 if w.tag + 1 < 2**32 else 1
+    mode = WATCH_PROGRESS | WATCH_CANCEL if w.shared is not None else 0
     for word, pattern in ((BARRIERS, [0, w.deadline_ms]),
-                          (START_LO, [0, 0]), (TAG, [tag])):
+                          (START_LO, [0, 0]), (TAG, [tag]), (MODE, [mode])):
         k._last = cl.enqueue_fill_buffer(
             queue, k.state, np.array(pattern, np.uint32), word * 4,
             4 * len(pattern),

@@ -6,8 +6,9 @@
 # the host's while it ran, and after how long: the "figure: probe:"
 # line), the time per global barrier of the stencil run-test kernel
 # built as usual and built with -Dgsync_no_watch (the watch compiled out),
-# alternately, in one process (with the state in the watch's channel:
-# with a host-visible buffer, in host memory); how long a 500 ms deadline
+# alternately, then again with a deadline set that is never reached, in
+# one process (with the state in the watch's channel: with a host-visible
+# buffer, in host memory); how long a 500 ms deadline
 # takes to stop a launch; and, where there is a channel, a cancel. Then
 # the full checks (progress, cancel, races, deadline;
 # test/run/watch.test) on NVIDIA, which fail at once where there is no
