@@ -455,6 +455,9 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
     v0 = shared[5];
     v1 = shared[6];
     v2 = shared[3] / (v0 * v1);
+    /* Every item has read the grid before participant 0's leader reuses
+     * words 3-5 for the watch (gsync_watch_start, below). */
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
   uint me = c->group;
   if (me >= v0 * v1 * v2)
