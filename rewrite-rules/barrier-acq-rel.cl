@@ -80,7 +80,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
       atomic_store_explicit(&flag[2 * c->group + 1], 0u, memory_order_relaxed,
                             memory_scope_device);
     }
-    gsync_watch_tick(c);
+    gsync_watch_tick(c, gsync_watch_peek(c));
   }
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }

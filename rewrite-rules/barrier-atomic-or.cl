@@ -62,7 +62,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
       atomic_xchg(&flag[2 * c->group + 1], 0u);
       gsync_device_fence();
     }
-    gsync_watch_tick(c);
+    gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }

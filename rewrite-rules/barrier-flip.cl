@@ -49,7 +49,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_spin_while(c, site, ((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0,
                      gsync_flip_arrived(atomic_or(word, 0u), c->groups));
     gsync_device_fence();
-    gsync_watch_tick(c);
+    gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }

@@ -51,7 +51,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
       gsync_spin_while(c, site, atomic_or(gen, 0u) == g, atomic_or(count, 0u));
     }
     gsync_device_fence();
-    gsync_watch_tick(c);
+    gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }

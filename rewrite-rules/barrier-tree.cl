@@ -116,6 +116,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *w = gsync_rule_words(c);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (gsync_leader()) {
+    uint watch = gsync_watch_peek(c);
     uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
     uint old = gsync_tree_add(w, add);
     if (((old + add) & 0x7fffffffu) != 0u) {
@@ -128,7 +129,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
         gsync_spin_while(c, site, gsync_tree_waiting(w, t),
                          gsync_tree_adds(atomic_or(w, 0u), c->groups));
     }
-    gsync_watch_tick(c);
+    gsync_watch_tick(c, watch);
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
@@ -190,7 +191,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_spin_while(c, site, gsync_tree_waiting(top, before),
                      gsync_tree_arrived(c));
     gsync_tree_acquire(top);
-    gsync_watch_tick(c);
+    gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }

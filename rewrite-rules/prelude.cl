@@ -268,15 +268,19 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
   } while (0)
 #endif
 
-/* Watching (docs/watch.md). Every rule calls gsync_watch_tick(c) last in
- * its leader block, once per completed barrier. It does something only in
- * participant 0, and only in a launch the host watches: libgsync writes
- * word 24 before each launch of a watched kernel (1: the host reads the
- * progress while the kernel runs, 2: it may cancel), and word 19 (the
- * deadline, ms) where one is set; gsync_watch_start copies what applies
- * into participant 0's local memory once, so an unwatched launch (and a
- * watched one on a device where the host can neither read nor write while
- * the kernel runs, with no deadline) costs one local load per barrier.
+/* Watching (docs/watch.md). Every rule ends its leader block with
+ * gsync_watch_tick(c, gsync_watch_peek(c)), once per completed barrier
+ * (tree's NVIDIA path peeks first in the block, before its arrival, so
+ * that the local load's latency hides behind the arrival's round trip;
+ * elsewhere the value held across the wait cost registers). It does
+ * something only in participant 0, and only in a launch the host
+ * watches: libgsync writes word 24 before each launch of a watched kernel
+ * (1: the host reads the progress while the kernel runs, 2: it may
+ * cancel), and word 19 (the deadline, ms) where one is set;
+ * gsync_watch_start copies what applies into participant 0's local
+ * memory once, so an unwatched launch (and a watched one on a device
+ * where the host can neither read nor write while the kernel runs, with
+ * no deadline) costs one local load per barrier in one work-item.
  * Otherwise it (1) counts the barrier in local memory and, for progress,
  * stores the count in word 18, which the host reads while the kernel runs;
  * and after every barrier (every gsync_watch_every-th, where a build sets
@@ -311,10 +315,18 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
 #define gsync_watch_clock 1
 #endif
 
-void gsync_watch_tick(private struct gsync_ctx *c) {
+/* What participant 0's leader is to watch at this barrier (0 elsewhere,
+ * and 0 where the watch is compiled out, which removes it all). */
+uint gsync_watch_peek(private struct gsync_ctx *c) {
 #if gsync_spin_limit_ms && !defined(gsync_no_watch)
-  /* One local load when the launch is not watched: the mode first. */
-  uint mode = c->group == 0u ? *gsync_watch_mode(c) : 0u;
+  return c->group == 0u ? *gsync_watch_mode(c) : 0u;
+#else
+  return 0u;
+#endif
+}
+
+void gsync_watch_tick(private struct gsync_ctx *c, uint mode) {
+#if gsync_spin_limit_ms && !defined(gsync_no_watch)
   if (mode != 0u && !*c->left) {
     volatile global uint *w = c->state;
     uint ticks = ++*gsync_ticks(c);
