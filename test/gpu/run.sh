@@ -4,8 +4,11 @@
 # GPU machine, for every barrier, on NVIDIA's OpenCL and on PoCL, with
 # launches of 1x, 2x, 4x and 16x the co-resident group count (discovery) and
 # with exactly 132, 264, 528 and the full co-resident count taking part
-# (--no-discovery), each run under `timeout`. Prints a compact table and
-# writes it (and a full log) to $OUT (default: build/gpu-out).
+# (--no-discovery), each run under `timeout`. "Full" is what
+# gsync_groups_that_fit measures for each build (gsync-run --fit, at most
+# twice the co-resident count) for the 1-D scenarios, and the least that
+# discovery admitted for the N-D ones. Prints a compact table and writes
+# it (and a full log) to $OUT (default: build/gpu-out).
 #
 # On your machine first:  sh test/gpu/prepare.sh   (needs libclang)
 # On the GPU machine:     . .gpu/on-gpu.sh; bash test/gpu/run.sh
@@ -70,8 +73,13 @@ shape3() {
 }
 
 # launch_args SCENARIO G: the launch of G work-groups of L items: 1-D for
-# the 1-D scenarios, a 2-D or 3-D shape for jacobi2d and stencil3d.
+# the 1-D scenarios, a 2-D or 3-D shape for jacobi2d and stencil3d; G =
+# fitMAX: as many as fit, at most MAX (1-D only).
 launch_args() {
+  case $1.$2 in
+    *.fit*) echo "--fit ${2#fit} --local $L" ;;
+  esac
+  case $2 in fit*) return ;; esac
   case $1 in
     jacobi2d) echo "--groups $(shape2 "$2") --local $L2 --extent $ND_EXTENT2" ;;
     stencil3d) echo "--groups $(shape3 "$2") --local $L3 --extent $ND_EXTENT3" ;;
@@ -160,7 +168,7 @@ for plat in $PLATFORMS; do
   say "discovery (ticket) admitted at most $maxp of $((4 * C)) launched groups (3 tries)"
   full=$C
   [ "$plat" = NVIDIA ] && [ "$maxp" -gt 0 ] && [ "$maxp" -lt "$C" ] && full=$maxp
-  say "full co-resident count used for --no-discovery: $full"
+  say "full co-resident count used for --no-discovery (N-D; 1-D: --fit): $full"
   # An N-D kernel may hold fewer groups at once than the 1-D stencil (more
   # registers per item): its "full" count is the least that discovery
   # admits for it in three launches (NVIDIA's driver ran 660 or 792 groups
@@ -199,10 +207,19 @@ EOF2
       row=$(printf "%-13s %-6s %6s |" "$b" nodisc "$g")
       for sc in $SCENARIOS; do
         gg=$g
-        [ "$g" = full ] && gg=${fullof[$sc]}
+        minp=$g
         e=$penv
-        [ "$plat" != NVIDIA ] && [ "$gg" -gt "$C" ] && e="POCL_MAX_PTHREAD_COUNT=$gg"
-        row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$b.nd" "$gg" "$L" "$gg" $e)")"
+        if [ "$g" = full ]; then
+          case $sc in
+            jacobi2d|stencil3d) gg=${fullof[$sc]}; minp=$gg ;;
+            *) gg=fit$((2 * C)); minp=1 ;;
+          esac
+        fi
+        case $gg in
+          fit*) ;;
+          *) [ "$plat" != NVIDIA ] && [ "$gg" -gt "$C" ] && e="POCL_MAX_PTHREAD_COUNT=$gg" ;;
+        esac
+        row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$b.nd" "$gg" "$L" "$minp" $e)")"
       done
       say "$row"
     done
@@ -240,7 +257,7 @@ done
 say ""
 say "cells: ok:P = checked against the CPU, P groups took part; MISMATCH/TIMEOUT (hung)/ABORTED (spin limit)/ERRn = failed; skip = over BUDGET"
 # The cells were made in subshells: count them from the table.
-cells=$(grep -E '^[^ ]+ +[^ ]+ +[0-9]+ \|' "$TAB" | cut -d'|' -f2- | tr ' ' '\n' | grep -v '^$')
+cells=$(grep -E '^[^ ]+ +[^ ]+ +([0-9]+|full) \|' "$TAB" | cut -d'|' -f2- | tr ' ' '\n' | grep -v '^$')
 pass=$(echo "$cells" | grep -cE '^ok:|sees-it$')
 fail=$(echo "$cells" | grep -cE '^(MISMATCH|TIMEOUT|ABORTED|ERR)|BLIND$')
 skip=$(echo "$cells" | grep -c '^skip$')
