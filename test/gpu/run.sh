@@ -6,9 +6,8 @@
 # with exactly 132, 264, 528 and the full co-resident count taking part
 # (--no-discovery), each run under `timeout`. "Full" is what
 # gsync_groups_that_fit measures for each build (gsync-run --fit, at most
-# twice the co-resident count) for the 1-D scenarios, and the least that
-# discovery admitted for the N-D ones. Prints a compact table and writes
-# it (and a full log) to $OUT (default: build/gpu-out).
+# twice the co-resident count). Prints a compact table and writes it (and
+# a full log) to $OUT (default: build/gpu-out).
 #
 # On your machine first:  sh test/gpu/prepare.sh   (needs libclang)
 # On the GPU machine:     . .gpu/on-gpu.sh; bash test/gpu/run.sh
@@ -23,8 +22,8 @@
 #                                16x16 or 8x8x4 items, 8x8 or 4x4x4 on PoCL,
 #                                over the grid ND_EXTENT2 / ND_EXTENT3)
 #   NV_CORES=1056                co-resident groups of 256 items on the H100
-#                                (132 SMs x 8); refined at run time to the
-#                                most that discovery admitted, if fewer
+#                                (132 SMs x 8): the discovery launches are
+#                                1x-16x it, "full" probes up to 2x it
 #   POCL_CORES=16                co-resident groups on PoCL (its threads)
 #   BUDGET=240                   seconds; later runs are skipped, not hung
 #   DISC_EXTRA="..."             more discovery rules (prepare.sh made
@@ -74,15 +73,15 @@ shape3() {
 
 # launch_args SCENARIO G: the launch of G work-groups of L items: 1-D for
 # the 1-D scenarios, a 2-D or 3-D shape for jacobi2d and stencil3d; G =
-# fitMAX: as many as fit, at most MAX (1-D only).
+# fitMAX: as many as gsync_groups_that_fit says fit, at most MAX (in
+# N-D, the squarest shape of at most that many).
 launch_args() {
   case $1.$2 in
+    jacobi2d.fit*) echo "--fit ${2#fit} --local $L2 --extent $ND_EXTENT2" ;;
+    stencil3d.fit*) echo "--fit ${2#fit} --local $L3 --extent $ND_EXTENT3" ;;
     *.fit*) echo "--fit ${2#fit} --local $L" ;;
-  esac
-  case $2 in fit*) return ;; esac
-  case $1 in
-    jacobi2d) echo "--groups $(shape2 "$2") --local $L2 --extent $ND_EXTENT2" ;;
-    stencil3d) echo "--groups $(shape3 "$2") --local $L3 --extent $ND_EXTENT3" ;;
+    jacobi2d.*) echo "--groups $(shape2 "$2") --local $L2 --extent $ND_EXTENT2" ;;
+    stencil3d.*) echo "--groups $(shape3 "$2") --local $L3 --extent $ND_EXTENT3" ;;
     *) echo "--groups $2 --local $L" ;;
   esac
 }
@@ -156,7 +155,7 @@ for plat in $PLATFORMS; do
   say ""
   say "== $plat: local size $L, co-resident groups assumed $C =="
   # Discovery's verdict: the most groups it admits on an oversubscribed
-  # launch (stencil, atomic-or); the --no-discovery "full" count uses it.
+  # launch (stencil, atomic-or), for the log.
   maxp=0
   for i in 1 2 3; do
     line=$(timeout -k 3 "$TMO" "$RUN" --scenario stencil --cl "$K/stencil.atomic-or.cl" \
@@ -166,32 +165,7 @@ for plat in $PLATFORMS; do
     [ -n "$p" ] && [ "$p" -gt "$maxp" ] && maxp=$p
   done
   say "discovery (ticket) admitted at most $maxp of $((4 * C)) launched groups (3 tries)"
-  full=$C
-  [ "$plat" = NVIDIA ] && [ "$maxp" -gt 0 ] && [ "$maxp" -lt "$C" ] && full=$maxp
-  say "full co-resident count used for --no-discovery (N-D; 1-D: --fit): $full"
-  # An N-D kernel may hold fewer groups at once than the 1-D stencil (more
-  # registers per item): its "full" count is the least that discovery
-  # admits for it in three launches (NVIDIA's driver ran 660 or 792 groups
-  # of jacobi2d at once in different launches of one run).
-  declare -A fullof
-  for sc in $SCENARIOS; do
-    fullof[$sc]=$full
-    case $sc in jacobi2d|stencil3d) ;; *) continue ;; esac
-    [ "$plat" = NVIDIA ] && [ -f "$K/$sc.$DEF.cl" ] || continue
-    seen=""
-    for try in 1 2 3; do
-      line=$(timeout -k 3 "$TMO" "$RUN" --scenario $sc --cl "$K/$sc.$DEF.cl" \
-        --constraints "$K/$sc.$DEF.json" $(launch_args $sc $((4 * C))) \
-        --rounds 2 2>>"$LOG")
-      read -r pp lo <<EOF2
-$(echo "$line" | sed -n 's/.*participants=\([0-9]*\).*left_out=\([0-9]*\).*/\1 \2/p')
-EOF2
-      [ -n "$pp" ] || continue
-      seen="$seen $((pp + lo))"
-      [ $((pp + lo)) -lt "${fullof[$sc]}" ] && fullof[$sc]=$((pp + lo))
-    done
-    say "$sc: discovery admitted (participants + left out) ${seen:- ?} of $((4 * C)) launched; full count ${fullof[$sc]}"
-  done
+  say "--no-discovery \"full\": as many as fit each build, at most $((2 * C)) (gsync-run --fit)"
   hdr=$(printf "%-13s %-6s %6s |" barrier mode groups)
   for sc in $SCENARIOS; do hdr="$hdr $(printf '%-9s' "$sc")"; done
   say "$hdr"
@@ -210,10 +184,8 @@ EOF2
         minp=$g
         e=$penv
         if [ "$g" = full ]; then
-          case $sc in
-            jacobi2d|stencil3d) gg=${fullof[$sc]}; minp=$gg ;;
-            *) gg=fit$((2 * C)); minp=1 ;;
-          esac
+          gg=fit$((2 * C))
+          minp=1
         fi
         case $gg in
           fit*) ;;

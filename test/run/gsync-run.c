@@ -82,7 +82,9 @@ static const char usage_text[] =
     "                        as gsync_groups_that_fit says fit (kernel "
     "handles\n"
     "                        made for MAX); prints NAME: fit=N of MAX\n"
-    "                        probe=T ms (the first call's time)\n"
+    "                        probe=T ms (the first call's time); with a\n"
+    "                        2-D or 3-D --local, the launch is the\n"
+    "                        squarest shape of at most N groups\n"
     "  --extent WxH[xD]      the grid jacobi2d or stencil3d sweeps (each\n"
     "                        at most 4096)\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
@@ -268,7 +270,7 @@ static int parse_args(int argc, char **argv, options *o) {
       ok = parse_count(value, &o->fit) && o->fit > 0;
       o->groups[0] = o->fit;
       o->groups[1] = o->groups[2] = 1;
-      o->dims = 1;
+      o->dims = 1; /* as many as --local has, once it is known */
       break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
@@ -289,6 +291,8 @@ static int parse_args(int argc, char **argv, options *o) {
     return 0;
   if (o->scenario == NULL || o->cl == NULL || o->constraints == NULL)
     return usage_error("--scenario, --cl and --constraints are required", NULL);
+  if (o->fit != 0 && o->local_dims != 0)
+    o->dims = o->local_dims;
   if (o->dims == 0 || o->local_dims == 0)
     return usage_error("--groups and --local are required", NULL);
   if (o->local_dims != o->dims || (o->has_offset && o->offset_dims != o->dims))
@@ -809,6 +813,32 @@ done:
   return result;
 }
 
+/* The largest n with n^k <= v, for k = 2 or 3. */
+static size_t int_root(size_t v, int k) {
+  size_t n = 1;
+  while ((k == 2 ? (n + 1) * (n + 1) : (n + 1) * (n + 1) * (n + 1)) <= v)
+    n++;
+  return n;
+}
+
+/* The launch for n groups in dims dimensions: n itself in 1-D; otherwise
+ * the squarest shape of at most n groups: floor(cbrt n) in the last
+ * dimension of three, then floor(sqrt) of what is left in the second,
+ * and as many as then fit in the first (fewer than sqrt(n) unused in
+ * 2-D). */
+static void fit_shape(size_t n, cl_uint dims, size_t shape[3]) {
+  shape[0] = n;
+  shape[1] = shape[2] = 1;
+  if (dims == 3) {
+    shape[2] = int_root(n, 3);
+    n /= shape[2];
+  }
+  if (dims >= 2) {
+    shape[1] = int_root(n, 2);
+    shape[0] = n / shape[1];
+  }
+}
+
 /* --fit: asks libgsync how many work-groups of each kernel handle fit on
  * the device (twice: the second answer comes from its cache and must be
  * the same), prints the fewest and how long the slowest first call took,
@@ -822,16 +852,16 @@ static int fit_groups(run *r, gsync_kernel *const *gks) {
     size_t fit = 0, again = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    gsync_status st = gsync_groups_that_fit(gks[k], r->queue, 1, r->o->local,
-                                            &fit, err, sizeof err);
+    gsync_status st = gsync_groups_that_fit(gks[k], r->queue, r->o->dims,
+                                            r->o->local, &fit, err, sizeof err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double took = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
                   (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (took > ms)
       ms = took;
     if (st == GSYNC_OK)
-      st = gsync_groups_that_fit(gks[k], r->queue, 1, r->o->local, &again, err,
-                                 sizeof err);
+      st = gsync_groups_that_fit(gks[k], r->queue, r->o->dims, r->o->local,
+                                 &again, err, sizeof err);
     if (st != GSYNC_OK) {
       fprintf(stderr, "gsync-run: error: %s\n", err);
       return RUN_ERROR;
@@ -846,7 +876,8 @@ static int fit_groups(run *r, gsync_kernel *const *gks) {
       fewest = fit;
   }
   printf("%s: fit=%zu of %zu probe=%.1f ms\n", r->name, fewest, r->groups, ms);
-  r->groups = r->shape[0] = fewest;
+  fit_shape(fewest, r->o->dims, r->shape);
+  r->groups = r->shape[0] * r->shape[1] * r->shape[2];
   return RUN_OK;
 }
 
