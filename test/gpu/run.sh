@@ -154,17 +154,6 @@ for plat in $PLATFORMS; do
   esac
   say ""
   say "== $plat: local size $L, co-resident groups assumed $C =="
-  # Discovery's verdict: the most groups it admits on an oversubscribed
-  # launch (stencil, atomic-or), for the log.
-  maxp=0
-  for i in 1 2 3; do
-    line=$(timeout -k 3 "$TMO" "$RUN" --scenario stencil --cl "$K/stencil.atomic-or.cl" \
-      --constraints "$K/stencil.atomic-or.json" --groups $((4 * C)) --local $L \
-      --rounds 2 2>>"$LOG")
-    p=$(echo "$line" | sed -n 's/.*participants=\([0-9]*\).*/\1/p')
-    [ -n "$p" ] && [ "$p" -gt "$maxp" ] && maxp=$p
-  done
-  say "discovery (ticket) admitted at most $maxp of $((4 * C)) launched groups (3 tries)"
   say "--no-discovery \"full\": as many as fit each build, at most $((2 * C)) (gsync-run --fit)"
   hdr=$(printf "%-13s %-6s %6s |" barrier mode groups)
   for sc in $SCENARIOS; do hdr="$hdr $(printf '%-9s' "$sc")"; done

@@ -270,7 +270,6 @@ static int parse_args(int argc, char **argv, options *o) {
       ok = parse_count(value, &o->fit) && o->fit > 0;
       o->groups[0] = o->fit;
       o->groups[1] = o->groups[2] = 1;
-      o->dims = 1; /* as many as --local has, once it is known */
       break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
@@ -291,7 +290,7 @@ static int parse_args(int argc, char **argv, options *o) {
     return 0;
   if (o->scenario == NULL || o->cl == NULL || o->constraints == NULL)
     return usage_error("--scenario, --cl and --constraints are required", NULL);
-  if (o->fit != 0 && o->local_dims != 0)
+  if (o->fit != 0) /* as many dimensions as --local */
     o->dims = o->local_dims;
   if (o->dims == 0 || o->local_dims == 0)
     return usage_error("--groups and --local are required", NULL);
