@@ -329,7 +329,7 @@ static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
     return;
   }
 #define ENTRY_CTX                                                              \
-  " local uint gsync_shared[8]; struct gsync_ctx gsync_ctx_v;"                 \
+  " local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v;"                \
   " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
   gsri_add_edit(ctx, fn->body_lbrace, 0,
                 ctx->no_discovery ? ENTRY_CTX

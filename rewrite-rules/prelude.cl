@@ -305,11 +305,14 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
 #define gsync_watch_progress 1u
 #define gsync_watch_cancel 2u
 #define gsync_watch_deadline 4u
-/* Participant 0's copy of the watch (local memory its leader alone uses
- * after gsync_ctx_grid): the mode bits above, and the deadline's end by
- * the device clock (low, high word). */
-#define gsync_watch_mode(c) ((c)->left + 1)
-#define gsync_watch_end(c) ((c)->left + 2)
+/* Participant 0's copy of the watch (local memory its leader alone uses):
+ * the mode bits above, and the deadline's end by the device clock (low,
+ * high word): gsync_shared words 8-10, apart from the words other
+ * work-items read during the set-up (discovery's 0-1, the grid search's
+ * 3-6), so that its leader may write them without waiting for the
+ * others. */
+#define gsync_watch_mode(c) ((c)->left + 6)
+#define gsync_watch_end(c) ((c)->left + 7)
 #if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll) ||              \
     defined(gsync_clock_tsc)
 #define gsync_watch_clock 1
@@ -467,9 +470,6 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
     v0 = shared[5];
     v1 = shared[6];
     v2 = shared[3] / (v0 * v1);
-    /* Every item has read the grid before participant 0's leader reuses
-     * words 3-5 for the watch (gsync_watch_start, below). */
-    barrier(CLK_LOCAL_MEM_FENCE);
   }
   uint me = c->group;
   if (me >= v0 * v1 * v2)
