@@ -487,11 +487,12 @@ static int cmd_probe(const clhost *host) {
 }
 
 /* Writes the device binary (PTX on NVIDIA) of a rewritten file, built for
- * its kernel (--kernel, default loop), to path. */
+ * its kernel (--kernel, default loop) with libgsync's options and extra
+ * (--build-options, e.g. -Dgsync_watch), to path. */
 static int cmd_binary(const clhost *host, const char *cl, const char *json,
-                      const char *path, const char *kernel) {
+                      const char *path, const char *kernel, const char *extra) {
   clhost_gk x;
-  clhost_load(host, &x, cl, json, kernel, 1);
+  clhost_load_opts(host, &x, cl, json, kernel, 1, NULL, extra);
   size_t sz = 0;
   clGetProgramInfo(x.pr, CL_PROGRAM_BINARY_SIZES, sizeof sz, &sz, NULL);
   unsigned char *bin = malloc(sz + 1);
@@ -508,7 +509,7 @@ static int cmd_binary(const clhost *host, const char *cl, const char *json,
 int main(int argc, char **argv) {
   clhost device;
   const char *cl = NULL, *json = NULL, *configs = NULL, *outp = NULL;
-  const char *nd = NULL, *ndjson = NULL, *kname = "loop";
+  const char *nd = NULL, *ndjson = NULL, *kname = "loop", *extra = NULL;
   cl_uint shrt = 100, lng = 2100, episodes = 100000;
   int reps = 7;
   if (argc < 2) {
@@ -541,6 +542,8 @@ int main(int argc, char **argv) {
       kname = v;
     else if (!strcmp(a, "--nd-constraints"))
       ndjson = v;
+    else if (!strcmp(a, "--build-options"))
+      extra = v;
     else {
       fprintf(stderr, "gsync-bench: unknown option %s\n", a);
       return 2;
@@ -551,7 +554,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "probe"))
       return cmd_probe(&device);
     if (cl && json && outp)
-      return cmd_binary(&device, cl, json, outp, kname);
+      return cmd_binary(&device, cl, json, outp, kname, extra);
     return 2;
   }
   if (reps < 1 || reps > 64 || lng <= shrt || !configs) {

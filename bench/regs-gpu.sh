@@ -7,6 +7,8 @@
 # polls). Prints REGS lines and the SASS; writes nothing else.
 #   REGS_VARIANTS  kernel suffixes (default: the default barrier with and
 #                  without discovery)
+#   REGS_WATCH=1   also each built with -Dgsync_watch (the watch compiled
+#                  in; GSYNC_WATCH_BUILD_OPTION): "REGS k.v+watch" lines
 B=${B:-build/bench/gsync-bench}
 K=build/gpu-kernels
 root=$(pwd)
@@ -19,11 +21,14 @@ for k in xpx stencil mirror; do
   for v in ${REGS_VARIANTS:-$DEF $DEF.nd}; do
     f=$K/$k.$v
     [ -f "$f.cl" ] || continue
-    timeout 30 "$B" binary --cl "$f.cl" --constraints "$f.json" --kernel "$k" \
-      --out /tmp/regs.bin >/dev/null 2>&1 &&
-      tr -d '\000' < /tmp/regs.bin > /tmp/regs.ptx &&
-      echo "REGS $k.$v $(ptxas -arch=sm_90 -v /tmp/regs.ptx -o /dev/null 2>&1 |
-                         grep -o 'Used [0-9]* registers')"
+    for w in "" ${REGS_WATCH:+-Dgsync_watch}; do
+      timeout 30 "$B" binary --cl "$f.cl" --constraints "$f.json" \
+        --kernel "$k" --build-options "$w" --out /tmp/regs.bin \
+        >/dev/null 2>&1 &&
+        tr -d '\000' < /tmp/regs.bin > /tmp/regs.ptx &&
+        echo "REGS $k.$v${w:++watch} $(ptxas -arch=sm_90 -v /tmp/regs.ptx \
+          -o /dev/null 2>&1 | grep -o 'Used [0-9]* registers')"
+    done
   done
 done
 for v in $DEF.nd; do

@@ -133,8 +133,12 @@ int main(int argc, char **argv) {
     die("source", err);
   const char *csrc = src;
   cl_program prog = clCreateProgramWithSource(ctx, 1, &csrc, NULL, &e);
-  if (clBuildProgram(prog, 1, &dev, gsync_program_build_options(gp, dev), NULL,
-                     NULL)) {
+  /* GSYNC_WATCH_BUILD_OPTION compiles the watch into the barriers (a
+   * program built without it costs nothing for it, and cannot be watched). */
+  char options[4096];
+  snprintf(options, sizeof options, "%s %s",
+           gsync_program_build_options(gp, dev), GSYNC_WATCH_BUILD_OPTION);
+  if (clBuildProgram(prog, 1, &dev, options, NULL, NULL)) {
     static char log[1 << 16];
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log,
                           NULL);

@@ -278,9 +278,10 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
  * (1: the host reads the progress while the kernel runs, 2: it may
  * cancel), and word 19 (the deadline, ms) where one is set;
  * gsync_watch_start copies what applies into participant 0's local
- * memory once, so an unwatched launch (and a watched one on a device
- * where the host can neither read nor write while the kernel runs, with
- * no deadline) costs one local load per barrier in one work-item.
+ * memory once, so a launch of a watch build that the host does not
+ * watch (or watches on a device where it can neither read nor write while
+ * the kernel runs, with no deadline) costs one local load per barrier in
+ * one work-item.
  * Otherwise it (1) counts the barrier in local memory and, for progress,
  * stores the count in word 18, which the host reads while the kernel runs;
  * and after every barrier (every gsync_watch_every-th, where a build sets
@@ -294,9 +295,11 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
  * A tag rather than a flag: a cancel that comes after its launch ended
  * cannot stop the next one. Volatile, not atomic (a GPU's volatile access
  * goes to L2, where the host's write arrives; a CPU device shares the
- * memory). Without a spin limit nothing could leave a wait, and this is
- * empty; so it is with -Dgsync_no_watch, which measures what watching
- * costs. */
+ * memory). All of it is compiled in only where the program is built with
+ * -Dgsync_watch (GSYNC_WATCH_BUILD_OPTION in libgsync.h, which
+ * gsync_watch_enable requires): a build without it, the default, has no
+ * trace of the watch, so a kernel nobody watches pays nothing for it.
+ * Without a spin limit nothing could leave a wait, and it is empty too. */
 #define gsync_cancelled 3u
 #ifndef gsync_watch_every
 #define gsync_watch_every 1u
@@ -321,7 +324,7 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
 /* What participant 0's leader is to watch at this barrier (0 elsewhere,
  * and 0 where the watch is compiled out, which removes it all). */
 uint gsync_watch_peek(private struct gsync_ctx *c) {
-#if gsync_spin_limit_ms && !defined(gsync_no_watch)
+#if gsync_spin_limit_ms && defined(gsync_watch)
   return c->group == 0u ? *gsync_watch_mode(c) : 0u;
 #else
   return 0u;
@@ -329,7 +332,7 @@ uint gsync_watch_peek(private struct gsync_ctx *c) {
 }
 
 void gsync_watch_tick(private struct gsync_ctx *c, uint mode) {
-#if gsync_spin_limit_ms && !defined(gsync_no_watch)
+#if gsync_spin_limit_ms && defined(gsync_watch)
   if (mode != 0u && !*c->left) {
     volatile global uint *w = c->state;
     uint ticks = ++*gsync_ticks(c);
@@ -358,7 +361,7 @@ void gsync_watch_tick(private struct gsync_ctx *c, uint mode) {
 /* Participant 0 sets up the grid: where the deadline counts from (words
  * 20-21), and its copy of what the host watches. */
 void gsync_watch_start(private struct gsync_ctx *c) {
-#if gsync_spin_limit_ms && !defined(gsync_no_watch)
+#if gsync_spin_limit_ms && defined(gsync_watch)
   uint mode = c->state[24] & (gsync_watch_progress | gsync_watch_cancel);
 #ifdef gsync_watch_clock
   ulong now = gsync_clock(0u);

@@ -152,6 +152,9 @@ static const struct {
  * measures how many work-groups fit (rewrite-rules/discovery-none.cl):
  * state word 4 nonzero makes a launch a probe, word 1 is its count. */
 #define FIT_MACRO "gsync_fit_probe"
+/* The macro GSYNC_WATCH_BUILD_OPTION defines: the watch compiled into the
+ * barriers (rewrite-rules/prelude.cl). */
+#define WATCH_MACRO "gsync_watch"
 enum { FIT_COUNT = 1, FIT_ON = 4 };
 
 #define N_ATOMIC_CAPS (sizeof atomic_cap_names / sizeof atomic_cap_names[0])
@@ -1975,13 +1978,14 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
 
 /* ---- How many work-groups fit (--no-discovery) ---- */
 
-/* Whether the program of k's kernel was built for dev with FIT_MACRO
- * defined (gsync_program_build_options gives it): only then does the
- * kernel have the probe, and a probe launch run none of its code. */
-static gsync_status check_fit_build(const gsync_kernel *k, cl_device_id dev,
-                                    char *err, size_t errlen) {
+/* Sets *found to whether the program of k's kernel was built for dev with
+ * macro defined (-Dmacro or -D macro, with or without a value), as its
+ * build options say. */
+static gsync_status built_with(const gsync_kernel *k, cl_device_id dev,
+                               const char *macro, int *found, char *err,
+                               size_t errlen) {
   cl_program prog = NULL;
-  size_t size = 0;
+  size_t size = 0, n = strlen(macro);
   cl_int rc =
       clGetKernelInfo(k->kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL);
   if (rc == CL_SUCCESS)
@@ -1995,24 +1999,34 @@ static gsync_status check_fit_build(const gsync_kernel *k, cl_device_id dev,
   rc = clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS, size, opts,
                              NULL);
   opts[rc == CL_SUCCESS ? size : 0] = '\0';
-  int found = 0;
-  for (const char *o = opts; !found && (o = strstr(o, FIT_MACRO)) != NULL;
-       o += strlen(FIT_MACRO)) {
-    const char *e = o + strlen(FIT_MACRO);
+  *found = 0;
+  for (const char *o = opts; !*found && (o = strstr(o, macro)) != NULL;
+       o += n) {
+    const char *e = o + n;
     int defined = (o - opts >= 2 && !memcmp(o - 2, "-D", 2)) ||
                   (o - opts >= 3 && !memcmp(o - 3, "-D ", 3));
-    found = defined && (*e == '\0' || *e == ' ' || *e == '=');
+    *found = defined && (*e == '\0' || *e == ' ' || *e == '=');
   }
   free(opts);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clGetProgramBuildInfo(BUILD_OPTIONS)", rc);
-  if (!found)
+  return GSYNC_OK;
+}
+
+/* Whether the program of k's kernel was built for dev with FIT_MACRO
+ * defined (gsync_program_build_options gives it): only then does the
+ * kernel have the probe, and a probe launch run none of its code. */
+static gsync_status check_fit_build(const gsync_kernel *k, cl_device_id dev,
+                                    char *err, size_t errlen) {
+  int found;
+  gsync_status st = built_with(k, dev, FIT_MACRO, &found, err, errlen);
+  if (st == GSYNC_OK && !found)
     return fail(err, errlen, GSYNC_ERR_MISMATCH,
                 "kernel %s: its program was not built with "
                 "gsync_program_build_options() (no -D" FIT_MACRO
                 "), so it cannot measure how many work-groups fit",
                 k->info.name);
-  return GSYNC_OK;
+  return st;
 }
 
 /* Runs one probe launch of launch work-groups (in dimension 0) of local
@@ -2744,6 +2758,16 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
               "kernel %s cannot be watched: it was rewritten without a spin "
               "limit (--spin-limit=0) or by an older gsync-rewrite",
               k->info.name);
+    goto out;
+  }
+  int built = 0;
+  if ((st = built_with(k, dev, WATCH_MACRO, &built, err, errlen)) != GSYNC_OK)
+    goto out;
+  if (!built) {
+    st = fail(err, errlen, GSYNC_ERR_MISMATCH,
+              "kernel %s cannot be watched: its program was built without "
+              "%s (GSYNC_WATCH_BUILD_OPTION), which compiles the watch in",
+              k->info.name, GSYNC_WATCH_BUILD_OPTION);
     goto out;
   }
   cl_int rc;

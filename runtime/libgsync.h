@@ -229,7 +229,12 @@ gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
 
 /* Watching a running launch (docs/watch.md): its progress, a cancel and a
  * deadline. Needs output rewritten with a spin limit (the default), which
- * gives every work-group a way out of a wait.
+ * gives every work-group a way out of a wait, and the program built with
+ * GSYNC_WATCH_BUILD_OPTION after gsync_program_build_options(): that
+ * compiles the watch into the barriers, and a program built without it
+ * has no trace of the watch (and costs nothing for it).
+ * gsync_watch_enable refuses a kernel of a program built without it
+ * (GSYNC_ERR_MISMATCH).
  *
  * gsync_watch_enable prepares k on dev, once, before its launches (any
  * launch in flight is waited for): it chooses how the host and the running
@@ -245,6 +250,7 @@ gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
  * clock (NVIDIA GPUs, x86 CPU devices). GSYNC_OK whatever is available;
  * GSYNC_ERR_DEVICE only when nothing is (err says why). The caller sets
  * support->size. */
+#define GSYNC_WATCH_BUILD_OPTION "-Dgsync_watch"
 typedef struct gsync_watch_support {
   size_t size;
   int progress;        /* gsync_progress works */

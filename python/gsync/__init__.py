@@ -16,8 +16,8 @@ same messages, as exceptions (gsync.errors). A short session::
 
 A launch whose barrier waited past the spin limit raises
 gsync.LaunchAborted, which names the barrier (file:line:col) and carries
-the abort record. A launch can be watched while it runs: heat.watch(queue)
-once, then heat.progress(), heat.cancel() (finish() raises
+the abort record. A launch can be watched while it runs: build with
+prog.build(ctx, watch=True), call heat.watch(queue) once, then heat.progress(), heat.cancel() (finish() raises
 gsync.LaunchCancelled) and heat.set_deadline(seconds).
 """
 
@@ -29,6 +29,7 @@ import tempfile
 import pyopencl as cl
 
 from . import constraints as _constraints
+from .device import WATCH_BUILD_OPTION
 from .device import build_options as _build_options
 from .device import check_device as _check_device
 from .errors import (ArgumentError, DeviceError, FileError, FormatError,
@@ -40,7 +41,7 @@ __all__ = [
     "Program", "Kernel", "LaunchInfo", "load", "rewrite", "find_tool",
     "GsyncError", "FileError", "FormatError", "DeviceError", "KernelError",
     "LaunchError", "OpenCLError", "MismatchError", "ArgumentError",
-    "RewriteError", "LaunchAborted", "LaunchCancelled",
+    "RewriteError", "LaunchAborted", "LaunchCancelled", "WATCH_BUILD_OPTION",
 ]
 
 
@@ -81,10 +82,13 @@ class Program:
         constraints were written with (gsync_program_check_source)."""
         _constraints.check_identity(self.constraints, source)
 
-    def build(self, context, devices=None, options=()):
+    def build(self, context, devices=None, options=(), watch=False):
         """Builds the output (``source``) for devices (default: the
         context's) after checking each, with build_options() and then
-        options; returns the pyopencl.Program."""
+        options; returns the pyopencl.Program. watch=True compiles the
+        watch into the barriers (WATCH_BUILD_OPTION), which
+        Kernel.watch() needs; without it a kernel costs nothing for the
+        watch."""
         if self.source is None:
             raise ArgumentError(f"{self.path}: no source: load() it with "
                                 "source_path, or use rewrite()")
@@ -92,7 +96,8 @@ class Program:
         for d in devices:
             self.check_device(d)
         # One string: the options quote what holds a space.
-        opts = " ".join([self.build_options(devices[0])] + list(options))
+        opts = " ".join([self.build_options(devices[0])] +
+                        ([WATCH_BUILD_OPTION] if watch else []) + list(options))
         return cl.Program(context, self.source).build(options=[opts.strip()],
                                                       devices=devices)
 

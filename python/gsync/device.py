@@ -184,6 +184,19 @@ def cpu_clock_hz(dev):
 # The macro that gives --no-discovery output its probe launch, which
 # measures how many work-groups fit (rewrite-rules/discovery-none.cl).
 FIT_MACRO = "gsync_fit_probe"
+# The macro that compiles the watch into the barriers
+# (rewrite-rules/prelude.cl; GSYNC_WATCH_BUILD_OPTION in libgsync.h).
+WATCH_MACRO = "gsync_watch"
+WATCH_BUILD_OPTION = "-D" + WATCH_MACRO
+
+
+def built_with(kernel, dev, macro):
+    """Whether the program of the pyopencl.Kernel kernel was built for dev
+    with macro defined (-Dmacro or -D macro, with or without a value)."""
+    opts = kernel.program.get_build_info(dev, cl.program_build_info.OPTIONS)
+    words = opts.replace("-D ", "-D").split()
+    return any(w == "-D" + macro or w.startswith("-D" + macro + "=")
+               for w in words)
 
 
 def build_options(c, dev):

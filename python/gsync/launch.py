@@ -8,7 +8,7 @@ import numpy as np
 import pyopencl as cl
 
 from . import watch as _watch
-from .device import FIT_MACRO
+from .device import FIT_MACRO, built_with
 from .errors import (ArgumentError, KernelError, LaunchAborted, LaunchError,
                      MismatchError, OpenCLError)
 
@@ -252,11 +252,7 @@ class Kernel:
             self._check(groups, local)
             if key in self._fit:
                 return self._fit[key]
-            opts = self.kernel.program.get_build_info(
-                queue.device, cl.program_build_info.OPTIONS)
-            words = opts.replace("-D ", "-D").split()
-            if not any(w == "-D" + FIT_MACRO or
-                       w.startswith("-D" + FIT_MACRO + "=") for w in words):
+            if not built_with(self.kernel, queue.device, FIT_MACRO):
                 raise MismatchError(
                     f"kernel {self.name}: its program was not built with "
                     f"gsync_program_build_options() (no -D{FIT_MACRO}), so it "
@@ -307,8 +303,10 @@ class Kernel:
         where the device has it (the state then lives there), and
         set_deadline() where the device's kernels read a clock. Returns a
         gsync.watch.WatchSupport saying what works; DeviceError only when
-        nothing does. GSYNC_WATCH_CHANNEL=svm or none forces a channel
-        (none where it does not work)."""
+        nothing does; MismatchError for a program built without the watch
+        compiled in (Program.build(..., watch=True)).
+        GSYNC_WATCH_CHANNEL=svm or none forces a channel (none where it
+        does not work)."""
         if queue is None:
             raise ArgumentError("gsync_watch_enable: queue is NULL")
         return _watch.enable(self, queue)

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
-from .device import _nv_compute_capability, cpu_clock_hz
-from .errors import ArgumentError, DeviceError, KernelError, LaunchError
+from .device import (WATCH_BUILD_OPTION, WATCH_MACRO, _nv_compute_capability,
+                     built_with, cpu_clock_hz)
+from .errors import (ArgumentError, DeviceError, KernelError, LaunchError,
+                     MismatchError)
 
 # State words (docs/constraints.md, "The state buffer").
 (BARRIERS, DEADLINE_MS, START_LO, START_HI, CANCEL, TAG, MODE,
@@ -100,6 +102,11 @@ def enable(k, queue):
         raise ArgumentError(f"gsync_watch_enable: GSYNC_WATCH_CHANNEL={choice} "
                             "is not svm, mapped or none")
     dev = queue.device
+    if not built_with(k.kernel, dev, WATCH_MACRO):
+        raise MismatchError(f"kernel {k.name} cannot be watched: its program "
+                            f"was built without {WATCH_BUILD_OPTION} "
+                            "(GSYNC_WATCH_BUILD_OPTION), which compiles the "
+                            "watch in")
     w = k.watch_state
     with k._lock:
         if k._last is not None:

@@ -25,7 +25,7 @@ class Stencil:
     ones, and after iters iterations every element of a is 3^iters."""
 
     def __init__(self, context, queue, prog):
-        built = prog.build(context)
+        built = prog.build(context, watch=True)
         self.queue = queue
         self.k = prog.kernel(queue, built.stencil, max_groups=GROUPS)
         self.support = self.k.watch(queue)
@@ -149,7 +149,11 @@ def test_deadline(stencil, device):
 
 def test_misuse(context, queue, monkeypatch):
     prog = gsync.rewrite(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
-    built = prog.build(context)
+    plain = prog.kernel(queue, prog.build(context).stencil, max_groups=4)
+    with pytest.raises(gsync.MismatchError,
+                       match="built without -Dgsync_watch"):
+        plain.watch(queue)
+    built = prog.build(context, watch=True)
     k = prog.kernel(queue, built.stencil, max_groups=4)
     with pytest.raises(gsync.ArgumentError, match="not watched"):
         k.progress()
@@ -162,7 +166,7 @@ def test_misuse(context, queue, monkeypatch):
         k.set_deadline(-1)
     unbounded = gsync.rewrite(os.path.join(KERNELS, "stencil.cl"),
                               barrier="flip", spin_limit="0")
-    ku = unbounded.kernel(queue, unbounded.build(context).stencil,
+    ku = unbounded.kernel(queue, unbounded.build(context, watch=True).stencil,
                           max_groups=4)
     with pytest.raises(gsync.KernelError, match="without a spin limit"):
         ku.watch(queue)

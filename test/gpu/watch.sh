@@ -5,8 +5,9 @@
 # channel chosen; whether the host saw the kernel's write and the kernel
 # the host's while it ran, and after how long: the "figure: probe:"
 # line), the time per global barrier of the stencil run-test kernel
-# built as usual and built with -Dgsync_no_watch (the watch compiled out),
-# alternately, then again with a deadline set that is never reached, in
+# built with GSYNC_WATCH_BUILD_OPTION and watched as libgsync sets it up,
+# and built as usual (the watch compiled out), alternately, then again
+# with a deadline set that is never reached, in
 # one process (with the state in the watch's channel: with a host-visible
 # buffer, in host memory); how long a 500 ms deadline
 # takes to stop a launch; and, where there is a channel, a cancel. Then

@@ -15,10 +15,11 @@
  * racing with normal completion end in one or the other, and the launch
  * after each is correct; a cancel after its launch ended stops no other;
  * a deadline stops a launch near its time. With --bench, instead: the time
- * per barrier of one launch built as usual and built with -Dgsync_no_watch
- * (the watch compiled out), nine pairs, then nine more with a deadline set
- * that is never reached, and how long a deadline takes to stop a launch.
- * With --unwatchable: that gsync_watch_enable refuses OUT (rewritten with
+ * per barrier of one launch built with GSYNC_WATCH_BUILD_OPTION and
+ * watched, and one built as usual (the watch compiled out), nine pairs, then
+ * nine more with a deadline set that is never reached, and how long a deadline
+ * takes to stop a launch. With --unwatchable: that gsync_watch_enable refuses
+ * OUT (rewritten with
  * --spin-limit=0). With --no-channel (run with GSYNC_WATCH_CHANNEL=none):
  * that progress and cancel report GSYNC_ERR_DEVICE and the deadline still
  * works. With --bench, the probe of a host-visible buffer (what it measured)
@@ -300,14 +301,33 @@ static void check_misuse(const gsync_program *p, const char *source) {
         "misuse: gsync_cancel(NULL) -> GSYNC_ERR_ARGUMENT");
   check(gsync_set_deadline(NULL, 1, err, sizeof err) == GSYNC_ERR_ARGUMENT,
         "misuse: gsync_set_deadline(NULL) -> GSYNC_ERR_ARGUMENT");
-  cl_kernel kern = build(p, source, "");
+  /* A program built without the watch compiled in. */
+  cl_kernel plain = build(p, source, "");
   gsync_kernel *k;
+  if (gsync_kernel_create(p, ctx, queue, plain, groups, &k, err, sizeof err))
+    die("gsync_kernel_create", err);
+  gsync_status st =
+      gsync_watch_enable(k, ctx, dev, queue, &sup, err, sizeof err);
+  check(st == GSYNC_ERR_MISMATCH &&
+            strstr(err, "built without -Dgsync_watch") != NULL &&
+            run_ok(k, plain, 3),
+        "misuse: gsync_watch_enable on a build without "
+        "GSYNC_WATCH_BUILD_OPTION -> %s, and the launch is correct",
+        gsync_status_name(st));
+  printf("message: %s\n", err);
+  st = gsync_progress(k, &info, err, sizeof err);
+  check(st == GSYNC_ERR_ARGUMENT,
+        "misuse: gsync_progress after that refusal -> %s",
+        gsync_status_name(st));
+  gsync_kernel_release(k);
+  clReleaseKernel(plain);
+  cl_kernel kern = build(p, source, GSYNC_WATCH_BUILD_OPTION);
   if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
     die("gsync_kernel_create", err);
   check(gsync_watch_enable(k, ctx, dev, NULL, &sup, err, sizeof err) ==
             GSYNC_ERR_ARGUMENT,
         "misuse: gsync_watch_enable(queue NULL) -> GSYNC_ERR_ARGUMENT");
-  gsync_status st = gsync_progress(k, &info, err, sizeof err);
+  st = gsync_progress(k, &info, err, sizeof err);
   check(st == GSYNC_ERR_ARGUMENT && strstr(err, "gsync_watch_enable"),
         "misuse: gsync_progress before gsync_watch_enable -> %s",
         gsync_status_name(st));
@@ -421,8 +441,8 @@ static double per_barrier_us(gsync_kernel *k, cl_kernel kern, cl_uint iters) {
 
 static void bench(const gsync_program *p, const char *source) {
   char err[ERRLEN];
-  cl_kernel with = build(p, source, ""),
-            without = build(p, source, "-Dgsync_no_watch");
+  cl_kernel with = build(p, source, GSYNC_WATCH_BUILD_OPTION),
+            without = build(p, source, "");
   gsync_kernel *kw, *kn;
   if (gsync_kernel_create(p, ctx, queue, with, groups, &kw, err, sizeof err) ||
       gsync_kernel_create(p, ctx, queue, without, groups, &kn, err, sizeof err))
@@ -528,7 +548,7 @@ int main(int argc, char **argv) {
   if (bench_mode) {
     bench(p, source);
   } else if (unwatchable) {
-    cl_kernel kern = build(p, source, "");
+    cl_kernel kern = build(p, source, GSYNC_WATCH_BUILD_OPTION);
     gsync_kernel *k;
     if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
       die("gsync_kernel_create", err);
@@ -539,7 +559,7 @@ int main(int argc, char **argv) {
     gsync_kernel_release(k);
     clReleaseKernel(kern);
   } else if (no_channel) {
-    cl_kernel kern = build(p, source, "");
+    cl_kernel kern = build(p, source, GSYNC_WATCH_BUILD_OPTION);
     gsync_kernel *k;
     if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
       die("gsync_kernel_create", err);
@@ -548,7 +568,7 @@ int main(int argc, char **argv) {
     clReleaseKernel(kern);
   } else {
     check_misuse(p, source);
-    cl_kernel kern = build(p, source, "");
+    cl_kernel kern = build(p, source, GSYNC_WATCH_BUILD_OPTION);
     gsync_kernel *k;
     if (gsync_kernel_create(p, ctx, queue, kern, groups, &k, err, sizeof err))
       die("gsync_kernel_create", err);
