@@ -28,3 +28,12 @@ GSYNC_PLATFORM=Portable timeout 60 build/test/run/gsync-run --scenario stencil -
 PLATFORMS=Portable POCL_CORES=16 BARRIERS="tree flip gen atomic-or volatile" SCENARIOS="stencil mirror xpx helper reuse jacobi2d stencil3d" BUDGET=300 OUT=$OUT/pocl timeout -k 5 330 bash test/gpu/run.sh; wait   # -> run-tests-pocl5-2026-11-26-apart.txt
 # (with it, the CBS probe and the N-D watch builds on NVIDIA:
 #  POCL_WORK_GROUP_METHOD=cbs gsync-run ... --groups 2; gsync-run --scenario jacobi2d --local 16x16 --groups 33x32 --options -Dgsync_watch)
+#
+# Call 6 (H200 machine, PoCL 5.0 on its CPU), watch builds at commit
+# 25494c7 (-> pocl5-watch-builds-2026-11-26.txt): for b in tree flip gen
+# atomic-or, jacobi2d (12x8 groups of 8x8) and stencil3d (6x4x4 of 4x4x4)
+# with discovery, built with --options -Dgsync_watch; the same 96 groups
+# without discovery on 4 threads (more than run at once: each must abort
+# with the spin limit's message, and did); then the full watch checks:
+GSYNC_PLATFORM=Portable timeout -k 5 100 build/test/run/libgsync-watch $K/stencil.tree.cl $K/stencil.tree.json --groups 200
+GSYNC_PLATFORM=Portable timeout -k 5 100 build/test/run/libgsync-watch $K/stencil.flip.nd.cl $K/stencil.flip.nd.json --groups 16
