@@ -17,8 +17,9 @@ same messages, as exceptions (gsync.errors). A short session::
 A launch whose barrier waited past the spin limit raises
 gsync.LaunchAborted, which names the barrier (file:line:col) and carries
 the abort record. A launch can be watched while it runs: build with
-prog.build(ctx, watch=True), call heat.watch(queue) once, then heat.progress(), heat.cancel() (finish() raises
-gsync.LaunchCancelled) and heat.set_deadline(seconds).
+prog.build(ctx, watch=True), call heat.watch(queue) once, then
+heat.progress(), heat.cancel() (finish() raises gsync.LaunchCancelled)
+and heat.set_deadline(seconds).
 """
 
 import os

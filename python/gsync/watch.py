@@ -97,16 +97,16 @@ def enable(k, queue):
         raise KernelError(f"kernel {k.name} cannot be watched: it was "
                           "rewritten without a spin limit (--spin-limit=0) or "
                           "by an older gsync-rewrite")
+    if not built_with(k.kernel, queue.device, WATCH_MACRO):
+        raise MismatchError(f"kernel {k.name} cannot be watched: its program "
+                            f"was built without {WATCH_BUILD_OPTION} "
+                            "(GSYNC_WATCH_BUILD_OPTION), which compiles the "
+                            "watch in")
     choice = os.environ.get("GSYNC_WATCH_CHANNEL", "")
     if choice not in ("", "svm", "mapped", "none"):
         raise ArgumentError(f"gsync_watch_enable: GSYNC_WATCH_CHANNEL={choice} "
                             "is not svm, mapped or none")
     dev = queue.device
-    if not built_with(k.kernel, dev, WATCH_MACRO):
-        raise MismatchError(f"kernel {k.name} cannot be watched: its program "
-                            f"was built without {WATCH_BUILD_OPTION} "
-                            "(GSYNC_WATCH_BUILD_OPTION), which compiles the "
-                            "watch in")
     w = k.watch_state
     with k._lock:
         if k._last is not None:
