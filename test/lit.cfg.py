@@ -16,6 +16,8 @@
 #   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
 #   %api-test   test/api/api-test.c: the engine's interface used from C
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
+#   %clang-pp   clang's preprocessor alone on OpenCL C (-E -P): what a
+#               build of rewritten output with given -D options compiles
 #   %rules      test/rules, rule files used only by tests (the no-op barrier)
 #   %kernels    test/run/kernels, the run tests' input kernels
 #   %examples   examples/, the bundled example
@@ -95,6 +97,7 @@ config.substitutions.append(("%bench", os.path.join(src, "bench")))
 config.substitutions.append(("%api-test", config.api_test))
 config.substitutions.append(
     ("%clang-cl", config.clang + " -fsyntax-only -Xclang -finclude-default-header"))
+config.substitutions.append(("%clang-pp", config.clang + " -E -P -x cl"))
 config.substitutions.append(("%rules", os.path.join(src, "test", "rules")))
 config.substitutions.append(
     ("%kernels", os.path.join(src, "test", "run", "kernels")))
