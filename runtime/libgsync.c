@@ -114,7 +114,12 @@ struct gsync_kernel {
   cl_mem state;     /* NULL for a kernel without global_barrier() */
   size_t state_bytes;
   size_t max_groups;
-  cl_event last;      /* the latest command on state, or NULL */
+  /* The latest command on state (see after_latest): the queue it went to
+   * (retained) or NULL for none yet, whether that queue is in order, and
+   * its event, NULL where a launch on an in-order queue asked for none. */
+  cl_command_queue last_q;
+  int last_in_order;
+  cl_event last;
   int launched;       /* a launch was enqueued: the state may not be zero */
   size_t last_groups; /* work-groups of the latest launch */
   cl_uint last_dim;   /* its dimensions, and work-groups in each */
@@ -1643,6 +1648,74 @@ static int state_size(const kernel_info *info, size_t groups, size_t *bytes) {
 
 static int watch_keeps_cancel(const gsync_kernel *k);
 
+/* ---- The order of the commands on a kernel's state ----
+ *
+ * Every command on the state (a launch, a fill, a read) must run after the
+ * one before it. On the in-order queue the latest one went to, that order
+ * is the queue's own, and a launch there asks for no event (an event and
+ * a wait list cost about 1.5 µs a launch on NVIDIA's driver:
+ * bench/results/h100.md). Elsewhere a command waits for the latest one's
+ * event; for a launch that made none, a marker enqueued after it on its
+ * queue stands in (or, without markers, that queue finishes on the host). */
+
+/* Sets *in_order to whether queue runs its commands in order. */
+static cl_int queue_in_order(cl_command_queue queue, int *in_order) {
+  cl_command_queue_properties props = 0;
+  cl_int rc = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
+                                    &props, NULL);
+  *in_order =
+      rc == CL_SUCCESS && (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+  return rc;
+}
+
+/* Sets *n and *list to the wait list a new command on queue needs to come
+ * after k's latest command (empty where the queue orders it). */
+static cl_int after_latest(gsync_kernel *k, cl_command_queue queue, cl_uint *n,
+                           const cl_event **list) {
+  *n = 0;
+  *list = NULL;
+  if (k->last_q == NULL || (queue == k->last_q && k->last_in_order))
+    return CL_SUCCESS;
+  /* A launch without an event: a marker after it on its in-order queue
+   * stands in (OpenCL 1.2); without markers, that queue finishes. */
+  if (k->last == NULL &&
+      clEnqueueMarkerWithWaitList(k->last_q, 0, NULL, &k->last) != CL_SUCCESS) {
+    k->last = NULL;
+    return clFinish(k->last_q);
+  }
+  *n = 1;
+  *list = &k->last;
+  return CL_SUCCESS;
+}
+
+/* Records a command just enqueued on queue, with its event ev (owned from
+ * now on; NULL only on an in-order queue), as k's latest. */
+static cl_int record_latest(gsync_kernel *k, cl_command_queue queue,
+                            cl_event ev) {
+  if (k->last != NULL)
+    clReleaseEvent(k->last);
+  k->last = ev;
+  if (queue == k->last_q)
+    return CL_SUCCESS;
+  cl_int rc = clRetainCommandQueue(queue);
+  if (rc != CL_SUCCESS) {
+    /* Not recorded: let it finish, so that nothing later needs its order. */
+    clFinish(queue);
+    return rc;
+  }
+  if (k->last_q != NULL)
+    clReleaseCommandQueue(k->last_q);
+  k->last_q = queue;
+  return queue_in_order(queue, &k->last_in_order);
+}
+
+/* Waits on the host until k's latest command has finished. */
+static cl_int wait_latest(const gsync_kernel *k) {
+  if (k->last != NULL)
+    return clWaitForEvents(1, &k->last);
+  return k->last_q != NULL ? clFinish(k->last_q) : CL_SUCCESS;
+}
+
 /* Enqueues the zeroing of k's state after its latest command (if any),
  * which becomes the latest. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
 static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
@@ -1658,15 +1731,17 @@ static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
   }
   for (int r = 0; r < 2 && ranges[r][1] > ranges[r][0]; r++) {
     cl_event ev = NULL;
-    cl_int rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero,
-                                    ranges[r][0], ranges[r][1] - ranges[r][0],
-                                    k->last != NULL ? 1 : 0,
-                                    k->last != NULL ? &k->last : NULL, &ev);
+    cl_uint n;
+    const cl_event *after;
+    cl_int rc = after_latest(k, queue, &n, &after);
+    if (rc != CL_SUCCESS)
+      return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
+    rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, ranges[r][0],
+                             ranges[r][1] - ranges[r][0], n, after, &ev);
     if (rc != CL_SUCCESS)
       return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
-    if (k->last != NULL)
-      clReleaseEvent(k->last);
-    k->last = ev;
+    if ((rc = record_latest(k, queue, ev)) != CL_SUCCESS)
+      return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
   }
   return GSYNC_OK;
 }
@@ -1769,8 +1844,8 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
       st = cl_fail(err, errlen, "clCreateBuffer (state)", rc);
       goto free_kernel;
     }
-    /* The first launch waits on this fill through k->last, which keeps an
-     * out-of-order queue correct too. */
+    /* The first launch comes after this fill (after_latest), on an
+     * out-of-order queue too. */
     if ((st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
       goto free_kernel;
   }
@@ -1804,6 +1879,8 @@ void gsync_kernel_release(gsync_kernel *k) {
     watch_unmap(k); /* after k->last, so before it is released */
   if (k->last != NULL)
     clReleaseEvent(k->last);
+  if (k->last_q != NULL)
+    clReleaseCommandQueue(k->last_q);
   if (k->state != NULL)
     clReleaseMemObject(k->state);
   watch_release(k);
@@ -1908,16 +1985,26 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
     pthread_mutex_unlock(&launch_lock);
     return cl_fail(err, errlen, "clSetKernelArg (state)", rc);
   }
-  /* Launches of one kernel share its state, so each waits for the last. */
+  /* Launches of one kernel share its state, so each comes after the last;
+   * on the same in-order queue that needs no event. */
+  cl_uint n;
+  const cl_event *after;
+  int in_order = queue == k->last_q && k->last_in_order;
+  if (!in_order && (rc = queue_in_order(queue, &in_order)) != CL_SUCCESS) {
+    pthread_mutex_unlock(&launch_lock);
+    return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
+  }
+  if ((rc = after_latest(k, queue, &n, &after)) != CL_SUCCESS) {
+    pthread_mutex_unlock(&launch_lock);
+    return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
+  }
   rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, offset, global, local,
-                              k->last != NULL ? 1 : 0,
-                              k->last != NULL ? &k->last : NULL, &ev);
+                              n, after, in_order ? NULL : &ev);
   pthread_mutex_unlock(&launch_lock);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
-  if (k->last != NULL)
-    clReleaseEvent(k->last);
-  k->last = ev;
+  if ((rc = record_latest(k, queue, ev)) != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
   k->launched = 1;
   k->last_groups = total;
   k->last_dim = work_dim;
@@ -2045,9 +2132,13 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
   for (cl_uint d = 0; d < work_dim; d++)
     global[d] = (d == 0 ? launch : 1) * local[d];
   k->fit_left_on = 1;
-  cl_int rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
-                                   sizeof on, on, k->last != NULL ? 1 : 0,
-                                   k->last != NULL ? &k->last : NULL, &ev_on);
+  cl_uint n;
+  const cl_event *after;
+  cl_int rc = after_latest(k, queue, &n, &after);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
+  rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4, sizeof on,
+                            on, n, after, &ev_on);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
   pthread_mutex_lock(&launch_lock);
@@ -2071,9 +2162,8 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
                             sizeof off, off, 1, &ev_run, &ev_off);
   if (rc == CL_SUCCESS) {
     k->fit_left_on = 0;
-    if (k->last != NULL)
-      clReleaseEvent(k->last);
-    k->last = ev_off;
+    if ((rc = record_latest(k, queue, ev_off)) != CL_SUCCESS && st == GSYNC_OK)
+      st = cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
   } else if (st == GSYNC_OK) {
     st = cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
   }
@@ -2242,8 +2332,8 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
   info->left_out = 0;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
-    if ((rc = clWaitForEvents(1, &k->last)) != CL_SUCCESS)
-      return cl_fail(err, errlen, "clWaitForEvents", rc);
+    if ((rc = wait_latest(k)) != CL_SUCCESS)
+      return cl_fail(err, errlen, "waiting for the launch", rc);
     return GSYNC_OK;
   }
   const kernel_info *i = &k->info;
@@ -2259,7 +2349,11 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
     return fail(err, errlen, GSYNC_ERR_FORMAT,
                 "kernel %s: state words beyond byte %zu are not supported",
                 i->name, sizeof words);
-  rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE, 0, end, words, 1, &k->last,
+  cl_uint n;
+  const cl_event *after;
+  if ((rc = after_latest(k, queue, &n, &after)) != CL_SUCCESS)
+    return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
+  rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE, 0, end, words, n, after,
                            NULL);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
@@ -2771,8 +2865,8 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
     goto out;
   }
   cl_int rc;
-  if (k->last != NULL && (rc = clWaitForEvents(1, &k->last)) != CL_SUCCESS) {
-    st = cl_fail(err, errlen, "clWaitForEvents", rc);
+  if ((rc = wait_latest(k)) != CL_SUCCESS) {
+    st = cl_fail(err, errlen, "waiting for the last launch", rc);
     goto out;
   }
   if (k->watch.shared == NULL &&
@@ -2835,14 +2929,17 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
     /* Words 23 and 24 one each: a fill's offset is a multiple of its
      * pattern's size. */
     size_t bytes = fills[f].word >= WATCH_TAG ? 4 : 8;
-    cl_int rc = clEnqueueFillBuffer(
-        queue, k->state, fills[f].pattern, bytes, fills[f].word * 4, bytes,
-        k->last != NULL ? 1 : 0, k->last != NULL ? &k->last : NULL, &ev);
+    cl_uint n;
+    const cl_event *after;
+    cl_int rc = after_latest(k, queue, &n, &after);
+    if (rc != CL_SUCCESS)
+      return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
+    rc = clEnqueueFillBuffer(queue, k->state, fills[f].pattern, bytes,
+                             fills[f].word * 4, bytes, n, after, &ev);
     if (rc != CL_SUCCESS)
       return cl_fail(err, errlen, "clEnqueueFillBuffer (watch words)", rc);
-    if (k->last != NULL)
-      clReleaseEvent(k->last);
-    k->last = ev;
+    if ((rc = record_latest(k, queue, ev)) != CL_SUCCESS)
+      return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
   }
   __atomic_store_n(&k->watch.tag, tag, __ATOMIC_SEQ_CST);
   return GSYNC_OK;
@@ -2951,9 +3048,11 @@ gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
 static void watch_unmap(gsync_kernel *k) {
   if (k->watch.mapped == NULL)
     return;
-  if (clEnqueueUnmapMemObject(
-          k->watch.mapped, k->state, k->watch.shared, k->last != NULL ? 1 : 0,
-          k->last != NULL ? &k->last : NULL, NULL) == CL_SUCCESS)
+  cl_uint n;
+  const cl_event *after;
+  if (after_latest(k, k->watch.mapped, &n, &after) == CL_SUCCESS &&
+      clEnqueueUnmapMemObject(k->watch.mapped, k->state, k->watch.shared, n,
+                              after, NULL) == CL_SUCCESS)
     clFinish(k->watch.mapped);
   clReleaseCommandQueue(k->watch.mapped);
   k->watch.mapped = NULL;

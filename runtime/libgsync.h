@@ -142,7 +142,11 @@ void gsync_kernel_release(gsync_kernel *k);
  * refuses groups == 0, more groups than given at create time or than the
  * constraints' max_work_groups, and a local size below min_local_size.
  * Launches of one handle are ordered (they share the state) even on an
- * out-of-order queue; the state is re-zeroed before each launch only when
+ * out-of-order queue or on other queues: a launch on the in-order queue
+ * of the handle's previous command relies on that queue's order and makes
+ * no event; elsewhere it waits for the previous command's event, or, where
+ * that command made none, for a marker enqueued after it on its queue. The
+ * state is re-zeroed before each launch only when
  * the kernel does not reset it itself. If participants is not NULL, this is
  * gsync_enqueue followed by gsync_finish: it waits and reports as that does.
  * With participants NULL it returns at once; call gsync_finish before

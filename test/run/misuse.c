@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define ERRLEN 512
 
@@ -397,6 +398,42 @@ static void kernel_create(gsync_program *gp, cl_kernel k, cl_mem buf) {
   check("gsync_kernel_release: NULL", 1);
 }
 
+/* A launch on `queue` held back by a user event, then one on `other`: the
+ * second returns at once (the host does not wait for the first) but does
+ * not run before the first can. */
+static void held_queue(gsync_kernel *gk, cl_command_queue other) {
+  char err[ERRLEN];
+  cl_int rc;
+  cl_uint parts;
+  cl_event hold = clCreateUserEvent(ctx, &rc), after = NULL;
+  int inorder = other == queue2;
+  const char *name =
+      inorder ? "a second in-order queue" : "an out-of-order queue";
+  char what[160];
+  clEnqueueMarkerWithWaitList(queue, 1, &hold, NULL);
+  expect("gsync_enqueue: behind a user event",
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
+  snprintf(what, sizeof what, "gsync_enqueue: then on %s, not waiting", name);
+  expect(what, gsync_enqueue(gk, other, 2, 16, NULL, err, sizeof err), GSYNC_OK,
+         err);
+  clEnqueueMarkerWithWaitList(other, 0, NULL, &after);
+  clFlush(other);
+  struct timespec nap = {0, 100 * 1000 * 1000};
+  nanosleep(&nap, NULL);
+  cl_int status = CL_COMPLETE;
+  clGetEventInfo(after, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                 &status, NULL);
+  snprintf(what, sizeof what, "launch after a held queue's: on %s, waits",
+           name);
+  check(what, status != CL_COMPLETE);
+  clSetUserEventStatus(hold, CL_COMPLETE);
+  expect("gsync_finish: once the user event is complete",
+         gsync_finish(gk, other, &parts, err, sizeof err), GSYNC_OK, err);
+  clWaitForEvents(1, &after);
+  clReleaseEvent(after);
+  clReleaseEvent(hold);
+}
+
 /* gsync_enqueue and gsync_finish: NULLs, shapes, order, two queues. */
 static void launches(gsync_kernel *gk) {
   char err[ERRLEN];
@@ -456,6 +493,17 @@ static void launches(gsync_kernel *gk) {
          gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
   expect("gsync_finish: on the other queue than the launch's",
          gsync_finish(gk, queue2, &parts, err, sizeof err), GSYNC_OK, err);
+  held_queue(gk, queue2);
+  cl_int rc;
+  cl_queue_properties ooo[] = {CL_QUEUE_PROPERTIES,
+                               CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_command_queue q3 = clCreateCommandQueueWithProperties(ctx, dev, ooo, &rc);
+  if (rc == CL_SUCCESS) {
+    held_queue(gk, q3);
+    clReleaseCommandQueue(q3);
+  } else {
+    printf("skipped: the device has no out-of-order queues\n");
+  }
 }
 
 /* One thread's share of the two-thread case: launches and finishes. */
