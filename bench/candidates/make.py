@@ -487,6 +487,14 @@ DISCOVERY = [('lf2-k4', 4, 100), ('lf2-k8', 8, 100), ('lf2-k16', 16, 100),
 # discovery-lf3.cl.in: one load and, for a group that does not take part,
 # one reduction that returns nothing; name, still polls, ns between them.
 DISCOVERY3 = [('lf3-k4', 4, 100), ('lf3-k8', 8, 100), ('lf3-k2', 2, 100)]
+# discovery-lf4.cl.in: one atomic increment per group, the last launched
+# group resets; name, still polls, ns between them, ns between the other
+# participants' polls.
+# lf5-k4-pP: lf4-k4, but P still polls once as many groups have come as
+# took part in the last launch (state word 5).
+DISCOVERY4 = [('lf4-k4', 4, 100, 200, 1000), ('lf4-k2', 2, 100, 200, 1000),
+              ('lf4-k4-w50', 4, 100, 50, 1000), ('lf5-k4-p1', 4, 100, 200, 1),
+              ('lf5-k4-p0', 4, 100, 200, 0)]
 
 if __name__ == '__main__':
     out = sys.argv[1] if len(sys.argv) > 1 else '.'
@@ -500,5 +508,9 @@ if __name__ == '__main__':
     tpl = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'discovery-lf3.cl.in')).read()
     for name, still, nap in DISCOVERY3:
         text = tpl.replace('@NAME@', name).replace('@STILL@', str(still)).replace('@NAP@', str(nap)).replace('@WAITNAP@', '200')
+        open(os.path.join(out, f'discovery-{name}.cl'), 'w').write(text)
+    tpl = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'discovery-lf4.cl.in')).read()
+    for name, still, nap, waitnap, prev in DISCOVERY4:
+        text = tpl.replace('@NAME@', name).replace('@STILL@', str(still)).replace('@NAP@', str(nap)).replace('@WAITNAP@', str(waitnap)).replace('@PREVSTILL@', str(prev))
         open(os.path.join(out, f'discovery-{name}.cl'), 'w').write(text)
     print(' '.join(n for n, _ in CANDIDATES + ROUND3 + ROUND4))

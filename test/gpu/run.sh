@@ -82,6 +82,7 @@ launch_args() {
     *.fit*) echo "--fit ${2#fit} --local $L" ;;
     jacobi2d.*) echo "--groups $(shape2 "$2") --local $L2 --extent $ND_EXTENT2" ;;
     stencil3d.*) echo "--groups $(shape3 "$2") --local $L3 --extent $ND_EXTENT3" ;;
+    reuse.*) echo "--groups $2 --local $L${VARY:+ --vary $VARY}" ;;
     *) echo "--groups $2 --local $L" ;;
   esac
 }
@@ -130,7 +131,11 @@ teeth() {
 
 # One table row per launch of 1x, 2x, 4x and 16x the co-resident count with
 # discovery: disc_rows BARRIER MODE KERNEL-SUFFIX (kernels NAME.SUFFIX.cl).
+# There every second reuse launch has a 16th of the groups (gsync-run
+# --vary): a launch that read a count or a verdict the one before left
+# would go wrong there.
 disc_rows() {
+  local VARY=16
   for g in $C $((2 * C)) $((4 * C)) $((16 * C)); do
     row=$(printf "%-13s %-6s %6s |" "$1" "$2" "$g")
     for sc in $SCENARIOS; do

@@ -44,7 +44,6 @@
 // PTX-DAG: atom.acq_rel.gpu.global.add.u32
 // PTX-DAG: ld.acquire.gpu.global.u32
 // PTX-DAG: ld.relaxed.gpu.global.u32
-// PTX-DAG: red.relaxed.gpu.global.add.u32
 // PTX-DAG: nanosleep.u32
 // OLD-NOT: .gpu.global
 // OLD: membar.gl

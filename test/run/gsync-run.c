@@ -25,6 +25,7 @@ static const char usage_text[] =
     "usage: gsync-run --scenario NAME --cl REWRITTEN.cl --constraints C.json\n"
     "                 (--groups G | --fit MAX) --local L [--offset O]\n"
     "                 [--min-participants N] [--launches K] [--rounds R]\n"
+    "                 [--vary N]\n"
     "                 [--expect-fail]\n"
     "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
@@ -63,12 +64,18 @@ static const char usage_text[] =
     "  ids      ids.cl: each work-item records its remapped ids; checks\n"
     "           that they form the virtual grid docs/nd.md describes for\n"
     "           the admitted count (any launch shape, offsets too)\n"
-    "\n"
+    "\n";
+
+/* The options part (one string would pass C99's 4095-character limit). */
+static const char usage_options[] =
     "options:\n"
     "  --min-participants N  fail if fewer than N work-groups took part in\n"
     "                        any launch\n"
     "  --launches K          launches in sequence, each checked (default 1;\n"
     "                        100 for reuse)\n"
+    "  --vary N              every second launch (1-D) has G / N work-groups\n"
+    "                        (at least 1), through the same state: a launch\n"
+    "                        must not read what one of another size left\n"
     "  --rounds R            iterations inside each launch (default: the\n"
     "                        scenario's)\n"
     "  --expect-fail         exit 0 only on a MISMATCH, 1 when the check\n"
@@ -111,6 +118,7 @@ typedef struct options {
   size_t fit;      /* --fit MAX: launch as many groups as fit, up to MAX */
   size_t launches; /* 0: the scenario's default */
   size_t rounds;   /* 0: the scenario's default */
+  size_t vary;     /* --vary N: every second launch G / N groups; 0 none */
   int expect_fail;
   int expect_timeout;
 } options;
@@ -198,6 +206,7 @@ static int parse_args(int argc, char **argv, options *o) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(usage_text, stdout);
+      fputs(usage_options, stdout);
       return -1;
     }
     if (strcmp(a, "--expect-fail") == 0) {
@@ -213,7 +222,7 @@ static int parse_args(int argc, char **argv, options *o) {
         "--scenario",   "--cl",       "--constraints",      "--groups",
         "--local",      "--launches", "--min-participants", "--rounds",
         "--build-only", "--options",  "--offset",           "--extent",
-        "--fit"};
+        "--fit",        "--vary"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -271,6 +280,9 @@ static int parse_args(int argc, char **argv, options *o) {
       o->groups[0] = o->fit;
       o->groups[1] = o->groups[2] = 1;
       break;
+    case 13:
+      ok = parse_count(value, &o->vary) && o->vary > 0;
+      break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
       for (cl_uint d = o->offset_dims; d < 3; d++)
@@ -294,6 +306,8 @@ static int parse_args(int argc, char **argv, options *o) {
     o->dims = o->local_dims;
   if (o->dims == 0 || o->local_dims == 0)
     return usage_error("--groups and --local are required", NULL);
+  if (o->vary != 0 && (o->dims != 1 || o->has_offset))
+    return usage_error("--vary needs a 1-D launch without --offset", NULL);
   if (o->local_dims != o->dims || (o->has_offset && o->offset_dims != o->dims))
     return usage_error("--groups, --local and --offset differ in dimensions",
                        NULL);
@@ -450,7 +464,10 @@ static int launch(run *r, gsync_kernel *gk) {
   cl_uint parts = 0;
   gsync_status st;
   if (r->o->dims == 1 && !r->o->has_offset) {
-    st = gsync_enqueue(gk, r->queue, r->groups, r->o->local[0], NULL, err,
+    size_t groups = r->groups;
+    if (r->o->vary != 0 && r->launches % 2 == 1)
+      groups = groups / r->o->vary > 0 ? groups / r->o->vary : 1;
+    st = gsync_enqueue(gk, r->queue, groups, r->o->local[0], NULL, err,
                        sizeof err);
     if (st == GSYNC_OK)
       st = gsync_finish(gk, r->queue, &parts, err, sizeof err);
