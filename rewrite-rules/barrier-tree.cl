@@ -25,7 +25,7 @@
  * adds queue among the arrivals at the word), and when 128 or more
  * arrivals are still due it naps (due / 2) ns, at most 512, before that
  * poll, which keeps polls off the word while the arrivals drain. Measured
- * on an H100 (bench/results/h100.md): 0.79-0.93x grid.sync()'s time at
+ * on an H100 (bench/results/h100.md): 0.80-0.92x grid.sync()'s time at
  * 132-1056 groups of 256 items; the same word polled at once 0.96x at
  * 1056 groups, and the two-level form this path replaced (red.release
  * arrivals, relaxed polls, 64-group leaves) 0.95-1.19x.

@@ -3,7 +3,8 @@
 on the H100 while choosing the default into DIR, one barrier-NAME.cl each,
 for `gsync-rewrite --rules-dir` (rounds 1-2: bench/results/archive/
 h100-explore.md; rounds 3-4, issue 12, and the discovery candidates
-discovery-NAME.cl: bench/results/h100.md). Each starts
+discovery-NAME.cl up to lf3: bench/results/archive/h100-2026-11-26.md;
+lf4 and lf5: bench/results/h100.md). Each starts
 with the PTX primitives (NVIDIA, sm_70+) or their OpenCL 1.1 stand-ins, then
 its gsync_barrier(). Names: -ar atom.release + ld.acquire; -red red.release
 (top bit read before arriving); -rx relaxed spin + one acquire; -sN
