@@ -36,6 +36,13 @@
  *                 grid left_out
  *     against `time` on loop.cl with GX*GY groups of LX*LY items, the cost
  *     of the virtual 2-D ids.
+ *   gsync-bench launch --configs GxL[,...] [--reps R]
+ *     what a launch of groups that return at once costs with each part a
+ *     rewritten kernel adds to the plain loop_nobar (ITERS = 0): a buffer
+ *     argument, that buffer written once by group 0 (as --no-discovery
+ *     records the participant count), a local array set and read across a
+ *     work-group barrier, and all three; R interleaved rounds, medians:
+ *       LAUNCH G L plain=US arg=US store=US local=US all=US
  *   gsync-bench stress --cl F.cl --constraints F.json --configs GxL,...
  *               [--episodes E]
  *     runs mp.cl rewritten; prints STRESS label G L episodes stale=N
@@ -245,6 +252,32 @@ static const char baseline_src[] =
     "      data[i] += 1u;\n"
     "}\n";
 
+/* The parts of a rewritten kernel's entry, one by one (cmd_launch). */
+static const char launch_src[] =
+    "kernel void k_arg(global uint *data, uint n, uint iters,\n"
+    "                  global uint *s) {\n"
+    "  for (uint it = 0; it < iters; it++) data[it] = n;\n"
+    "}\n"
+    "kernel void k_store(global uint *data, uint n, uint iters,\n"
+    "                    global uint *s) {\n"
+    "  if (get_group_id(0) == 0 && get_local_id(0) == 0) s[5] = n;\n"
+    "  for (uint it = 0; it < iters; it++) data[it] = n;\n"
+    "}\n"
+    "kernel void k_local(global uint *data, uint n, uint iters) {\n"
+    "  local uint sh[11];\n"
+    "  if (get_local_id(0) == 0) sh[0] = n;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (uint it = 0; it < iters; it++) data[it] = sh[0];\n"
+    "}\n"
+    "kernel void k_all(global uint *data, uint n, uint iters,\n"
+    "                  global uint *s) {\n"
+    "  local uint sh[11];\n"
+    "  if (get_local_id(0) == 0) sh[0] = n;\n"
+    "  if (get_group_id(0) == 0 && get_local_id(0) == 0) s[5] = n;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (uint it = 0; it < iters; it++) data[it] = sh[0];\n"
+    "}\n";
+
 static double time_relaunch(const clhost *host, cl_kernel k, cl_uint launches,
                             size_t g, size_t l, int reps) {
   double t[64];
@@ -396,6 +429,50 @@ static int cmd_disc(const clhost *host, const char *cl, const char *json,
   return 0;
 }
 
+/* Medians of launches (enqueue to clFinish) of loop_nobar and of the
+ * kernels of launch_src, with ITERS = 0, interleaved round by round. */
+static int cmd_launch(const clhost *host, cfg *c, int nc, int reps) {
+  static const char *const names[] = {"loop_nobar", "k_arg", "k_store",
+                                      "k_local", "k_all"};
+  enum { NK = 5 };
+  cl_program base = clhost_build(host, baseline_src, "");
+  cl_program parts = clhost_build(host, launch_src, "");
+  cl_kernel k[NK];
+  for (int j = 0; j < NK; j++)
+    k[j] = clhost_kernel(j == 0 ? base : parts, names[j]);
+  cl_mem state = zeroed(host, 64);
+  for (int i = 0; i < nc; i++) {
+    cl_uint n = (cl_uint)(c[i].g * c[i].l);
+    cl_mem data = zeroed(host, n);
+    double t[NK][64];
+    for (int j = 0; j < NK; j++) {
+      loop_args(k[j], data, n, 0);
+      if (j == 1 || j == 2 || j == 4)
+        clSetKernelArg(k[j], 3, sizeof state, &state);
+    }
+    for (int r = -2; r < reps; r++) /* two warm-up rounds */
+      for (int j = 0; j < NK; j++) {
+        double t1 = time_relaunch(host, k[j], 1, c[i].g, c[i].l, 1);
+        if (r >= 0)
+          t[j][r] = t1;
+      }
+    printf("LAUNCH %zu %zu", c[i].g, c[i].l);
+    static const char *const labels[] = {"plain", "arg", "store", "local",
+                                         "all"};
+    for (int j = 0; j < NK; j++)
+      printf(" %s=%.1f", labels[j], clhost_median(t[j], reps) * 1e6);
+    printf("\n");
+    fflush(stdout);
+    clReleaseMemObject(data);
+  }
+  for (int j = 0; j < NK; j++)
+    clReleaseKernel(k[j]);
+  clReleaseMemObject(state);
+  clReleaseProgram(base);
+  clReleaseProgram(parts);
+  return 0;
+}
+
 static int cmd_stress(const clhost *host, const char *cl, const char *json,
                       cfg *c, int nc, cl_uint episodes) {
   clhost_gk x;
@@ -514,7 +591,8 @@ int main(int argc, char **argv) {
   int reps = 7;
   if (argc < 2) {
     fprintf(stderr,
-            "usage: gsync-bench time|time-nd|baseline|disc|stress [options] "
+            "usage: gsync-bench time|time-nd|baseline|disc|launch|stress "
+            "[options] "
             "(see bench/bench.c)\n");
     return 2;
   }
@@ -574,6 +652,8 @@ int main(int argc, char **argv) {
     return cmd_time(&device, cl, json, c, nc, shrt, lng, reps);
   if (!strcmp(argv[1], "baseline"))
     return cmd_baseline(&device, c, nc, shrt, lng, reps);
+  if (!strcmp(argv[1], "launch"))
+    return cmd_launch(&device, c, nc, reps);
   if (!strcmp(argv[1], "stress") && cl && json)
     return cmd_stress(&device, cl, json, c, nc, episodes);
   if (!strcmp(argv[1], "disc") && cl && json)

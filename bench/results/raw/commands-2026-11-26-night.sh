@@ -49,3 +49,9 @@ PLATFORMS=Portable POCL_CORES=16 BARRIERS="$T" SCENARIOS="$S" DISC_EXTRA="lockfr
 timeout 150 bash bench/run-graph.sh
 # And here again:
 /usr/bin/python3 bench/table.py bench/results/raw/bench-h100-2026-11-26-night.txt OUT.md bench/results/h100.png
+#
+# Call 5 (4 s; gsync-bench with its `launch` mode, commit after ca90643)
+# -> launch-parts-h100-2026-11-26-night.txt:
+. .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH; export GSYNC_PLATFORM=NVIDIA; K=build/gpu-kernels
+for i in 1 2 3; do timeout 60 build/bench/gsync-bench launch --configs 132x256,1056x256,2112x256,16896x256 --reps 25; done
+timeout 60 build/bench/gsync-bench disc --cl $K/loop.tree.d-lockfree.cl --constraints $K/loop.tree.d-lockfree.json --nd $K/loop.tree.nd.cl --nd-constraints $K/loop.tree.nd.json --configs 1056x256,2112x256,16896x256 --reps 25
