@@ -26,12 +26,16 @@
  * get in); then it closes the poll with a compare-and-swap on the value it
  * last saw (the count is that value's COME; if the swap fails, it looks
  * again) and publishes the count. The other participants wait until word 0
- * shows every launched group come with the poll open, or a count with
- * their generation is published. Only participant 0 closes, before any
- * barrier and without waiting for any other group, so all participants
- * were running together and nothing here can deadlock. A group that does
- * not take part costs one atomic; COME never passes launched, so it never
- * reaches bit 30.
+ * shows every launched group come with the poll open, or (once it shows
+ * the poll closed or reset) a count with their generation is published:
+ * word 1 is read only then, so a poll at 1x is one load. (The last group
+ * could take part without that wait; on an H100 that cost stencil with
+ * atomic-or 8 registers, a quarter of its co-resident groups, for no
+ * measurable gain: bench/results/h100.md.) Only participant 0 closes,
+ * before any barrier and without waiting for any other group, so all
+ * participants were running together and nothing here can deadlock. A
+ * group that does not take part costs one atomic; COME never passes
+ * launched, so it never reaches bit 30.
  *
  * Per device: on NVIDIA (sm_70+) the polls are PTX ld.relaxed.gpu,
  * participant 0 naps 100 ns between its polls and needs 4 still ones (on an
@@ -78,15 +82,17 @@ void gsync_lf_nap(uint ns) {}
 int gsync_lf_pending(global uint *s, uint gen, uint launched,
                      private uint *count) {
   uint w = gsync_lf_load(&s[0]);
-  if ((w & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == gen &&
-      (w & GSYNC_LF_COME) == launched) {
-    *count = launched;
-    return 0;
-  }
-  uint p = gsync_lf_load(&s[1]);
-  if ((p & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == (gen | GSYNC_LF_CLOSED)) {
-    *count = p & GSYNC_LF_COME;
-    return 0;
+  if ((w & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == gen) {
+    if ((w & GSYNC_LF_COME) == launched) {
+      *count = launched;
+      return 0;
+    }
+  } else { /* closed, or reset by the last group: the count is published */
+    uint p = gsync_lf_load(&s[1]);
+    if ((p & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == (gen | GSYNC_LF_CLOSED)) {
+      *count = p & GSYNC_LF_COME;
+      return 0;
+    }
   }
   gsync_lf_nap(200u);
   return 1;

@@ -55,3 +55,24 @@ timeout 150 bash bench/run-graph.sh
 . .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH; export GSYNC_PLATFORM=NVIDIA; K=build/gpu-kernels
 for i in 1 2 3; do timeout 60 build/bench/gsync-bench launch --configs 132x256,1056x256,2112x256,16896x256 --reps 25; done
 timeout 60 build/bench/gsync-bench disc --cl $K/loop.tree.d-lockfree.cl --constraints $K/loop.tree.d-lockfree.json --nd $K/loop.tree.nd.cl --nd-constraints $K/loop.tree.nd.json --configs 1056x256,2112x256,16896x256 --reps 25
+#
+# Calls 6-9: the discovery rule's wait (rewrite-rules/discovery-lockfree.cl
+# with two changes: F both, A word 1 read only once word 0 shows the poll
+# closed or reset (shipped), B the last group taking part without waiting;
+# N the rule of 27fd808) -> discovery-wait-h100-2026-11-26-night.txt and the
+# run-tests-h100-2026-11-26-night-{wait-both,shipped-NVIDIA,shipped-pocl5}.txt.
+# Call 6 only tried to compare loop.atomic-or's registers with the rules of
+# a09db15 (they no longer build with this tool; not used).
+# Call 7: VARIANTS=tree DISCOVERY="lockfree lf4-k4" sh bench/candidates/prepare.sh (lockfree = F);
+#   BARRIERS="tree atomic-or noop" sh test/gpu/prepare.sh; there:
+for r in 1 2 3; do for d in lockfree lf4-k4; do timeout 60 build/cand/gsync-bench disc --cl build/cand/k/loop.d-$d.cl --constraints build/cand/k/loop.d-$d.json --nd build/cand/k/loop.base.nd.cl --nd-constraints build/cand/k/loop.base.nd.json --configs 1056x256,2112x256,4224x256,8448x256,16896x256 --reps 15; done; done
+PLATFORMS=NVIDIA BARRIERS="tree atomic-or" LF_BARRIERS="tree atomic-or" BUDGET=150 timeout -k 5 170 bash test/gpu/run.sh
+# Call 8: stencil, mirror, xpx (tree, atomic-or) and loop (tree) rewritten
+# with each of N A B F (--rules-dir); there, for each: gsync-bench binary
+# --kernel NAME, ptxas -arch=sm_90 -v; and gsync-bench disc of loop.tree.X
+# at 1056x256,2112x256, --reps 21, three rounds.
+# Call 9 (A in rewrite-rules): BARRIERS="tree atomic-or noop" sh test/gpu/prepare.sh; there:
+S="stencil mirror xpx helper reuse jacobi2d stencil3d"
+(PLATFORMS=NVIDIA BARRIERS="tree atomic-or" SCENARIOS="$S" LF_BARRIERS="tree atomic-or" BUDGET=200 OUT=$OUT/nv timeout -k 5 220 bash test/gpu/run.sh) &
+PLATFORMS=Portable POCL_CORES=16 BARRIERS="tree atomic-or" SCENARIOS="stencil mirror xpx helper reuse" LF_BARRIERS="tree" BUDGET=200 OUT=$OUT/pocl timeout -k 5 220 bash test/gpu/run.sh; wait
+for r in 1 2 3; do timeout 60 build/bench/gsync-bench disc --cl $K/loop.tree.d-lockfree.cl --constraints $K/loop.tree.d-lockfree.json --nd $K/loop.tree.nd.cl --nd-constraints $K/loop.tree.nd.json --configs 1056x256,2112x256,4224x256,8448x256,16896x256 --reps 15; done
