@@ -42,7 +42,8 @@
  * H100 that admits every co-resident group at 1x to 16x the co-resident
  * count; bench/results/h100.md), the others nap 200 ns between theirs.
  * Elsewhere every access is an OpenCL 1.1 atomic and participant 0 needs
- * 64 still polls.
+ * 64 still polls. A build option -DGSYNC_LF_STILL=N sets the still polls
+ * (the tests use a large N to make PoCL admit every group it runs at once).
  *
  * Memory model: every access to a shared word is an atomic on one word
  * each, or a load at device scope; the verdict needs no other data, so no
@@ -67,11 +68,15 @@ uint gsync_lf_load(global uint *p) {
 void gsync_lf_nap(uint ns) {
   asm volatile("nanosleep.u32 %0;" :: "r"(ns) : "memory");
 }
+#ifndef GSYNC_LF_STILL
 #define GSYNC_LF_STILL 4u
+#endif
 #else
 uint gsync_lf_load(global uint *p) { return atomic_or(p, 0u); }
 void gsync_lf_nap(uint ns) {}
+#ifndef GSYNC_LF_STILL
 #define GSYNC_LF_STILL 64u
+#endif
 #endif
 #define GSYNC_LF_GEN 0x80000000u
 #define GSYNC_LF_CLOSED 0x40000000u

@@ -20,6 +20,25 @@
 // RUN: %timeout %gsync-run --scenario stencil --cl %t.stencil.cl --constraints %t.stencil.json --groups 48 --local 64 --rounds 5 --launches 6 | FileCheck --check-prefix=MANY %s
 // RUN: %timeout %gsync-run --scenario stencil --cl %t.stencil.cl --constraints %t.stencil.json --groups 1 --local 64 --rounds 5 --launches 4 | FileCheck --check-prefix=ONE %s
 // RUN: %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 48 --local 64 --launches 20 --vary 8 | FileCheck --check-prefix=VARY %s
+//
+// PoCL's discovery admits one group here: participant 0's 64 atomic polls
+// end before another thread starts a group. With -DGSYNC_LF_STILL set high
+// it admits every group running at once, so these runs take the paths of
+// several participants: four threads and eight groups (four take part and
+// close the poll, four come late), every second launch with two (all take
+// part; a launch that took the count the last one left, or whose reset kept
+// the generation, goes wrong here), four groups that all take part, and
+// the remapped ids of eight groups.
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 20 --vary 4 --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=SEVERAL %s
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario stencil --cl %t.stencil.cl --constraints %t.stencil.json --groups 4 --local 64 --rounds 20 --launches 3 --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=ALL4 %s
+// The ids scenario checks the count libgsync reports against the ids the
+// kernel used (a count published by a group that came after the close
+// would differ):
+// RUN: %gsync %kernels/ids.cl -o %t.ids.cl --constraints %t.ids.json
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario ids --cl %t.ids.cl --constraints %t.ids.json --groups 8 --local 64 --launches 5 --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=IDS %s
+// SEVERAL: reuse: ok participants={{[2-4]}} groups=8 launches=20
+// IDS: ids: ok participants={{[2-4]}} groups=8 launches=5
+// ALL4: stencil: ok participants={{[2-4]}} groups=4 launches=3
 // MANY: stencil: ok participants={{[1-9][0-9]*}} groups=48 launches=6
 // VARY: reuse: ok participants={{[1-9][0-9]*}} groups=48 launches=20
 // ONE: stencil: ok participants=1 groups=1 launches=4

@@ -306,8 +306,11 @@ static int parse_args(int argc, char **argv, options *o) {
     o->dims = o->local_dims;
   if (o->dims == 0 || o->local_dims == 0)
     return usage_error("--groups and --local are required", NULL);
-  if (o->vary != 0 && (o->dims != 1 || o->has_offset))
-    return usage_error("--vary needs a 1-D launch without --offset", NULL);
+  if (o->vary != 0 &&
+      (o->dims != 1 || o->has_offset || strcmp(o->scenario, "ids") == 0))
+    return usage_error("--vary needs a 1-D launch without --offset, of a "
+                       "scenario other than ids",
+                       NULL);
   if (o->local_dims != o->dims || (o->has_offset && o->offset_dims != o->dims))
     return usage_error("--groups, --local and --offset differ in dimensions",
                        NULL);
@@ -463,7 +466,9 @@ static int launch(run *r, gsync_kernel *gk) {
   char err[ERRLEN];
   cl_uint parts = 0;
   gsync_status st;
-  if (r->o->dims == 1 && !r->o->has_offset) {
+  /* ids checks what gsync_finish_nd reports of the launch: it always
+   * goes the N-D way, 1-D too. */
+  if (r->o->dims == 1 && !r->o->has_offset && strcmp(r->name, "ids") != 0) {
     size_t groups = r->groups;
     if (r->o->vary != 0 && r->launches % 2 == 1)
       groups = groups / r->o->vary > 0 ? groups / r->o->vary : 1;
