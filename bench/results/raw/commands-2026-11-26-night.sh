@@ -76,3 +76,8 @@ S="stencil mirror xpx helper reuse jacobi2d stencil3d"
 (PLATFORMS=NVIDIA BARRIERS="tree atomic-or" SCENARIOS="$S" LF_BARRIERS="tree atomic-or" BUDGET=200 OUT=$OUT/nv timeout -k 5 220 bash test/gpu/run.sh) &
 PLATFORMS=Portable POCL_CORES=16 BARRIERS="tree atomic-or" SCENARIOS="stencil mirror xpx helper reuse" LF_BARRIERS="tree" BUDGET=200 OUT=$OUT/pocl timeout -k 5 220 bash test/gpu/run.sh; wait
 for r in 1 2 3; do timeout 60 build/bench/gsync-bench disc --cl $K/loop.tree.d-lockfree.cl --constraints $K/loop.tree.d-lockfree.json --nd $K/loop.tree.nd.cl --nd-constraints $K/loop.tree.nd.json --configs 1056x256,2112x256,4224x256,8448x256,16896x256 --reps 15; done
+#
+# Call 10 (c4bcfcb: the rule with -DGSYNC_LF_STILL settable, same code by
+# default): BARRIERS="tree noop" sh test/gpu/prepare.sh; there
+# -> run-tests-h100-2026-11-26-night-final-tree.txt:
+PLATFORMS=NVIDIA BARRIERS="tree" SCENARIOS="stencil mirror xpx helper reuse jacobi2d stencil3d" BUDGET=120 OUT=$OUT/nv timeout -k 5 140 bash test/gpu/run.sh
