@@ -1669,44 +1669,52 @@ static cl_int queue_in_order(cl_command_queue queue, int *in_order) {
 }
 
 /* Sets *n and *list to the wait list a new command on queue needs to come
- * after k's latest command (empty where the queue orders it). */
-static cl_int after_latest(gsync_kernel *k, cl_command_queue queue, cl_uint *n,
-                           const cl_event **list) {
+ * after k's latest command (empty where the queue orders it). Returns
+ * GSYNC_OK or GSYNC_ERR_OPENCL. */
+static gsync_status after_latest(gsync_kernel *k, cl_command_queue queue,
+                                 cl_uint *n, const cl_event **list, char *err,
+                                 size_t errlen) {
   *n = 0;
   *list = NULL;
   if (k->last_q == NULL || (queue == k->last_q && k->last_in_order))
-    return CL_SUCCESS;
+    return GSYNC_OK;
   /* A launch without an event: a marker after it on its in-order queue
    * stands in (OpenCL 1.2); without markers, that queue finishes. */
   if (k->last == NULL &&
       clEnqueueMarkerWithWaitList(k->last_q, 0, NULL, &k->last) != CL_SUCCESS) {
     k->last = NULL;
-    return clFinish(k->last_q);
+    cl_int rc = clFinish(k->last_q);
+    return rc == CL_SUCCESS
+               ? GSYNC_OK
+               : cl_fail(err, errlen, "clFinish (the state's last queue)", rc);
   }
   *n = 1;
   *list = &k->last;
-  return CL_SUCCESS;
+  return GSYNC_OK;
 }
 
 /* Records a command just enqueued on queue, with its event ev (owned from
- * now on; NULL only on an in-order queue), as k's latest. */
-static cl_int record_latest(gsync_kernel *k, cl_command_queue queue,
-                            cl_event ev) {
+ * now on; NULL only on an in-order queue), as k's latest. Returns GSYNC_OK
+ * or GSYNC_ERR_OPENCL. */
+static gsync_status record_latest(gsync_kernel *k, cl_command_queue queue,
+                                  cl_event ev, char *err, size_t errlen) {
   if (k->last != NULL)
     clReleaseEvent(k->last);
   k->last = ev;
   if (queue == k->last_q)
-    return CL_SUCCESS;
+    return GSYNC_OK;
   cl_int rc = clRetainCommandQueue(queue);
   if (rc != CL_SUCCESS) {
     /* Not recorded: let it finish, so that nothing later needs its order. */
     clFinish(queue);
-    return rc;
+    return cl_fail(err, errlen, "clRetainCommandQueue", rc);
   }
   if (k->last_q != NULL)
     clReleaseCommandQueue(k->last_q);
   k->last_q = queue;
-  return queue_in_order(queue, &k->last_in_order);
+  rc = queue_in_order(queue, &k->last_in_order);
+  return rc == CL_SUCCESS ? GSYNC_OK
+                          : cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
 }
 
 /* Waits on the host until k's latest command has finished. */
@@ -1733,15 +1741,16 @@ static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
     cl_event ev = NULL;
     cl_uint n;
     const cl_event *after;
-    cl_int rc = after_latest(k, queue, &n, &after);
-    if (rc != CL_SUCCESS)
-      return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
-    rc = clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, ranges[r][0],
-                             ranges[r][1] - ranges[r][0], n, after, &ev);
+    gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+    if (st != GSYNC_OK)
+      return st;
+    cl_int rc =
+        clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, ranges[r][0],
+                            ranges[r][1] - ranges[r][0], n, after, &ev);
     if (rc != CL_SUCCESS)
       return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
-    if ((rc = record_latest(k, queue, ev)) != CL_SUCCESS)
-      return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
+    if ((st = record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
+      return st;
   }
   return GSYNC_OK;
 }
@@ -1994,17 +2003,17 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
     pthread_mutex_unlock(&launch_lock);
     return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
   }
-  if ((rc = after_latest(k, queue, &n, &after)) != CL_SUCCESS) {
+  if ((st = after_latest(k, queue, &n, &after, err, errlen)) != GSYNC_OK) {
     pthread_mutex_unlock(&launch_lock);
-    return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
+    return st;
   }
   rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, offset, global, local,
                               n, after, in_order ? NULL : &ev);
   pthread_mutex_unlock(&launch_lock);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
-  if ((rc = record_latest(k, queue, ev)) != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
+  if ((st = record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
+    return st;
   k->launched = 1;
   k->last_groups = total;
   k->last_dim = work_dim;
@@ -2134,11 +2143,11 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
   k->fit_left_on = 1;
   cl_uint n;
   const cl_event *after;
-  cl_int rc = after_latest(k, queue, &n, &after);
-  if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
-  rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4, sizeof on,
-                            on, n, after, &ev_on);
+  gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  cl_int rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
+                                   sizeof on, on, n, after, &ev_on);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
   pthread_mutex_lock(&launch_lock);
@@ -2148,7 +2157,6 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
     rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, NULL, global, local,
                                 1, &ev_on, &ev_run);
   pthread_mutex_unlock(&launch_lock);
-  gsync_status st = GSYNC_OK;
   if (rc != CL_SUCCESS) {
     st = cl_fail(err, errlen, "clEnqueueNDRangeKernel (probe)", rc);
     ev_run = ev_on, ev_on = NULL;
@@ -2162,8 +2170,11 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
                             sizeof off, off, 1, &ev_run, &ev_off);
   if (rc == CL_SUCCESS) {
     k->fit_left_on = 0;
-    if ((rc = record_latest(k, queue, ev_off)) != CL_SUCCESS && st == GSYNC_OK)
-      st = cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
+    /* An earlier failure keeps its message. */
+    gsync_status rst =
+        record_latest(k, queue, ev_off, st == GSYNC_OK ? err : NULL, errlen);
+    if (st == GSYNC_OK)
+      st = rst;
   } else if (st == GSYNC_OK) {
     st = cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
   }
@@ -2351,15 +2362,16 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
                 i->name, sizeof words);
   cl_uint n;
   const cl_event *after;
-  if ((rc = after_latest(k, queue, &n, &after)) != CL_SUCCESS)
-    return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
+  gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
   rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE, 0, end, words, n, after,
                            NULL);
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
   const cl_uint *rec = i->has_abort_record ? words + i->abort_offset / 4 : NULL;
   if (rec != NULL && rec[ABORT_KIND] != 0) {
-    gsync_status st = zero_state(k, queue, err, errlen);
+    st = zero_state(k, queue, err, errlen);
     if (st == GSYNC_OK && k->watch.prepare &&
         (rec[ABORT_KIND] == ABORTED_BY_CANCEL ||
          rec[ABORT_KIND] == ABORTED_AT_DEADLINE))
@@ -2931,15 +2943,15 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
     size_t bytes = fills[f].word >= WATCH_TAG ? 4 : 8;
     cl_uint n;
     const cl_event *after;
-    cl_int rc = after_latest(k, queue, &n, &after);
-    if (rc != CL_SUCCESS)
-      return cl_fail(err, errlen, "clFinish (state's last queue)", rc);
-    rc = clEnqueueFillBuffer(queue, k->state, fills[f].pattern, bytes,
-                             fills[f].word * 4, bytes, n, after, &ev);
+    gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+    if (st != GSYNC_OK)
+      return st;
+    cl_int rc = clEnqueueFillBuffer(queue, k->state, fills[f].pattern, bytes,
+                                    fills[f].word * 4, bytes, n, after, &ev);
     if (rc != CL_SUCCESS)
       return cl_fail(err, errlen, "clEnqueueFillBuffer (watch words)", rc);
-    if ((rc = record_latest(k, queue, ev)) != CL_SUCCESS)
-      return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
+    if ((st = record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
+      return st;
   }
   __atomic_store_n(&k->watch.tag, tag, __ATOMIC_SEQ_CST);
   return GSYNC_OK;
@@ -3050,7 +3062,7 @@ static void watch_unmap(gsync_kernel *k) {
     return;
   cl_uint n;
   const cl_event *after;
-  if (after_latest(k, k->watch.mapped, &n, &after) == CL_SUCCESS &&
+  if (after_latest(k, k->watch.mapped, &n, &after, NULL, 0) == GSYNC_OK &&
       clEnqueueUnmapMemObject(k->watch.mapped, k->state, k->watch.shared, n,
                               after, NULL) == CL_SUCCESS)
     clFinish(k->watch.mapped);
