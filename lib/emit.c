@@ -96,6 +96,9 @@ static json_object *kernel_object(gsri_ctx *ctx, const gsri_func *fn) {
       json_object_new_int(GSR_STATE_PARTICIPANTS_WORD * 4));
   add(arg, "grid_offset", json_object_new_int(GSR_STATE_GRID_WORD * 4));
   add(arg, "abort_offset", json_object_new_int(GSR_STATE_ABORT_WORD * 4));
+  if (!ctx->no_discovery && ctx->discovery->poll_cap)
+    add(arg, "poll_cap_offset",
+        json_object_new_int(GSR_STATE_POLL_CAP_WORD * 4));
   add(k, "state_arg", arg);
   add(k, "max_work_groups", json_object_new_int(0));
   add(k, "min_local_size", json_object_new_int(1));

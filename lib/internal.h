@@ -99,6 +99,7 @@ typedef struct gsri_rule {
   unsigned state_fixed;                     /* @state-fixed: bytes */
   unsigned state_per_group;                 /* @state-per-group: bytes */
   int has_state_fixed, has_state_per_group; /* given: each only once */
+  int poll_cap;   /* @poll-cap: a discovery rule that reads the host's cap */
   int is_barrier; /* barrier-NAME.cl, else a support file (discovery) */
   int from_dir;   /* read from the rules directory, not built in */
 } gsri_rule;
@@ -481,12 +482,15 @@ size_t gsri_scan_parens(const gsri_ctx *ctx, size_t lparen, size_t *semis,
 /* Layout of the state buffer's fixed part shared by every rule, in 32-bit
  * words (docs/constraints.md): discovery's words from 0 (the participant
  * count at 5), the virtual grid of the last launch at 6-8 (prelude.cl),
- * the prelude's words at 10-31 (the abort record at 10-17), the barrier's
- * own area from GSR_STATE_BARRIER_WORD. */
+ * the prelude's words at 10-31 (the abort record at 10-17), the words the
+ * host alone writes, between launches, at 32-63 (a line of their own: the
+ * poll cap of a discovery rule with @poll-cap at 32), the barrier's own
+ * area from GSR_STATE_BARRIER_WORD. */
 #define GSR_STATE_PARTICIPANTS_WORD 5
 #define GSR_STATE_GRID_WORD 6
 #define GSR_STATE_ABORT_WORD 10
 #define GSR_STATE_ABORT_RECORD_BYTES 32
-#define GSR_STATE_BARRIER_WORD 32
+#define GSR_STATE_POLL_CAP_WORD 32
+#define GSR_STATE_BARRIER_WORD 64
 
 #endif

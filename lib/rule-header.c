@@ -139,6 +139,13 @@ static const char *take_value(gsri_rule *r, const char *key, const char *v,
              "most " GSR_STR(GSR_RULE_STATE_FIXED_MAX);
     return NULL;
   }
+  if (!strcmp(key, "poll-cap")) {
+    if (r->poll_cap++)
+      return "is given twice";
+    if (!strncmp(r->name, "barrier-", 8))
+      return "belongs in a discovery rule, not a barrier";
+    return vl ? "takes no value" : NULL;
+  }
   if (!strcmp(key, "state-per-group")) {
     if (r->has_state_per_group++)
       return "is given twice";

@@ -6,6 +6,7 @@
  * @summary lock-free occupancy discovery: one atomic increment per group, the last launched resets
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
+ * @poll-cap
  *
  * Linear local id 0 of each work-group runs it; the verdict reaches the rest of
  * the group through local memory, so a group takes part or returns whole.
@@ -36,6 +37,20 @@
  * participants were running together and nothing here can deadlock. A
  * group that does not take part costs one atomic; COME never passes
  * launched, so it never reaches bit 30.
+ *
+ * The poll cap. Where state word 32 holds a cap N (the host
+ * writes it between launches, libgsync as many groups as took part the
+ * last time more were launched than fit: docs/constraints.md), only the
+ * first N groups of the launch by launch id are polled: the others return
+ * at once, reading nothing but that word and touching no other, and
+ * everything above counts the polled groups, not the launched ones (the
+ * last polled group resets). All groups read the same N, so they agree on
+ * which are polled. With N as many as fit and groups started in launch-id
+ * order, as GPUs start them, every polled group comes while the poll is
+ * open and participant 0 closes it without waiting: a launch of 16 times
+ * the groups that fit then costs what one of the groups that fit does. A
+ * cap below what fits admits fewer groups, never a wrong set; 0 (the
+ * zeroed state) caps nothing.
  *
  * Per device: on NVIDIA (sm_70+) the polls are PTX ld.relaxed.gpu,
  * participant 0 naps 100 ns between its polls and needs 4 still ones (on an
@@ -84,12 +99,12 @@ void gsync_lf_nap(uint ns) {}
 
 /* Whether a participant of generation gen must still wait for the count;
  * if not, *count holds it. */
-int gsync_lf_pending(global uint *s, uint gen, uint launched,
+int gsync_lf_pending(global uint *s, uint gen, uint polled,
                      private uint *count) {
   uint w = gsync_lf_load(&s[0]);
   if ((w & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == gen) {
-    if ((w & GSYNC_LF_COME) == launched) {
-      *count = launched;
+    if ((w & GSYNC_LF_COME) == polled) {
+      *count = polled;
       return 0;
     }
   } else { /* closed, or reset by the last group: the count is published */
@@ -103,21 +118,33 @@ int gsync_lf_pending(global uint *s, uint gen, uint launched,
   return 1;
 }
 
+/* How many launched groups take part in the poll: the first cap of them
+ * by launch id where the host wrote a cap into word 32, else all. Only
+ * the host writes that word, between launches, and nothing else shares
+ * its line: every group reads the same value, from a cache after the
+ * first. */
+uint gsync_lf_polled(global uint *s) {
+  uint launched = gsync_launch_groups(), cap = s[32];
+  return cap != 0u && cap < launched ? cap : launched;
+}
+
 int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
+  uint polled = gsync_lf_polled(s);
+  if (gsync_launch_group() >= polled)
+    return 0;
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (gsync_leader()) {
-    uint launched = gsync_launch_groups();
     global uint *poll = &s[0];
     uint old = atomic_inc(poll);
     uint gen = old & GSYNC_LF_GEN, id = old & GSYNC_LF_COME, count = 0;
     if (old & GSYNC_LF_CLOSED)
       id = 0xffffffffu;
-    if ((old & GSYNC_LF_COME) == launched - 1u) {
+    if ((old & GSYNC_LF_COME) == polled - 1u) {
       if (!(old & GSYNC_LF_CLOSED)) {
-        atomic_xchg(&s[5], launched);
-        atomic_xchg(&s[1], gen | GSYNC_LF_CLOSED | launched);
+        atomic_xchg(&s[5], polled);
+        atomic_xchg(&s[1], gen | GSYNC_LF_CLOSED | polled);
       }
       atomic_xchg(poll, gen ^ GSYNC_LF_GEN);
     }
@@ -125,8 +152,8 @@ int gsync_join(global uint *s, local uint *shared,
       uint seen = old + 1u, still = 0;
       for (;;) {
         if ((seen & GSYNC_LF_GEN) != gen ||
-            (seen & GSYNC_LF_COME) == launched) {
-          count = launched;
+            (seen & GSYNC_LF_COME) == polled) {
+          count = polled;
           break;
         }
         if (still >= GSYNC_LF_STILL) {
@@ -149,7 +176,7 @@ int gsync_join(global uint *s, local uint *shared,
     } else if (id != 0xffffffffu) {
       c->group = id;
       gsync_spin_while(c, gsync_in_discovery,
-                       gsync_lf_pending(s, gen, launched, &count),
+                       gsync_lf_pending(s, gen, polled, &count),
                        atomic_or(poll, 0u) & GSYNC_LF_COME);
       if (gsync_aborted(c))
         id = 0xffffffffu;

@@ -65,7 +65,7 @@
  * a group that gave up not take part. A rule must not be left by a return
  * between its two work-group barriers.
  *
- * State words 10-31 belong to the prelude. 10-17 hold the abort record
+ * State words 10-63 belong to the prelude. 10-17 hold the abort record
  * (docs/constraints.md): 10 what aborted (0 nothing, 1 a barrier, 2
  * discovery; the word a long wait polls), 11 the site, 12 the virtual and
  * 13 the real id of the first group that gave up, 14 how many groups it
@@ -74,8 +74,11 @@
  * (docs/watch.md): 18 the global barriers it has completed, 19 a deadline
  * in ms (0 none), 20-21 the device clock when participant 0 set up the
  * grid, 22 a cancel (the tag of the launch to stop), 23 this launch's
- * tag, 24 what the host watches (1 progress, 2 cancel). Words 32 on are
- * the barrier rule's
+ * tag, 24 what the host watches (1 progress, 2 cancel). Words 32-63, a
+ * line of their own, only the host writes, and only between launches, so
+ * every group of a launch reads the same values and may cache them: 32 a
+ * cap on the groups that discovery polls (a discovery rule with @poll-cap
+ * reads it; docs/constraints.md). Words 64 on are the barrier rule's
  * (gsync_rule_words).
  */
 /* A device-wide fence for global memory, used by the barrier rules before
@@ -165,7 +168,7 @@ int gsync_aborted(private struct gsync_ctx *c) {
 int gsync_running(private struct gsync_ctx *c) { return !gsync_aborted(c); }
 
 /* The first of the barrier rule's state words. */
-#define gsync_rule_words(c) ((c)->state + 32)
+#define gsync_rule_words(c) ((c)->state + 64)
 
 #define gsync_in_discovery 0u
 /* Polls before a wait counts as long. A wait that ends sooner (on a GPU, a

@@ -44,6 +44,8 @@ typedef struct kernel_info {
   int has_abort_record;       /* the state holds an abort record */
   size_t abort_offset;        /* its uint32 words (docs/constraints.md) */
   size_t abort_bytes;         /* 32; 24 in files from before it was timed */
+  int has_poll_cap;           /* discovery reads a cap the host writes */
+  size_t poll_cap_offset;     /* its uint32 (docs/constraints.md) */
   size_t max_work_groups;     /* 0: no static bound */
   size_t min_local_size;
   int coresident_launch_required;
@@ -134,6 +136,21 @@ struct gsync_kernel {
   } fit[8];
   size_t n_fit;
   int fit_left_on; /* a probe's state words may not have been reset */
+  /* The poll cap (poll_cap_prepare): per device and local size, how many
+   * groups took part in the latest launch that launched more than took
+   * part, how many launches have been capped to that since, and how many
+   * capped launches admitted fewer than their cap. */
+  struct {
+    cl_device_id dev;
+    size_t local;
+    cl_uint fit, capped, short_;
+  } caps[8];
+  size_t n_caps;
+  cl_uint cap_written;   /* the cap word as the enqueued commands leave it */
+  cl_uint last_cap;      /* the latest launch's cap (0: all polled) */
+  cl_device_id last_dev; /* its device and local size */
+  size_t last_local;
+  int cap_unread; /* its count has not yet been taken for the cap */
   /* Calls on one handle from several threads take turns: each holds this
    * for its whole length (see libgsync.h). */
   pthread_mutex_t lock;
@@ -683,6 +700,18 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                 "%s: field \"%s.state_arg.abort_offset\" (%zu) lies beyond "
                 "the first %u bytes of the state, which libgsync reads",
                 w.file, path, k->abort_offset, STATE_READ_BYTES);
+  /* Optional: only discovery rules that read a poll cap have one. */
+  k->poll_cap_offset = SIZE_MAX;
+  if ((st = get_count(&w, state, "poll_cap_offset", 1, INT64_MAX,
+                      &k->poll_cap_offset)))
+    return st;
+  k->has_poll_cap = k->poll_cap_offset != SIZE_MAX;
+  if (k->has_poll_cap &&
+      (k->poll_cap_offset % 4 != 0 || k->poll_cap_offset + 4 > k->fixed_bytes))
+    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.state_arg.poll_cap_offset\" (%zu) is not an "
+                "aligned uint32 inside the %zu fixed bytes",
+                w.file, path, k->poll_cap_offset, k->fixed_bytes);
   return GSYNC_OK;
 }
 
@@ -1724,11 +1753,33 @@ static cl_int wait_latest(const gsync_kernel *k) {
   return k->last_q != NULL ? clFinish(k->last_q) : CL_SUCCESS;
 }
 
+/* Enqueues a fill of size bytes of k's state from offset with the pattern
+ * (copied at once) after k's latest command (if any), and records it as
+ * the latest. what names the fill in an error. Returns GSYNC_OK or
+ * GSYNC_ERR_OPENCL. */
+static gsync_status fill_state(gsync_kernel *k, cl_command_queue queue,
+                               const void *pattern, size_t pattern_size,
+                               size_t offset, size_t size, const char *what,
+                               char *err, size_t errlen) {
+  cl_event ev = NULL;
+  cl_uint n;
+  const cl_event *after;
+  gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  cl_int rc = clEnqueueFillBuffer(queue, k->state, pattern, pattern_size,
+                                  offset, size, n, after, &ev);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, what, rc);
+  return record_latest(k, queue, ev, err, errlen);
+}
+
 /* Enqueues the zeroing of k's state after its latest command (if any),
  * which becomes the latest. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
 static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
                                char *err, size_t errlen) {
   const cl_uchar zero = 0;
+  k->cap_written = 0;
   /* While the host shares the state, it alone writes word 22 (the
    * cancel; see gsync_cancel): the zeroing goes around it. */
   size_t ranges[2][2] = {{0, k->state_bytes}, {0, 0}};
@@ -1738,18 +1789,10 @@ static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
     ranges[1][1] = k->state_bytes;
   }
   for (int r = 0; r < 2 && ranges[r][1] > ranges[r][0]; r++) {
-    cl_event ev = NULL;
-    cl_uint n;
-    const cl_event *after;
-    gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+    gsync_status st = fill_state(k, queue, &zero, sizeof zero, ranges[r][0],
+                                 ranges[r][1] - ranges[r][0],
+                                 "clEnqueueFillBuffer (state)", err, errlen);
     if (st != GSYNC_OK)
-      return st;
-    cl_int rc =
-        clEnqueueFillBuffer(queue, k->state, &zero, sizeof zero, ranges[r][0],
-                            ranges[r][1] - ranges[r][0], n, after, &ev);
-    if (rc != CL_SUCCESS)
-      return cl_fail(err, errlen, "clEnqueueFillBuffer (state)", rc);
-    if ((st = record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
       return st;
   }
   return GSYNC_OK;
@@ -1962,6 +2005,93 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
                                   gsync_launch_info *info, char *err,
                                   size_t errlen);
 
+/* ---- The poll cap (docs/constraints.md "The poll cap") ----
+ *
+ * A discovery rule with a poll cap polls only the first N launched groups
+ * when state word poll_cap_offset holds N; the rest return at once without
+ * touching the state. libgsync sets N to how many groups took part in the
+ * latest launch, on the same device and local size, that launched more
+ * than took part, so an oversubscribed launch costs about what a launch of
+ * the groups that fit does. Every CAP_REMEASURE-th capped launch polls
+ * every group again, so that a device that came to hold more groups (one
+ * that another program no longer shares) is seen. A capped launch that
+ * admits fewer than its cap says that the device does not run the first
+ * groups together (PoCL deals groups out to its threads in runs of
+ * consecutive ids) or runs fewer now: the next launch polls every group
+ * again, and after CAP_SHORT such launches that device and local size get
+ * no cap. */
+#define CAP_REMEASURE 32u
+#define CAP_SHORT 2u
+
+/* k's entry for dev and local size local, made (replacing the oldest)
+ * when it has none. */
+static size_t cap_entry(gsync_kernel *k, cl_device_id dev, size_t local) {
+  size_t n = sizeof k->caps / sizeof k->caps[0];
+  for (size_t i = 0; i < k->n_caps && i < n; i++)
+    if (k->caps[i].dev == dev && k->caps[i].local == local)
+      return i;
+  size_t i = k->n_caps++ % n;
+  k->caps[i].dev = dev;
+  k->caps[i].local = local;
+  k->caps[i].fit = k->caps[i].capped = k->caps[i].short_ = 0;
+  return i;
+}
+
+/* Chooses the cap of a launch of groups work-groups of local work-items on
+ * queue and, where the state's word does not already act so, enqueues its
+ * write after k's latest command. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
+static gsync_status poll_cap_prepare(gsync_kernel *k, cl_command_queue queue,
+                                     size_t groups, size_t local, char *err,
+                                     size_t errlen) {
+  cl_device_id dev;
+  cl_int rc =
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetCommandQueueInfo(QUEUE_DEVICE)", rc);
+  size_t e = cap_entry(k, dev, local);
+  cl_uint cap = 0;
+  if (k->caps[e].fit != 0 && groups > k->caps[e].fit &&
+      k->caps[e].short_ < CAP_SHORT) {
+    if (k->caps[e].capped < CAP_REMEASURE) {
+      cap = k->caps[e].fit;
+      k->caps[e].capped++;
+    } else {
+      k->caps[e].capped = 0; /* this launch measures again */
+    }
+  }
+  k->last_cap = cap;
+  k->last_dev = dev;
+  k->last_local = local;
+  k->cap_unread = 1;
+  /* A cap of the launch's size or more caps nothing, as 0 does. */
+  cl_uint now = k->cap_written < groups ? k->cap_written : 0;
+  if (now == cap)
+    return GSYNC_OK;
+  gsync_status st =
+      fill_state(k, queue, &cap, sizeof cap, k->info.poll_cap_offset,
+                 sizeof cap, "clEnqueueFillBuffer (poll cap)", err, errlen);
+  if (st == GSYNC_OK)
+    k->cap_written = cap;
+  return st;
+}
+
+/* Takes what a launch that completed admitted, out of the groups it
+ * polled, for the caps of later launches. */
+static void poll_cap_learn(gsync_kernel *k, cl_uint admitted) {
+  size_t e = cap_entry(k, k->last_dev, k->last_local);
+  if (k->last_cap != 0) {
+    if (admitted < k->last_cap) { /* see CAP_SHORT */
+      k->caps[e].short_++;
+      k->caps[e].capped = CAP_REMEASURE;
+    }
+  } else if (admitted < k->last_groups) {
+    k->caps[e].fit = admitted; /* fewer than were launched fit */
+    k->caps[e].capped = 0;
+  } else if (admitted > k->caps[e].fit) {
+    k->caps[e].fit = 0; /* more fit than the cap said: measure again */
+  }
+}
+
 /* Sets the state argument and enqueues a launch that check_shape passed,
  * after the handle's previous command; k->lock is held. Returns GSYNC_OK
  * or GSYNC_ERR_OPENCL. */
@@ -1983,9 +2113,15 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
   if (k->watch.prepare &&
       (st = watch_prepare(k, queue, err, errlen)) != GSYNC_OK)
     return st;
-  size_t global[3];
-  for (cl_uint d = 0; d < work_dim; d++)
+  size_t global[3], items = 1;
+  for (cl_uint d = 0; d < work_dim; d++) {
     global[d] = groups[d] * local[d];
+    items *= local[d];
+  }
+  k->cap_unread = 0;
+  if (k->state != NULL && k->info.has_poll_cap &&
+      (st = poll_cap_prepare(k, queue, total, items, err, errlen)) != GSYNC_OK)
+    return st;
   pthread_mutex_lock(&launch_lock);
   if (k->state != NULL)
     rc = clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem),
@@ -2341,6 +2477,9 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
     info->groups[d] = k->last_shape[d];
   info->admitted = info->participants = (cl_uint)k->last_groups;
   info->left_out = 0;
+  info->polled = k->last_cap != 0 && k->last_cap < k->last_groups
+                     ? k->last_cap
+                     : (cl_uint)k->last_groups;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
     if ((rc = wait_latest(k)) != CL_SUCCESS)
@@ -2370,6 +2509,8 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
   if (rc != CL_SUCCESS)
     return cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
   const cl_uint *rec = i->has_abort_record ? words + i->abort_offset / 4 : NULL;
+  int learn = k->cap_unread;
+  k->cap_unread = 0;
   if (rec != NULL && rec[ABORT_KIND] != 0) {
     st = zero_state(k, queue, err, errlen);
     if (st == GSYNC_OK && k->watch.prepare &&
@@ -2379,6 +2520,8 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
     return st != GSYNC_OK ? st : timeout_error(k, rec, err, errlen);
   }
   info->admitted = info->participants = words[i->participants_offset / 4];
+  if (learn)
+    poll_cap_learn(k, info->admitted);
   const cl_uint *grid = i->has_grid ? words + i->grid_offset / 4 : NULL;
   if (grid != NULL && grid[0] != 0 && grid[1] != 0 && grid[2] != 0) {
     info->participants = grid[0] * grid[1] * grid[2];
@@ -2937,20 +3080,13 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
                {WATCH_TAG, {tag, 0}},
                {WATCH_MODE, {mode, 0}}};
   for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
-    cl_event ev = NULL;
     /* Words 23 and 24 one each: a fill's offset is a multiple of its
      * pattern's size. */
     size_t bytes = fills[f].word >= WATCH_TAG ? 4 : 8;
-    cl_uint n;
-    const cl_event *after;
-    gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+    gsync_status st =
+        fill_state(k, queue, fills[f].pattern, bytes, fills[f].word * 4, bytes,
+                   "clEnqueueFillBuffer (watch words)", err, errlen);
     if (st != GSYNC_OK)
-      return st;
-    cl_int rc = clEnqueueFillBuffer(queue, k->state, fills[f].pattern, bytes,
-                                    fills[f].word * 4, bytes, n, after, &ev);
-    if (rc != CL_SUCCESS)
-      return cl_fail(err, errlen, "clEnqueueFillBuffer (watch words)", rc);
-    if ((st = record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
       return st;
   }
   __atomic_store_n(&k->watch.tag, tag, __ATOMIC_SEQ_CST);

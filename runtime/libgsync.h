@@ -183,6 +183,10 @@ typedef struct gsync_launch_info {
                            returned at once): admitted - participants */
   size_t groups[3];     /* the virtual grid: what get_num_groups(d) returned
                            in the kernel; 1 past work_dim */
+  cl_uint polled;       /* work-groups discovery polled: all launched, or
+                           the first so many by launch id where libgsync
+                           capped the poll at what fit before (the rest
+                           returned at once; docs/constraints.md) */
 } gsync_launch_info;
 
 /* gsync_finish, reporting the virtual grid of the launch in *info (may be

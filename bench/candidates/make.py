@@ -496,6 +496,10 @@ DISCOVERY3 = [('lf3-k4', 4, 100), ('lf3-k8', 8, 100), ('lf3-k2', 2, 100)]
 DISCOVERY4 = [('lf4-k4', 4, 100, 200, 1000), ('lf4-k2', 2, 100, 200, 1000),
               ('lf4-k4-w50', 4, 100, 50, 1000), ('lf5-k4-p1', 4, 100, 200, 1),
               ('lf5-k4-p0', 4, 100, 200, 0)]
+# lf6-cN: the shipped rule (rewrite-rules/discovery-lockfree.cl) with the
+# cap of its word 32 fixed at N: groups with a launch id of N or more leave
+# at once, the first N are polled (what libgsync's cap does, without it).
+DISCOVERY6 = [1056, 1089, 1122]
 
 if __name__ == '__main__':
     out = sys.argv[1] if len(sys.argv) > 1 else '.'
@@ -513,5 +517,12 @@ if __name__ == '__main__':
     tpl = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'discovery-lf4.cl.in')).read()
     for name, still, nap, waitnap, prev in DISCOVERY4:
         text = tpl.replace('@NAME@', name).replace('@STILL@', str(still)).replace('@NAP@', str(nap)).replace('@WAITNAP@', str(waitnap)).replace('@PREVSTILL@', str(prev))
+        open(os.path.join(out, f'discovery-{name}.cl'), 'w').write(text)
+    here = os.path.dirname(os.path.abspath(__file__))
+    shipped = open(os.path.join(here, '..', '..', 'rewrite-rules', 'discovery-lockfree.cl')).read()
+    assert 'cap = s[32];' in shipped
+    for cap in DISCOVERY6:
+        name = f'lf6-c{cap}'
+        text = shipped.replace('discovery-lockfree:', f'discovery-{name}: a candidate (bench/candidates/make.py), cap {cap};', 1).replace('cap = s[32];', f'cap = {cap}u;')
         open(os.path.join(out, f'discovery-{name}.cl'), 'w').write(text)
     print(' '.join(n for n, _ in CANDIDATES + ROUND3 + ROUND4))

@@ -28,5 +28,5 @@
 // REQ-NEXT: "acq_rel",
 // REQ-NEXT: "device_scope"
 // REQ-NEXT: ],
-// REQ: "fixed": 128,
+// REQ: "fixed": 256,
 // REQ-NEXT: "per_group": 8

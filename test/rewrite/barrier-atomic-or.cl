@@ -20,5 +20,5 @@
 // REQ-NEXT: ],
 // REQ-NEXT: "atomic_capabilities": [
 // REQ-NEXT: ],
-// REQ: "fixed": 128,
+// REQ: "fixed": 256,
 // REQ-NEXT: "per_group": 8

@@ -18,7 +18,7 @@
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "flip",
 // JSON: "discovery": true,
-// JSON: "fixed": 256,
+// JSON: "fixed": 384,
 // JSON-NEXT: "per_group": 0
 // The requirements and state sizes the rule header declares, as the
 // constraints carry them (test/utils/rules-complete.py asks for these).
@@ -29,5 +29,5 @@
 // REQ-NEXT: ],
 // REQ-NEXT: "atomic_capabilities": [
 // REQ-NEXT: ],
-// REQ: "fixed": 256,
+// REQ: "fixed": 384,
 // REQ-NEXT: "per_group": 0

@@ -18,5 +18,5 @@
 // REQ-NEXT: ],
 // REQ-NEXT: "atomic_capabilities": [
 // REQ-NEXT: ],
-// REQ: "fixed": 384,
+// REQ: "fixed": 512,
 // REQ-NEXT: "per_group": 0

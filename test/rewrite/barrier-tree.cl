@@ -39,7 +39,7 @@
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "tree",
 // JSON: "discovery": true,
-// JSON: "fixed": 384,
+// JSON: "fixed": 512,
 // JSON-NEXT: "per_group": 2
 // PTX-DAG: atom.acq_rel.gpu.global.add.u32
 // PTX-DAG: ld.acquire.gpu.global.u32
@@ -62,5 +62,5 @@
 // REQ-NEXT: ],
 // REQ-NEXT: "atomic_capabilities": [
 // REQ-NEXT: ],
-// REQ: "fixed": 384,
+// REQ: "fixed": 512,
 // REQ-NEXT: "per_group": 2

@@ -48,14 +48,15 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:         "index": 4,
 // CHECK-NEXT:         "type": "global uint *",
 // CHECK-NEXT:         "bytes": {
-// CHECK-NEXT:           "fixed": 384,
+// CHECK-NEXT:           "fixed": 512,
 // CHECK-NEXT:           "per_group": 2
 // CHECK-NEXT:         },
 // CHECK-NEXT:         "init": "zero",
 // CHECK-NEXT:         "reset_by_kernel": true,
 // CHECK-NEXT:         "participants_offset": 20,
 // CHECK-NEXT:         "grid_offset": 24,
-// CHECK-NEXT:         "abort_offset": 40
+// CHECK-NEXT:         "abort_offset": 40,
+// CHECK-NEXT:         "poll_cap_offset": 128
 // CHECK-NEXT:       },
 // CHECK-NEXT:       "max_work_groups": 0,
 // CHECK-NEXT:       "min_local_size": 1,
@@ -75,5 +76,5 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   ],
 // CHECK-NEXT:   "fingerprint": "{{([0-9a-f]{16})}}",
-// CHECK-NEXT:   "state_layout": "gsync-layout/1 barrier=tree discovery=lockfree rules={{([0-9a-f]{16})}} fixed=384 per_group=2 participants=20 grid=24 abort=40 record=32"
+// CHECK-NEXT:   "state_layout": "gsync-layout/1 barrier=tree discovery=lockfree rules={{([0-9a-f]{16})}} fixed=512 per_group=2 participants=20 grid=24 abort=40 record=32"
 // CHECK-NEXT: }

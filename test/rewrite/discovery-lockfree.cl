@@ -36,6 +36,23 @@
 // would differ):
 // RUN: %gsync %kernels/ids.cl -o %t.ids.cl --constraints %t.ids.json
 // RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario ids --cl %t.ids.cl --constraints %t.ids.json --groups 8 --local 64 --launches 5 --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=IDS %s
+// The poll cap: after a launch that admitted fewer groups than it polled,
+// libgsync caps later launches of as many groups or more at that count
+// (state word 32), and the groups past it return at once. The second
+// launch polls 4, and each launch is checked. PoCL 3.1 does not start the
+// first four groups together on its four threads (it admits 2 of the 4
+// polled, where a rule that ignored the cap would admit 4 of the 8), so a
+// capped launch there admits fewer than its cap: the next launch polls all
+// again, and after two such launches the kernel handle caps no more (a
+// GPU, which starts groups in id order, admits the cap and stays capped:
+// test/gpu/run.sh). Launches of 2 groups, below the cap, poll 2 and leave
+// it as it was.
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 10 --polled --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=CAP %s
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 12 --vary 4 --polled --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=CAPVARY %s
+// CAP: reuse: ok participants=2 groups=8 launches=10
+// CAP-NEXT: polled: 8 4 8 4 8 8 8 8 8 8{{$}}
+// CAPVARY: reuse: ok participants=2 groups=8 launches=12
+// CAPVARY-NEXT: polled: 8 2 4 2 8 2 4 2 8 2 8 2{{$}}
 // SEVERAL: reuse: ok participants={{[2-4]}} groups=8 launches=20
 // IDS: ids: ok participants={{[2-4]}} groups=8 launches=5
 // ALL4: stencil: ok participants={{[2-4]}} groups=4 launches=3
@@ -45,17 +62,24 @@
 // CHECK: /* discovery-lockfree: occupancy discovery without a lock. A group's only
 // CHECK: #define GSYNC_LF_STILL 4u
 // CHECK: #define GSYNC_LF_STILL 64u
+// CHECK:   uint launched = gsync_launch_groups(), cap = s[32];
+// CHECK-NEXT:   return cap != 0u && cap < launched ? cap : launched;
+// CHECK:   uint polled = gsync_lf_polled(s);
+// CHECK-NEXT:   if (gsync_launch_group() >= polled)
+// CHECK-NEXT:     return 0;
+// CHECK-NEXT:   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 // CHECK:       uint old = atomic_inc(poll);
 // CHECK-NEXT:     uint gen = old & GSYNC_LF_GEN, id = old & GSYNC_LF_COME, count = 0;
 // CHECK-NEXT:     if (old & GSYNC_LF_CLOSED)
 // CHECK-NEXT:       id = 0xffffffffu;
-// CHECK-NEXT:     if ((old & GSYNC_LF_COME) == launched - 1u) {
+// CHECK-NEXT:     if ((old & GSYNC_LF_COME) == polled - 1u) {
 // CHECK:           atomic_xchg(poll, gen ^ GSYNC_LF_GEN);
 // CHECK:           uint was = atomic_cmpxchg(poll, seen, seen | GSYNC_LF_CLOSED);
 // CHECK-NOT: atomic_inc(&s[8])
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "discovery": true,
 // JSON: "reset_by_kernel": true
+// JSON: "poll_cap_offset": 128
 // PTX-DAG: ld.relaxed.gpu.global.u32
 // PTX-DAG: nanosleep.u32
 // PORTABLE-NOT: ld.relaxed

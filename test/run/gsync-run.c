@@ -25,7 +25,7 @@ static const char usage_text[] =
     "usage: gsync-run --scenario NAME --cl REWRITTEN.cl --constraints C.json\n"
     "                 (--groups G | --fit MAX) --local L [--offset O]\n"
     "                 [--min-participants N] [--launches K] [--rounds R]\n"
-    "                 [--vary N]\n"
+    "                 [--vary N] [--polled]\n"
     "                 [--expect-fail]\n"
     "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
@@ -76,6 +76,9 @@ static const char usage_options[] =
     "  --vary N              every second launch (1-D) has G / N work-groups\n"
     "                        (at least 1), through the same state: a launch\n"
     "                        must not read what one of another size left\n"
+    "  --polled              after the summary, one line \"polled: N ...\":\n"
+    "                        how many work-groups discovery polled in each\n"
+    "                        launch (gsync_launch_info.polled; at most 64)\n"
     "  --rounds R            iterations inside each launch (default: the\n"
     "                        scenario's)\n"
     "  --expect-fail         exit 0 only on a MISMATCH, 1 when the check\n"
@@ -121,6 +124,7 @@ typedef struct options {
   size_t vary;     /* --vary N: every second launch G / N groups; 0 none */
   int expect_fail;
   int expect_timeout;
+  int polled; /* --polled: print what each launch polled */
 } options;
 
 /* How a run ended. */
@@ -150,6 +154,7 @@ typedef struct run {
   size_t bad_launch;
   const char *bad_what; /* what was compared, when not the data */
   int linear_checked;   /* ids: get_global_linear_id was checked too */
+  cl_uint polled[64];   /* --polled: each launch's, the first 64 */
 } run;
 
 /* Prints a usage error and returns exit status 2. */
@@ -215,6 +220,10 @@ static int parse_args(int argc, char **argv, options *o) {
     }
     if (strcmp(a, "--expect-timeout") == 0) {
       o->expect_timeout = 1;
+      continue;
+    }
+    if (strcmp(a, "--polled") == 0) {
+      o->polled = 1;
       continue;
     }
     /* Every other option takes a value, as "--opt V" or "--opt=V". */
@@ -474,8 +483,14 @@ static int launch(run *r, gsync_kernel *gk) {
       groups = groups / r->o->vary > 0 ? groups / r->o->vary : 1;
     st = gsync_enqueue(gk, r->queue, groups, r->o->local[0], NULL, err,
                        sizeof err);
-    if (st == GSYNC_OK)
+    r->info.size = sizeof r->info;
+    r->info.polled = (cl_uint)groups;
+    if (st == GSYNC_OK && r->o->polled)
+      st = gsync_finish_nd(gk, r->queue, &r->info, err, sizeof err);
+    else if (st == GSYNC_OK)
       st = gsync_finish(gk, r->queue, &parts, err, sizeof err);
+    if (st == GSYNC_OK && r->o->polled)
+      parts = r->info.participants;
   } else {
     st = gsync_enqueue_nd(gk, r->queue, r->o->dims,
                           r->o->has_offset ? r->o->offset : NULL, r->shape,
@@ -495,6 +510,8 @@ static int launch(run *r, gsync_kernel *gk) {
   }
   if (r->launches == 0 || parts < r->min_seen)
     r->min_seen = parts;
+  if (r->launches < sizeof r->polled / sizeof r->polled[0])
+    r->polled[r->launches] = r->info.polled;
   r->launches++;
   return parts < r->o->min_participants && !r->timed_out ? RUN_FEW : RUN_OK;
 }
@@ -995,6 +1012,13 @@ static int report(const run *r, int result) {
              "launches=%zu%s\n",
              r->name, (unsigned)r->min_seen, grid, (unsigned)r->info.left_out,
              groups, r->cycles, r->linear_checked ? " linear-id" : "");
+    }
+    if (o->polled) {
+      size_t n = sizeof r->polled / sizeof r->polled[0];
+      printf("polled:");
+      for (size_t i = 0; i < r->launches && i < n; i++)
+        printf(" %u", (unsigned)r->polled[i]);
+      printf("\n");
     }
     if (o->expect_fail) {
       fprintf(stderr, "gsync-run: error: expected a MISMATCH\n");
