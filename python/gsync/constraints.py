@@ -113,6 +113,7 @@ class KernelInfo:
         self.grid_offset = None     # None: constraints from before N-D
         self.abort_offset = None    # None: from before the spin limit
         self.abort_bytes = ABORT_RECORD_BYTES
+        self.poll_cap_offset = None  # None: discovery reads no poll cap
         self.max_work_groups = 0
         self.min_local_size = 1
         self.coresident_launch_required = False
@@ -336,6 +337,15 @@ class Constraints:
                 f'field "{path}.state_arg.participants_offset" '
                 f"({k.participants_offset}) lies beyond the first "
                 f"{STATE_READ_BYTES} bytes of the state, which libgsync reads")
+        k.poll_cap_offset = s.count(state, "poll_cap_offset", INT64_MAX,
+                                    optional=True)
+        if k.poll_cap_offset is not None and (
+                k.poll_cap_offset % 4 or
+                k.poll_cap_offset + 4 > k.fixed_bytes):
+            raise w.fail(
+                f'field "{path}.state_arg.poll_cap_offset" '
+                f"({k.poll_cap_offset}) is not an aligned uint32 inside the "
+                f"{k.fixed_bytes} fixed bytes")
         k.abort_offset = s.count(state, "abort_offset", INT64_MAX,
                                  optional=True)
         k.abort_bytes = record_bytes

@@ -20,6 +20,12 @@ ABORTED_IN_BARRIER, ABORTED_IN_DISCOVERY = 1, 2
 # launch one, word 1 is its count (rewrite-rules/discovery-none.cl).
 FIT_COUNT, FIT_ON = 1, 4
 
+# The poll cap (docs/constraints.md, "The poll cap"; libgsync.c): every
+# CAP_REMEASURE-th capped launch polls every group again, and after
+# CAP_SHORT capped launches that admit fewer than their cap, a device and
+# local size get no cap.
+CAP_REMEASURE, CAP_SHORT = 32, 2
+
 # Held while a launch sets a kernel's state argument and enqueues it: two
 # handles may share one cl.Kernel, and another thread's argument must not
 # slip in between.
@@ -47,6 +53,8 @@ class LaunchInfo:
     participants: int  # took part in the global barrier: prod(groups)
     left_out: int      # admitted but left out of the virtual grid
     groups: tuple      # the virtual grid, 3 extents, 1 past work_dim
+    polled: int = 0    # work-groups discovery polled: all launched, or the
+    #                    first so many where the poll was capped
 
 
 def _shape(name, value):
@@ -111,6 +119,14 @@ class Kernel:
         self.state = None
         self.watch_state = None  # watch(): a gsync.watch.Watch
         self._fit = {}  # groups_that_fit(): (device, local size) -> groups
+        # The poll cap: (device, local size) -> [fit, capped, short]; the
+        # cap word as the enqueued commands leave it; the latest launch's
+        # cap, key, and whether finish() has taken its count.
+        self._caps = {}
+        self._cap_written = 0
+        self._last_cap = 0
+        self._last_key = None
+        self._cap_unread = False
         if info.global_barrier:
             self.state_bytes = info.state_bytes(max_groups)
             try:
@@ -128,6 +144,7 @@ class Kernel:
                 else self.kernel.num_args)
 
     def _zero(self, queue):
+        self._cap_written = 0
         # While the host shares the state, it alone writes word 22 (the
         # cancel; see cancel()): the zeroing goes around it.
         ranges = [(0, self.state_bytes)]
@@ -198,6 +215,11 @@ class Kernel:
                     raise cl_error("clEnqueueFillBuffer (watch words)",
                                    e) from None
             glob = tuple(g * ls for g, ls in zip(groups, local))
+            self._cap_unread = False
+            if self.state is not None and \
+                    self.info.poll_cap_offset is not None:
+                self._cap_prepare(queue, total,
+                                  int(np.prod(local, dtype=object)))
             with _launch_lock:
                 try:
                     for n, a in enumerate(args):
@@ -219,6 +241,48 @@ class Kernel:
             self._last_groups = total
             self._last_dim = len(groups)
             self._last_shape = tuple(groups) + (1,) * (3 - len(groups))
+
+    def _cap_prepare(self, queue, groups, local):
+        """Chooses the launch's poll cap and, where the state's word does
+        not already act so, enqueues its write (poll_cap_prepare in
+        libgsync.c)."""
+        key = (queue.device.int_ptr, local)
+        e = self._caps.setdefault(key, [0, 0, 0])
+        cap = 0
+        if e[0] and groups > e[0] and e[2] < CAP_SHORT:
+            if e[1] < CAP_REMEASURE:
+                cap = e[0]
+                e[1] += 1
+            else:
+                e[1] = 0  # this launch measures again
+        self._last_cap, self._last_key, self._cap_unread = cap, key, True
+        # A cap of the launch's size or more caps nothing, as 0 does.
+        now = self._cap_written if self._cap_written < groups else 0
+        if now == cap:
+            return
+        try:
+            self._last = cl.enqueue_fill_buffer(
+                queue, self.state, np.uint32(cap), self.info.poll_cap_offset,
+                4, wait_for=[self._last] if self._last is not None else None)
+        except cl.Error as e:
+            raise cl_error("clEnqueueFillBuffer (poll cap)", e) from None
+        self._cap_written = cap
+
+    def _cap_learn(self, admitted):
+        """Takes what a completed launch admitted for later caps."""
+        e = self._caps.setdefault(self._last_key, [0, 0, 0])
+        if self._last_cap:
+            if admitted < self._last_cap:
+                e[2] += 1
+                e[1] = CAP_REMEASURE
+        elif admitted < self._last_groups:
+            e[0], e[1] = admitted, 0
+        elif admitted > e[0]:
+            e[0] = 0
+
+    def _polled(self):
+        cap = self._last_cap
+        return cap if 0 < cap < self._last_groups else self._last_groups
 
     def groups_that_fit(self, queue, local_size):
         """For output rewritten with --no-discovery, whose launches must
@@ -356,7 +420,7 @@ class Kernel:
             except cl.Error as e:
                 raise cl_error("clWaitForEvents", e) from None
             n = self._last_groups
-            return LaunchInfo(self._last_dim, n, n, 0, shape)
+            return LaunchInfo(self._last_dim, n, n, 0, shape, n)
         i = self.info
         end = i.participants_offset + 4
         if i.abort_offset is not None:
@@ -372,6 +436,7 @@ class Kernel:
         except cl.Error as e:
             raise cl_error("clEnqueueReadBuffer (state)", e) from None
         words = [int(w) for w in words]
+        learn, self._cap_unread = self._cap_unread, False
         if i.abort_offset is not None and words[i.abort_offset // 4]:
             rec = words[i.abort_offset // 4:(i.abort_offset + i.abort_bytes) // 4]
             self._zero(queue)
@@ -380,6 +445,8 @@ class Kernel:
                 raise _watch.stopped(self, words)
             raise self._aborted(rec)
         admitted = words[i.participants_offset // 4]
+        if learn:
+            self._cap_learn(admitted)
         grid = (words[i.grid_offset // 4:i.grid_offset // 4 + 3]
                 if i.grid_offset is not None else None)
         if grid and all(grid):
@@ -391,7 +458,8 @@ class Kernel:
             participants = admitted
             groups = (admitted, 1, 1)
         return LaunchInfo(self._last_dim, admitted, participants,
-                          max(admitted - participants, 0), groups)
+                          max(admitted - participants, 0), groups,
+                          self._polled())
 
     def _group_name(self, gid):
         w = self._last_shape[0] or 1

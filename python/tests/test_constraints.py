@@ -44,6 +44,7 @@ CASES = [
     ("kernels.0.state_arg.participants_offset", 2),
     ("kernels.0.state_arg.grid_offset", 6),
     ("kernels.0.state_arg.abort_offset", 252),
+    ("kernels.0.state_arg.poll_cap_offset", 510),
     ("kernels.0.state_arg.bytes.fixed", 4096),
     ("kernels.0.state_arg.bytes.per_group", 1 << 17),
     ("kernels.0.state_arg.reset_by_kernel", 1),

@@ -101,6 +101,31 @@ def stencil_args(context, n=256):
     return a, b, np.uint32(n), np.uint32(3)
 
 
+def test_poll_cap_like_libgsync(context, queue, gsync_run, tmp_path):
+    """The poll cap (docs/constraints.md): after a launch that admitted
+    fewer groups than it polled, the next polls only as many as it
+    admitted; the same launches through gsync-run (libgsync) poll the same
+    counts, capped launches that admit fewer than their cap included."""
+    out, js = str(tmp_path / "stencil.out.cl"), str(tmp_path / "stencil.json")
+    subprocess.run([gsync.find_tool(), os.path.join(KERNELS, "stencil.cl"),
+                    "-o", out, "--constraints", js], check=True)
+    prog = gsync.load(js, source_path=out)
+    still = "-DGSYNC_LF_STILL=2000000u"
+    k = prog.kernel(queue, prog.build(context, options=(still,)).stencil,
+                    max_groups=8)
+    infos = [k(queue, 8, 64, *stencil_args(context)) for _ in range(10)]
+    polled = [i.polled for i in infos]
+    assert polled[0] == 8 and polled[1] == infos[0].admitted < 8, polled
+    assert all(i.admitted <= p for i, p in zip(infos, polled))
+    r = subprocess.run([gsync_run, "--scenario", "reuse", "--cl", out,
+                        "--constraints", js,
+                        "--groups", "8", "--local", "64", "--launches", "10",
+                        "--polled", "--options", still], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[1] == "polled: " + " ".join(map(str, polled))
+
+
 def test_abort_names_the_barrier(context, queue, rewritten):
     """--no-discovery with more groups than run at once: the spin limit
     aborts the launch, and LaunchAborted says where, as libgsync does
