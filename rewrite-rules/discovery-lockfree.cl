@@ -1,9 +1,10 @@
-/* discovery-lockfree: occupancy discovery without a lock. A group's only
- * access before its verdict is one atomic increment, which both joins and
- * says whether the poll had closed; the last launched group resets the
- * poll for the next launch.
+/* discovery-lockfree: occupancy discovery without a lock. A polled group's
+ * only access to the poll before its verdict is one atomic increment,
+ * which both joins and says whether the poll had closed; the last polled
+ * group resets the poll for the next launch. The host may cap how many
+ * groups are polled; the others return at once.
  *
- * @summary lock-free occupancy discovery: one atomic increment per group, the last launched resets
+ * @summary lock-free occupancy discovery: one atomic increment per polled group, the last resets; the host caps the polled
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @poll-cap
@@ -61,8 +62,9 @@
  * (the tests use a large N to make PoCL admit every group it runs at once).
  *
  * Memory model: every access to a shared word is an atomic on one word
- * each, or a load at device scope; the verdict needs no other data, so no
- * fences are needed for it. The last launched group's increment comes after
+ * each, or a load at device scope, but for the cap, which the host wrote
+ * before the launch and no group writes; the verdict needs no other data,
+ * so no fences are needed for it. The last launched group's increment comes after
  * every other group's in word 0's order, so its reset is the word's last
  * write of the launch but for participant 0's compare-and-swap, which fails
  * on a reset word. Launches of a kernel are ordered (libgsync), so a

@@ -59,7 +59,7 @@
 // MANY: stencil: ok participants={{[1-9][0-9]*}} groups=48 launches=6
 // VARY: reuse: ok participants={{[1-9][0-9]*}} groups=48 launches=20
 // ONE: stencil: ok participants=1 groups=1 launches=4
-// CHECK: /* discovery-lockfree: occupancy discovery without a lock. A group's only
+// CHECK: /* discovery-lockfree: occupancy discovery without a lock. A polled group's
 // CHECK: #define GSYNC_LF_STILL 4u
 // CHECK: #define GSYNC_LF_STILL 64u
 // CHECK:   uint launched = gsync_launch_groups(), cap = s[32];
