@@ -500,6 +500,20 @@ DISCOVERY4 = [('lf4-k4', 4, 100, 200, 1000), ('lf4-k2', 2, 100, 200, 1000),
 # cap of its word 32 fixed at N: groups with a launch id of N or more leave
 # at once, the first N are polled (what libgsync's cap does, without it).
 DISCOVERY6 = [1056, 1089, 1122]
+# floor-relaxed: NOT a correct barrier. The shipped tree's NVIDIA path with
+# its arrival and polls relaxed (atom.relaxed.gpu, ld.relaxed.gpu): no
+# release fence, no acquire, so the stress test must see stale reads. Its
+# time is what the tree's structure costs without the memory ordering
+# that a correct barrier cannot leave out: a floor for any design that
+# arrives and polls as it does (bench/results/h100.md).
+# floor-release: NOT correct either (no acquire): the arrival a release
+# (atom.release.gpu, the one MEMBAR a group's writes need before others
+# may see them), the polls relaxed. Its time less floor-relaxed's is what
+# the release alone costs.
+FLOOR = [('floor-relaxed', [('atom.acq_rel.gpu', 'atom.relaxed.gpu'),
+                            ('ld.acquire.gpu', 'ld.relaxed.gpu')]),
+         ('floor-release', [('atom.acq_rel.gpu', 'atom.release.gpu'),
+                            ('ld.acquire.gpu', 'ld.relaxed.gpu')])]
 
 if __name__ == '__main__':
     out = sys.argv[1] if len(sys.argv) > 1 else '.'
@@ -525,4 +539,11 @@ if __name__ == '__main__':
         name = f'lf6-c{cap}'
         text = shipped.replace('discovery-lockfree:', f'discovery-{name}: a candidate (bench/candidates/make.py), cap {cap};', 1).replace('cap = s[32];', f'cap = {cap}u;')
         open(os.path.join(out, f'discovery-{name}.cl'), 'w').write(text)
+    tree = open(os.path.join(here, '..', '..', 'rewrite-rules', 'barrier-tree.cl')).read()
+    for name, subs in FLOOR:
+        text = tree.replace('barrier-tree:', f'barrier-{name}: a candidate (bench/candidates/make.py), NOT correct;', 1)
+        for old, new in subs:
+            assert old in text
+            text = text.replace(old, new)
+        open(os.path.join(out, f'barrier-{name}.cl'), 'w').write(text)
     print(' '.join(n for n, _ in CANDIDATES + ROUND3 + ROUND4))
