@@ -14,7 +14,7 @@
 // CHECK:     uint old = atomic_add(word, add);
 // CHECK-NEXT:     gsync_spin_while(c, site, ((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0,
 // CHECK-NEXT:                      gsync_flip_arrived(atomic_or(word, 0u), c->groups));
-// CHECK: /* discovery-lockfree: occupancy discovery without a lock. A group's only
+// CHECK: /* discovery-lockfree: occupancy discovery without a lock. A polled group's
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "flip",
 // JSON: "discovery": true,
