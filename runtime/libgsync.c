@@ -2477,9 +2477,8 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
     info->groups[d] = k->last_shape[d];
   info->admitted = info->participants = (cl_uint)k->last_groups;
   info->left_out = 0;
-  info->polled = k->last_cap != 0 && k->last_cap < k->last_groups
-                     ? k->last_cap
-                     : (cl_uint)k->last_groups;
+  /* poll_cap_prepare caps only launches of more groups than the cap */
+  info->polled = k->last_cap != 0 ? k->last_cap : (cl_uint)k->last_groups;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
     if ((rc = wait_latest(k)) != CL_SUCCESS)

@@ -281,8 +281,8 @@ class Kernel:
             e[0] = 0
 
     def _polled(self):
-        cap = self._last_cap
-        return cap if 0 < cap < self._last_groups else self._last_groups
+        # _cap_prepare caps only launches of more groups than the cap.
+        return self._last_cap or self._last_groups
 
     def groups_that_fit(self, queue, local_size):
         """For output rewritten with --no-discovery, whose launches must

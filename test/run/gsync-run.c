@@ -483,14 +483,13 @@ static int launch(run *r, gsync_kernel *gk) {
       groups = groups / r->o->vary > 0 ? groups / r->o->vary : 1;
     st = gsync_enqueue(gk, r->queue, groups, r->o->local[0], NULL, err,
                        sizeof err);
-    r->info.size = sizeof r->info;
-    r->info.polled = (cl_uint)groups;
-    if (st == GSYNC_OK && r->o->polled)
+    if (st == GSYNC_OK && r->o->polled) { /* it reports what was polled */
+      r->info.size = sizeof r->info;
       st = gsync_finish_nd(gk, r->queue, &r->info, err, sizeof err);
-    else if (st == GSYNC_OK)
-      st = gsync_finish(gk, r->queue, &parts, err, sizeof err);
-    if (st == GSYNC_OK && r->o->polled)
       parts = r->info.participants;
+    } else if (st == GSYNC_OK) {
+      st = gsync_finish(gk, r->queue, &parts, err, sizeof err);
+    }
   } else {
     st = gsync_enqueue_nd(gk, r->queue, r->o->dims,
                           r->o->has_offset ? r->o->offset : NULL, r->shape,
