@@ -153,13 +153,16 @@ static int defines(const char *d, const char *name) {
  * quoted includes were found. A -U cancels the -D of its name before it;
  * a -U of any other macro and an -include cannot be passed on, and are
  * reported (once the output needs a build of ours: it calls a barrier).
- * With --inline-includes the output holds every included text, so no -I
- * is needed. */
+ * -cl-ext= describes the device to the parse; drivers refuse it
+ * (CL_INVALID_BUILD_OPTIONS), and "requires" names the features the output
+ * uses. With --inline-includes the output holds every included text, so
+ * no -I is needed, whether or not the input included anything. */
 static json_object *build_options(gsri_ctx *ctx) {
   json_object *arr = json_object_new_array();
   const gsr_options *o = ctx->opt;
   int warn = ctx->n_barrier_sites > 0;
-  if (!ctx->inlined) {
+  int inlined = o->inline_includes;
+  if (!inlined) {
     const char *slash = strrchr(ctx->main_path, '/');
     add_path_option(
         ctx, arr, "-I", ctx->main_path,
@@ -167,11 +170,9 @@ static json_object *build_options(gsri_ctx *ctx) {
   }
   for (int i = 0; i < o->num_parser_args; i++) {
     const char *a = o->parser_args[i];
-    if (strncmp(a, "-cl-std=", 8) == 0)
-      continue;
     if (strcmp(a, "-include") == 0 && i + 1 < o->num_parser_args) {
       const char *file = o->parser_args[++i];
-      if (!ctx->inlined && warn)
+      if (!inlined && warn)
         gsri_report(ctx, GSR_WARNING, 0, 0,
                     "clBuildProgram takes no -include: the output needs '%s' "
                     "included before it (--inline-includes writes its text "
@@ -185,7 +186,7 @@ static json_object *build_options(gsri_ctx *ctx) {
       if (!*value && i + 1 < o->num_parser_args)
         value = o->parser_args[++i];
       if (a[1] == 'I') {
-        if (!ctx->inlined)
+        if (!inlined)
           add_path_option(ctx, arr, flag, value, strlen(value));
         continue;
       }
@@ -211,9 +212,9 @@ static json_object *build_options(gsri_ctx *ctx) {
       json_object_array_add(arr,
                             json_object_new_string(gsri_buf_text(ctx, &b)));
       gsri_buf_free(&b);
-      continue;
     }
-    json_object_array_add(arr, json_object_new_string(a));
+    /* Nothing else: -cl-std= follows from "requires", and -cl-ext= told
+     * the parse about the device. */
   }
   return arr;
 }
