@@ -781,6 +781,135 @@ static void check_skipped_ranges(gsri_ctx *ctx) {
   clang_disposeSourceRangeList(list);
 }
 
+/* Nonzero if s[0, len) is "kernel" or "__kernel". */
+static int is_kernel_word(const char *s, size_t len) {
+  return (len == 6 && memcmp(s, "kernel", 6) == 0) ||
+         (len == 8 && memcmp(s, "__kernel", 8) == 0);
+}
+
+/* Nonzero if the body of the input's macro m spells kernel or __kernel
+ * (a token of it, not a comment). Only a body whose bytes spell the word
+ * is lexed. */
+static int body_spells_kernel(gsri_ctx *ctx, const gsri_macro *m) {
+  static const char word[] = "kernel";
+  const size_t wl = sizeof word - 1;
+  size_t off = m->begin;
+  while (off + wl <= m->end && memcmp(ctx->src + off, word, wl) != 0)
+    off++;
+  if (off + wl > m->end)
+    return 0;
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  int found = 0;
+  clang_tokenize(ctx->tu, m->extent, &toks, &n);
+  for (unsigned i = 1; i < n && !found; i++) { /* token 0 is the name */
+    CXString t = clang_getTokenSpelling(ctx->tu, toks[i]);
+    const char *text = clang_getCString(t);
+    found = is_kernel_word(text, strlen(text));
+    clang_disposeString(t);
+  }
+  clang_disposeTokens(ctx->tu, toks, n);
+  return found;
+}
+
+/* The function declared by the text from offset off to the first '{' or
+ * ';': the first of its tokens that libclang places in a function
+ * declaration (the name, a type, a parameter list). A null cursor if
+ * there is none. */
+static CXCursor function_at(gsri_ctx *ctx, size_t off) {
+  size_t end = off;
+  while (end < ctx->src_len && ctx->src[end] != '{' && ctx->src[end] != ';')
+    end++;
+  CXCursor found = clang_getNullCursor();
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(
+      ctx->tu,
+      clang_getRange(
+          clang_getLocationForOffset(ctx->tu, ctx->main_file, (unsigned)off),
+          clang_getLocationForOffset(ctx->tu, ctx->main_file, (unsigned)end)),
+      &toks, &n);
+  for (unsigned i = 0; i < n && clang_Cursor_isNull(found); i++) {
+    CXCursor c =
+        clang_getCursor(ctx->tu, clang_getTokenLocation(ctx->tu, toks[i]));
+    if (clang_getCursorKind(c) == CXCursor_FunctionDecl)
+      found = c;
+  }
+  clang_disposeTokens(ctx->tu, toks, n);
+  return found;
+}
+
+/* Reports a function written as a kernel that the parse sees as an
+ * ordinary function: the expansion of a macro called __kernel or kernel
+ * (or of one of the input's macros that spells it, directly or through
+ * others of them) before a function that
+ * is not a kernel. The driver may see a kernel there (code that hides
+ * __kernel from other compilers behind a macro of theirs), and a kernel
+ * rewritten as a helper, with a private context parameter, does not build.
+ * Such expansions are rare; each is placed by lexing to the end of the
+ * declaration. */
+static void check_kernel_spelling(gsri_ctx *ctx) {
+  if (!ctx->n_expansions || !gsri_input_mentions(ctx, "kernel"))
+    return;
+  unsigned char *spells = calloc(ctx->n_macros + 1, 1);
+  if (!spells) {
+    gsri_nomem(ctx);
+    return;
+  }
+  for (size_t i = 0; i < ctx->n_macros; i++)
+    spells[i] = (unsigned char)body_spells_kernel(ctx, &ctx->macros[i]);
+  for (int changed = 1; changed;) { /* and a macro that names such a one */
+    changed = 0;
+    for (size_t i = 0; i < ctx->n_macros; i++)
+      for (size_t r = 0; !spells[i] && r < ctx->macros[i].n_refs; r++) {
+        const gsri_macro *m = gsri_macro_named(ctx, ctx->macros[i].refs[r]);
+        if (m && spells[m - ctx->macros])
+          spells[i] = 1, changed = 1;
+      }
+  }
+  for (size_t e = 0; e < ctx->n_expansions; e++) {
+    const gsri_expansion *x = &ctx->expansions[e];
+    const gsri_macro *m = gsri_macro_named(ctx, x->name);
+    if (!is_kernel_word(x->name, strlen(x->name)) &&
+        !(m && spells[m - ctx->macros]))
+      continue;
+    int in_definition = 0; /* an expansion inside a macro's own body */
+    for (size_t i = 0; i < ctx->n_macros && !in_definition; i++)
+      in_definition =
+          x->offset > ctx->macros[i].begin && x->offset < ctx->macros[i].end;
+    CXCursor fn =
+        in_definition ? clang_getNullCursor() : function_at(ctx, x->offset);
+    if (clang_Cursor_isNull(fn) ||
+        clang_getFunctionTypeCallingConv(clang_getCursorType(fn)) ==
+            CXCallingConv_Unexposed)
+      continue;
+    CXSourceLocation at = clang_getLocationForOffset(ctx->tu, ctx->main_file,
+                                                     (unsigned)x->offset);
+    CXString name = clang_getCursorSpelling(fn);
+    if (is_kernel_word(x->name, strlen(x->name)))
+      gsri_report_loc(ctx, GSR_ERROR, at,
+                      "'%s' is written as a kernel, but '%s' is a macro here "
+                      "and the parse sees an ordinary function",
+                      clang_getCString(name), x->name);
+    else
+      gsri_report_loc(ctx, GSR_ERROR, at,
+                      "'%s' is written as a kernel, but '%s' expands to no "
+                      "kernel qualifier here and the parse sees an ordinary "
+                      "function",
+                      clang_getCString(name), x->name);
+    clang_disposeString(name);
+    CXCursor def = clang_getCursorReferenced(clang_getCursor(ctx->tu, at));
+    CXFile f = NULL;
+    if (clang_getCursorKind(def) == CXCursor_MacroDefinition)
+      clang_getExpansionLocation(clang_getCursorLocation(def), &f, NULL, NULL,
+                                 NULL);
+    if (f)
+      gsri_report_loc(ctx, GSR_NOTE, clang_getCursorLocation(def),
+                      "'%s' is defined here", x->name);
+  }
+  free(spells);
+}
+
 /* Runs the find stage. Returns GSR_ERR_INPUT if it reported errors. */
 gsr_status gsri_find(gsri_ctx *ctx) {
   unsigned before = ctx->errors;
@@ -796,6 +925,7 @@ gsr_status gsri_find(gsri_ctx *ctx) {
       place_site(ctx, &ctx->funcs[i].sites[s]);
   for (size_t i = 0; i < ctx->n_macros; i++)
     lex_macro(ctx, &ctx->macros[i]);
+  check_kernel_spelling(ctx);
   check_skipped_ranges(ctx);
   return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;
 }

@@ -16,7 +16,9 @@
  * libclang 14 does not know every feature as a compiler option (device
  * scope atomics are a header macro there), so each feature that is on is
  * also defined as a macro, as a driver does; a redefinition with the same
- * value is silent.
+ * value is silent. So are the macros every driver predefines and clang's
+ * OpenCL parse lacks (__OPENCL_VERSION__, __IMAGE_SUPPORT__): what the
+ * tool sees as a kernel must be what the driver sees as one.
  */
 #include "internal.h"
 
@@ -261,6 +263,49 @@ static int add_define(gsri_ctx *ctx, const char *name, size_t len) {
   return ok;
 }
 
+/* Nonzero if the user's -D or -U options name the macro name. */
+static int user_names_macro(const gsr_options *opt, const char *name) {
+  size_t n = strlen(name);
+  for (int i = 0; i < opt->num_parser_args; i++) {
+    const char *a = opt->parser_args[i];
+    if (strcmp(a, "-include") == 0 || strcmp(a, "-I") == 0) {
+      i++; /* a value, whatever it spells */
+      continue;
+    }
+    if (a[0] != '-' || (a[1] != 'D' && a[1] != 'U'))
+      continue;
+    const char *v = a + 2;
+    if (!*v && i + 1 < opt->num_parser_args)
+      v = opt->parser_args[++i];
+    if (strncmp(v, name, n) == 0 && (v[n] == '\0' || v[n] == '='))
+      return 1;
+  }
+  return 0;
+}
+
+/* Defines what an OpenCL driver predefines and clang's own OpenCL parse
+ * does not (clang has __OPENCL_C_VERSION__, CL_VERSION_1_0 to _3_0 and
+ * __ENDIAN_LITTLE__): __OPENCL_VERSION__, the OpenCL version of the
+ * device, here the oldest that builds the output (the version the
+ * constraints require), and __IMAGE_SUPPORT__ where the device parsed for
+ * has images (before 3.0 every full-profile device; in 3.0 one with
+ * __opencl_c_images). Code that hides __kernel and __global from other
+ * compilers behind #ifndef __OPENCL_VERSION__ would otherwise parse as
+ * having no kernel. A -D or -U of the same name is the user's to make.
+ * Returns 0 when out of memory. */
+static int add_predefines(gsri_ctx *ctx, int has_images) {
+  const char *v = gsri_output_version(ctx);
+  gsri_buf b = {0};
+  gsri_buf_printf(&b, "-D__OPENCL_VERSION__=%d%d0", v[0] - '0', v[2] - '0');
+  int ok = !b.failed;
+  if (ok && !user_names_macro(ctx->opt, "__OPENCL_VERSION__"))
+    ok = add_arg(ctx, b.data);
+  gsri_buf_free(&b);
+  if (ok && has_images && !user_names_macro(ctx->opt, "__IMAGE_SUPPORT__"))
+    ok = add_arg(ctx, "-D__IMAGE_SUPPORT__=1");
+  return ok;
+}
+
 /* Works out the language from the -cl-std= and -cl-ext= options: the
  * version, the 3.0 features, and the arguments that tell libclang
  * (ctx->lang_args). Returns GSR_OK, GSR_ERR_OPTIONS after reporting a bad
@@ -330,6 +375,8 @@ gsr_status gsri_language_options(gsri_ctx *ctx) {
       st = GSR_ERR_NOMEM;
     d = sp + 1;
   }
+  if (st == GSR_OK && !add_predefines(ctx, !v30 || (s.on & BIT(F_IMAGES))))
+    st = GSR_ERR_NOMEM;
   if (st == GSR_OK && (s.list.failed || s.defines.failed))
     st = GSR_ERR_NOMEM;
   gsri_buf_free(&std);
