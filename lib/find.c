@@ -99,6 +99,57 @@ size_t gsri_scan_parens(const gsri_ctx *ctx, size_t lparen, size_t *semis,
   return NO_OFF;
 }
 
+/* Copies the first punctuation token of node n's extent at or after
+ * offset from (the expansion's) into op, size bytes; empty if none. */
+static void first_punct(const gsri_ctx *ctx, unsigned n, unsigned from,
+                        char *op, size_t size) {
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(ctx->tu, clang_getCursorExtent(ctx->nodes[n].c), &toks, &nt);
+  op[0] = '\0';
+  for (unsigned i = 0; i < nt; i++) {
+    unsigned off;
+    clang_getExpansionLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
+                               NULL, NULL, &off);
+    if (off < from || clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+      continue;
+    CXString t = clang_getTokenSpelling(ctx->tu, toks[i]);
+    const char *p = clang_getCString(t);
+    size_t len = strlen(p) < size - 1 ? strlen(p) : size - 1;
+    memcpy(op, p, len);
+    op[len] = '\0';
+    clang_disposeString(t);
+    break;
+  }
+  clang_disposeTokens(ctx->tu, toks, nt);
+}
+
+/* See internal.h. */
+void gsri_binary_op(const gsri_ctx *ctx, unsigned n, char *op, size_t size) {
+  op[0] = '\0';
+  if (ctx->nodes[n].n_kids != 2)
+    return;
+  CXSourceLocation end = clang_getRangeEnd(
+      clang_getCursorExtent(ctx->nodes[ctx->kids[ctx->nodes[n].kids]].c));
+  CXFile f;
+  unsigned off, xoff;
+  clang_getSpellingLocation(end, &f, NULL, NULL, &off);
+  clang_getExpansionLocation(end, NULL, NULL, NULL, &xoff);
+  if (f && gsri_same_file(ctx, f, ctx->main_file) && off == xoff &&
+      off <= ctx->src_len) {
+    size_t at = gsri_skip_blank(ctx, off), len = 0;
+    while (at + len < ctx->src_len && len + 1 < size &&
+           strchr("=<>!+-*/%&|^", ctx->src[at + len]))
+      len++;
+    if (len) {
+      memcpy(op, ctx->src + at, len);
+      op[len] = '\0';
+      return;
+    }
+  }
+  first_punct(ctx, n, xoff, op, size);
+}
+
 /* Returns the offset of the ')' matching the '(' at lparen, skipping
  * comments and string/char literals, or NO_OFF. */
 static size_t match_paren(const gsri_ctx *ctx, size_t lparen) {

@@ -439,6 +439,11 @@ gsr_status gsri_plan(gsri_ctx *ctx);
  * (uniform.c), unless --no-uniformity-check; reads the pragmas first.
  * Needs reaches_barrier, so plan.c calls it. */
 void gsri_check_uniformity(gsri_ctx *ctx);
+/* Warns of a kernel with discovery that indexes memory by a work-item or
+ * group id outside a grid-stride loop: it covers only the ids of the
+ * groups that take part (stride.c). Needs in_participating, so plan.c
+ * calls it. */
+void gsri_check_strides(gsri_ctx *ctx);
 /* Reads '#pragma gsync uniform' into ctx->pragma_loops, reports misplaced
  * ones and plans the comments that replace them (pragma.c). */
 void gsri_read_pragmas(gsri_ctx *ctx);
@@ -471,6 +476,12 @@ void gsri_seal_fingerprint(gsri_ctx *ctx, gsri_buf *output, int rendered);
 size_t gsri_skip_blank(const gsri_ctx *ctx, size_t off);
 /* An offset that is no offset in the input. */
 #define NO_OFF ((size_t)-1)
+/* Copies the operator of binary or compound-assignment node n (two
+ * children) into op, size bytes, empty if none: libclang 14's C API does
+ * not say it. Read from the input after the left side where that is
+ * written there, else the first punctuation token of n's extent after the
+ * left side (find.c). */
+void gsri_binary_op(const gsri_ctx *ctx, unsigned n, char *op, size_t size);
 
 /* Given the offset of a '(' in the input, returns the offset of its
  * matching ')', skipping comments and literals, or (size_t)-1 if none;

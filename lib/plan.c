@@ -492,6 +492,7 @@ gsr_status gsri_plan(gsri_ctx *ctx) {
   }
 
   gsri_check_uniformity(ctx);
+  gsri_check_strides(ctx);
 
   unsigned char *state = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
   if (!state)

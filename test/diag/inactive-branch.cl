@@ -10,5 +10,7 @@ kernel void k(global uint *a) {
   // CHECK: inactive-branch.cl:[[@LINE-1]]:3: warning: 'global_barrier' in a branch that the preprocessor skips with these options: it is not rewritten for this configuration
 #endif
 }
+// The kernel is not grid-stride (stride.c); nothing else is said.
+// ACTIVE: inactive-branch.cl:7:3: warning: kernel 'k' indexes memory by get_global_id(0) outside a grid-stride loop
 // ACTIVE-NOT: warning
 // OUT: gsync_barrier(gsync_ctx, 1);

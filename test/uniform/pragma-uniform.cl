@@ -3,7 +3,7 @@
 // here a per-work-item chunk whose length is the same for all. It covers
 // that loop's condition only; the output keeps a comment in its place, so
 // the driver sees no unknown pragma.
-// RUN: %gsync %s -o %t.cl 2>&1 | count 0
+// RUN: %gsync %s -o %t.cl 2>&1 | FileCheck --check-prefix=STRIDE %s --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 -Werror=unknown-pragmas %t.cl
 // RUN: not %gsync -DNO_PRAGMA %s -o %t.none.cl 2>&1 | FileCheck --check-prefix=NONE %s
@@ -21,6 +21,8 @@ kernel void chunks(global uint *a, uint per, uint lim) {
   // NONE: note: if every work-item runs this loop equally often, write '#pragma gsync uniform' on the line before it
   // NONE-NOT: grid-stride
 }
+// With the pragma the one diagnostic is that the chunks are not grid-stride.
+// STRIDE: pragma-uniform.cl:[[@LINE-8]]:5: warning: kernel 'chunks' indexes memory by get_global_id(0) outside a grid-stride loop
 // CHECK: /* #pragma gsync uniform */
 // CHECK-NEXT: #endif
 // CHECK-NEXT:   for (uint e = id * per; e < id * per + per && e < lim; e++) {
