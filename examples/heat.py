@@ -69,6 +69,8 @@ def main(argv=None):
           "one launch")
     print(f"took part:    {info.participants} work-groups of the "
           f"{a.groups} launched")
+    if info.note:  # fewer than launched: why, and what it means for ids
+        print(f"note:         {info.note}")
     print(f"barriers:     {2 * a.steps} global barriers per launch")
     ok = worst < 1e-3
     print(f"result:       {'matches the numpy reference' if ok else 'WRONG'} "

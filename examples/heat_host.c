@@ -193,7 +193,7 @@ int main(int argc, char **argv) {
    * the spin limit aborts the launch, and gsync_finish says where; a
    * cancel or the deadline stops it, and gsync_finish says after how many
    * barriers. */
-  cl_uint participants = 0;
+  gsync_launch_info info = {.size = sizeof info};
   cl_event done = NULL;
   if (gsync_enqueue(gk, q, groups, local, NULL, err, sizeof err))
     die("launch", err);
@@ -202,7 +202,7 @@ int main(int argc, char **argv) {
     show_progress(gk, done, 2 * steps);
     clReleaseEvent(done);
   }
-  gsync_status st = gsync_finish(gk, q, &participants, err, sizeof err);
+  gsync_status st = gsync_finish_nd(gk, q, &info, err, sizeof err);
   watched = NULL;
   if (st == GSYNC_ERR_CANCELLED) {
     printf("stopped:      %s\n", err);
@@ -224,8 +224,12 @@ int main(int argc, char **argv) {
   printf("device:       %s\n", name);
   printf("launched:     %zu work-groups x %zu work-items, one launch\n", groups,
          local);
-  printf("took part:    %u work-groups of the %zu launched\n", participants,
-         groups);
+  printf("took part:    %u work-groups of the %zu launched\n",
+         info.participants, groups);
+  /* Fewer than launched: why, and what it means for a kernel's ids. */
+  char note[512];
+  if (gsync_launch_note(&info, note, sizeof note) > 0)
+    printf("note:         %s\n", note);
   printf("barriers:     %u global barriers per launch\n", 2 * steps);
   printf("result:       %s (largest difference from the CPU: %g)\n",
          worst < 1e-3 ? "matches the CPU reference" : "WRONG", worst);

@@ -2479,6 +2479,7 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
   info->left_out = 0;
   /* poll_cap_prepare caps only launches of more groups than the cap */
   info->polled = k->last_cap != 0 ? k->last_cap : (cl_uint)k->last_groups;
+  info->launched = (cl_uint)k->last_groups;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
     if ((rc = wait_latest(k)) != CL_SUCCESS)
@@ -2569,6 +2570,63 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
     memcpy(info, &all, n);
   }
   return st;
+}
+
+/* Appends to buf (len bytes, kept NUL-terminated) at *at, which counts
+ * the whole length whether or not it fits, as snprintf does. */
+static void note_printf(char *buf, size_t len, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void note_printf(char *buf, size_t len, size_t *at, const char *fmt,
+                        ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int room = buf != NULL && *at < len;
+  int n = vsnprintf(room ? buf + *at : NULL, room ? len - *at : 0, fmt, ap);
+  va_end(ap);
+  if (n > 0)
+    *at += (size_t)n;
+}
+
+/* See libgsync.h. */
+size_t gsync_launch_note(const gsync_launch_info *info, char *buf, size_t len) {
+  if (buf != NULL && len > 0)
+    buf[0] = '\0';
+  if (info == NULL ||
+      info->size <
+          offsetof(gsync_launch_info, launched) + sizeof info->launched ||
+      info->participants >= info->launched)
+    return 0;
+  size_t at = 0;
+  note_printf(buf, len, &at,
+              "%u of the %u work-groups launched took part in the global "
+              "barrier",
+              (unsigned)info->participants, (unsigned)info->launched);
+  if (info->admitted < info->launched) {
+    note_printf(buf, len, &at,
+                ": discovery admitted only the %u that the device ran at "
+                "once, and the others returned at once",
+                (unsigned)info->admitted);
+    if (info->polled < info->launched)
+      note_printf(buf, len, &at,
+                  " (it polled the first %u, as many as fitted in an earlier "
+                  "launch)",
+                  (unsigned)info->polled);
+  }
+  if (info->left_out > 0) {
+    note_printf(buf, len, &at,
+                "%s%u admitted work-groups were left out of the virtual grid "
+                "of %zu",
+                info->admitted < info->launched ? "; " : ": ",
+                (unsigned)info->left_out, info->groups[0]);
+    for (cl_uint d = 1; d < info->work_dim && d < 3; d++)
+      note_printf(buf, len, &at, " x %zu", info->groups[d]);
+  }
+  note_printf(buf, len, &at,
+              "; the ids count only the work-groups that took part, so a "
+              "kernel that is not grid-stride (for (i = get_global_id(0); i < "
+              "n; i += get_global_size(0))) leaves the data past their ids "
+              "untouched");
+  return at;
 }
 
 /* ---- Watching a launch (docs/watch.md) ----

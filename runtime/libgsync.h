@@ -187,7 +187,21 @@ typedef struct gsync_launch_info {
                            the first so many by launch id where libgsync
                            capped the poll at what fit before (the rest
                            returned at once; docs/constraints.md) */
+  cl_uint launched;     /* work-groups launched: groups[0] x ... of the
+                           launch itself */
 } gsync_launch_info;
+
+/* What a user needs to know of a finished launch in which fewer work-groups
+ * took part than were launched, as one line: how many took part, why
+ * (discovery admitted only those the device ran at once, the others
+ * returned at once; or the virtual grid left some out), and what follows
+ * (the ids count only the groups that took part, so a kernel that is not
+ * grid-stride leaves the data past their ids untouched). Written into buf
+ * (len bytes, always NUL-terminated, cut short where it does not fit; buf
+ * may be NULL with len 0). Returns the note's whole length, as snprintf
+ * does, and 0, with buf "", when every launched group took part or info
+ * (from gsync_finish_nd) does not reach the launched field. */
+size_t gsync_launch_note(const gsync_launch_info *info, char *buf, size_t len);
 
 /* gsync_finish, reporting the virtual grid of the launch in *info (may be
  * NULL). For a kernel without a global barrier, or constraints written

@@ -55,6 +55,32 @@ class LaunchInfo:
     groups: tuple      # the virtual grid, 3 extents, 1 past work_dim
     polled: int = 0    # work-groups discovery polled: all launched, or the
     #                    first so many where the poll was capped
+    launched: int = 0  # work-groups launched
+
+    @property
+    def note(self):
+        """Why fewer work-groups took part than were launched, and what
+        follows, in gsync_launch_note()'s words; "" when all took part."""
+        if self.participants >= self.launched:
+            return ""
+        s = (f"{self.participants} of the {self.launched} work-groups "
+             "launched took part in the global barrier")
+        if self.admitted < self.launched:
+            s += (f": discovery admitted only the {self.admitted} that the "
+                  "device ran at once, and the others returned at once")
+            if self.polled < self.launched:
+                s += (f" (it polled the first {self.polled}, as many as "
+                      "fitted in an earlier launch)")
+        if self.left_out > 0:
+            s += ("; " if self.admitted < self.launched else ": ") + \
+                (f"{self.left_out} admitted work-groups were left out of the "
+                 "virtual grid of " +
+                 " x ".join(str(g) for g in self.groups[:max(self.work_dim,
+                                                             1)]))
+        return s + ("; the ids count only the work-groups that took part, so "
+                    "a kernel that is not grid-stride (for (i = "
+                    "get_global_id(0); i < n; i += get_global_size(0))) "
+                    "leaves the data past their ids untouched")
 
 
 def _shape(name, value):
@@ -420,7 +446,7 @@ class Kernel:
             except cl.Error as e:
                 raise cl_error("clWaitForEvents", e) from None
             n = self._last_groups
-            return LaunchInfo(self._last_dim, n, n, 0, shape, n)
+            return LaunchInfo(self._last_dim, n, n, 0, shape, n, n)
         i = self.info
         end = i.participants_offset + 4
         if i.abort_offset is not None:
@@ -459,7 +485,7 @@ class Kernel:
             groups = (admitted, 1, 1)
         return LaunchInfo(self._last_dim, admitted, participants,
                           max(admitted - participants, 0), groups,
-                          self._polled())
+                          self._polled(), self._last_groups)
 
     def _group_name(self, gid):
         w = self._last_shape[0] or 1

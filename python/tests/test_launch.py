@@ -308,3 +308,25 @@ def test_groups_that_fit_needs_the_library_options(context, queue, rewritten):
         k.kernel.set_arg(i, x)
     with pytest.raises(gsync.MismatchError, match="-Dgsync_fit_probe"):
         k.groups_that_fit(queue, 16)
+
+
+def test_launch_note():
+    """LaunchInfo.note says what gsync_launch_note() says (the same cases
+    as test/run/misuse.c): nothing when all took part, else how many, why
+    and what follows."""
+    all_in = gsync.LaunchInfo(1, 4, 4, 0, (4, 1, 1), 4, 4)
+    assert all_in.note == ""
+    one = gsync.LaunchInfo(1, 1, 1, 0, (1, 1, 1), 8, 64)
+    assert one.note == (
+        "1 of the 64 work-groups launched took part in the global barrier: "
+        "discovery admitted only the 1 that the device ran at once, and the "
+        "others returned at once (it polled the first 8, as many as fitted "
+        "in an earlier launch); the ids count only the work-groups that took "
+        "part, so a kernel that is not grid-stride (for (i = "
+        "get_global_id(0); i < n; i += get_global_size(0))) leaves the data "
+        "past their ids untouched")
+    grid = gsync.LaunchInfo(2, 6, 4, 2, (2, 2, 1), 6, 6)
+    assert grid.note.startswith(
+        "4 of the 6 work-groups launched took part in the global barrier: 2 "
+        "admitted work-groups were left out of the virtual grid of 2 x 2; "
+        "the ids")

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -563,6 +564,62 @@ static int pick_device(cl_platform_id *platform) {
   return 0;
 }
 
+/* gsync_launch_note: nothing to say where every launched group took part
+ * or the caller's struct is too short to say how many were launched; the
+ * whole length however short the buffer, as snprintf. */
+static void launch_note(void) {
+  gsync_launch_info info;
+  memset(&info, 0, sizeof info);
+  info.size = sizeof info;
+  info.work_dim = 1;
+  info.admitted = info.participants = info.polled = info.launched = 4;
+  info.groups[0] = 4;
+  info.groups[1] = info.groups[2] = 1;
+  char buf[1024] = "x";
+  check("gsync_launch_note: info NULL says nothing",
+        gsync_launch_note(NULL, buf, sizeof buf) == 0 && buf[0] == '\0');
+  buf[0] = 'x';
+  check("gsync_launch_note: all took part says nothing",
+        gsync_launch_note(&info, buf, sizeof buf) == 0 && buf[0] == '\0');
+  info.admitted = info.participants = 1;
+  info.launched = 64;
+  info.polled = 8;
+  size_t n = gsync_launch_note(&info, buf, sizeof buf);
+  check("gsync_launch_note: 1 of 64 says how many, why and what follows",
+        n == strlen(buf) &&
+            strcmp(buf, "1 of the 64 work-groups launched took part in the "
+                        "global barrier: discovery admitted only the 1 that "
+                        "the device ran at once, and the others returned at "
+                        "once (it polled the first 8, as many as fitted in "
+                        "an earlier launch); the ids count only the "
+                        "work-groups that took part, so a kernel that is not "
+                        "grid-stride (for (i = get_global_id(0); i < n; i += "
+                        "get_global_size(0))) leaves the data past their ids "
+                        "untouched") == 0);
+  char small[10];
+  check("gsync_launch_note: a short buffer gets the start, the whole length "
+        "returned",
+        gsync_launch_note(&info, small, sizeof small) == n &&
+            strcmp(small, "1 of the ") == 0);
+  check("gsync_launch_note: buf NULL, len 0 returns the length",
+        gsync_launch_note(&info, NULL, 0) == n);
+  info.size = offsetof(gsync_launch_info, launched);
+  check("gsync_launch_note: a struct without 'launched' says nothing",
+        gsync_launch_note(&info, buf, sizeof buf) == 0);
+  info.size = sizeof info;
+  info.work_dim = 2;
+  info.admitted = info.polled = info.launched = 6;
+  info.participants = 4;
+  info.left_out = 2;
+  info.groups[0] = info.groups[1] = 2;
+  gsync_launch_note(&info, buf, sizeof buf);
+  const char *want = "4 of the 6 work-groups launched took part in the "
+                     "global barrier: 2 admitted work-groups were left out "
+                     "of the virtual grid of 2 x 2; the ids";
+  check("gsync_launch_note: groups left out of the grid",
+        strncmp(buf, want, strlen(want)) == 0);
+}
+
 int main(int argc, char **argv) {
   char err[ERRLEN];
   cl_platform_id platform;
@@ -606,6 +663,7 @@ int main(int argc, char **argv) {
   }
   gsync_kernel_release(gk);
 
+  launch_note();
   for (int s = GSYNC_OK; s <= GSYNC_ERR_CANCELLED; s++)
     check(gsync_status_name((gsync_status)s),
           strncmp(gsync_status_name((gsync_status)s), "GSYNC_", 6) == 0);
