@@ -14,6 +14,9 @@
  *     participant count and the abort record, and the bytes gsync_finish
  *     reads, for every group count gsync_kernel_create accepts: the size
  *     it computes is exact, never wrapped;
+ *   - its "params", where it has them, are one per parameter before the
+ *     state argument, each named and of a kind, a value's size within
+ *     bounds, and the copy gsync_kernel_create makes of them is equal;
  *   - the source check answers GSYNC_OK or GSYNC_ERR_MISMATCH, and OK for
  *     a file with a state argument and a fingerprint only if the source
  *     holds that fingerprint;
@@ -84,6 +87,25 @@ static void check_kernel(const kernel_info *k) {
         k->abort_bytes != ABORT_RECORD_BYTES_UNTIMED) ||
        k->abort_offset + k->abort_bytes > k->fixed_bytes))
     broken("the abort record outside the fixed state");
+  if (k->has_params) {
+    if (k->n_params != k->state_index)
+      broken("params other than one per parameter before the state");
+    kernel_info copy = *k;
+    if (!copy_params(&copy, k))
+      return; /* out of memory: nothing to compare */
+    for (size_t i = 0; i < k->n_params; i++) {
+      const param_info *p = &k->params[i], *c = &copy.params[i];
+      if (p->name == NULL || p->kind_name == NULL ||
+          (p->kind == PARAM_PRIVATE &&
+           (p->bytes == 0 || p->bytes > MAX_PARAM_BYTES)))
+        broken("a parameter without a name, a kind, or a size in bounds");
+      if (strcmp(p->name, c->name) != 0 ||
+          strcmp(p->kind_name, c->kind_name) != 0 || p->kind != c->kind ||
+          p->bytes != c->bytes)
+        broken("a copy of the params that differs");
+    }
+    free_params(&copy);
+  }
   size_t g[] = {1,
                 2,
                 3,

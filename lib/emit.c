@@ -61,6 +61,51 @@ free_work:
   return dims;
 }
 
+/* Clang's numbering of the OpenCL address spaces (LangAS), as
+ * clang_getAddressSpace gives them for a pointee (opencl-c.c, uniform.c). */
+enum { AS_GLOBAL = 1, AS_LOCAL = 2, AS_CONSTANT = 3 };
+
+/* The "params" entry of kernel parameter parm: its name, what kind of
+ * argument it takes and, for a value, its size, so that libgsync can set
+ * a harmless argument of each for the probe of how many work-groups fit
+ * (docs/constraints.md). Images, samplers, pipes and queues are handles
+ * the host makes; the probe cannot make one up, and refuses them. */
+static json_object *param_object(CXCursor parm) {
+  json_object *p = json_object_new_object();
+  CXString name = clang_getCursorSpelling(parm);
+  add(p, "name", json_object_new_string(clang_getCString(name)));
+  clang_disposeString(name);
+  CXType t = clang_getCanonicalType(clang_getCursorType(parm));
+  const char *kind = "private";
+  long long bytes = -1;
+  int array = t.kind == CXType_ConstantArray ||
+              t.kind == CXType_IncompleteArray ||
+              t.kind == CXType_VariableArray;
+  if (t.kind == CXType_Pointer || array) {
+    /* A parameter written as an array is a pointer; libclang gives its
+     * type as written, the address space on the array. */
+    unsigned as = clang_getAddressSpace(array ? t : clang_getPointeeType(t));
+    kind = as == AS_GLOBAL     ? "global"
+           : as == AS_CONSTANT ? "constant"
+           : as == AS_LOCAL    ? "local"
+                               : "unknown"; /* clang refuses others */
+  } else if (t.kind >= CXType_OCLImage1dRO && t.kind <= CXType_OCLImage3dRW) {
+    kind = "image";
+  } else if (t.kind == CXType_OCLSampler) {
+    kind = "sampler";
+  } else if (t.kind == CXType_Pipe) {
+    kind = "pipe";
+  } else if (t.kind == CXType_OCLQueue) {
+    kind = "queue";
+  } else if ((bytes = clang_Type_getSizeOf(t)) <= 0) {
+    kind = "unknown"; /* an incomplete type: clang has reported it */
+  }
+  add(p, "kind", json_object_new_string(kind));
+  if (bytes > 0)
+    add(p, "bytes", json_object_new_int64(bytes));
+  return p;
+}
+
 /* The JSON object describing one kernel; NULL when out of memory. */
 static json_object *kernel_object(gsri_ctx *ctx, const gsri_func *fn) {
   json_object *k = json_object_new_object();
@@ -82,6 +127,11 @@ static json_object *kernel_object(gsri_ctx *ctx, const gsri_func *fn) {
   add(k, "dimensions", used);
   add(k, "run_time_dimension",
       json_object_new_boolean((dims & GSR_DIM_RUN_TIME) != 0));
+  json_object *params = json_object_new_array();
+  for (unsigned i = 0; i < fn->num_params; i++)
+    json_object_array_add(params,
+                          param_object(clang_Cursor_getArgument(fn->def, i)));
+  add(k, "params", params);
   json_object *arg = json_object_new_object();
   add(arg, "index", json_object_new_int((int)fn->num_params));
   add(arg, "type", json_object_new_string("global uint *"));

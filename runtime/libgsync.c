@@ -29,6 +29,17 @@
 #define GSYNC_PRINTF(f, a)
 #endif
 
+/* One of a kernel's own parameters ("params"), as the probe of how many
+ * work-groups fit sets it: kind is PARAM_GLOBAL, ..., or PARAM_OTHER for
+ * a handle the probe cannot make up (kind_name says which). */
+enum { PARAM_GLOBAL, PARAM_CONSTANT, PARAM_LOCAL, PARAM_PRIVATE, PARAM_OTHER };
+typedef struct param_info {
+  char *name;      /* "" where the file names none */
+  char *kind_name; /* as the file spells it */
+  int kind;
+  size_t bytes; /* PARAM_PRIVATE: the value's size */
+} param_info;
+
 /* What the constraints say about one kernel. */
 typedef struct kernel_info {
   char *name;
@@ -49,6 +60,11 @@ typedef struct kernel_info {
   size_t max_work_groups;     /* 0: no static bound */
   size_t min_local_size;
   int coresident_launch_required;
+  /* The kernel's own parameters; has_params is 0 in files from before
+   * "params", whose probe launches the kernel with the user's arguments. */
+  int has_params;
+  param_info *params;
+  size_t n_params;
 } kernel_info;
 
 /* What a timed-out launch needs to say where it hung: the constraints'
@@ -205,6 +221,11 @@ enum {
  * before anything else notices. */
 #define MAX_STATE_FIXED (1u << 20)
 #define MAX_STATE_PER_GROUP (1u << 16)
+/* The largest value a "params" entry may give (OpenCL devices take at
+ * least 1 KiB of arguments in all), and the local memory the probe gives
+ * each local pointer, which it never touches. */
+#define MAX_PARAM_BYTES (1u << 16)
+#define PROBE_LOCAL_BYTES 16u
 /* gsync_finish reads the participant count and the abort record in one
  * read of the state's first bytes: both must lie in them. */
 #define STATE_READ_BYTES 256u
@@ -597,6 +618,117 @@ static gsync_status enter_element(const where *top, const char *name,
   return GSYNC_OK;
 }
 
+/* The kinds of "params" entries, as the file spells them: those the
+ * probe sets (global, constant, local, private) and the handles it
+ * cannot make up, with how a message names them. */
+static const struct {
+  const char *name, *words;
+  int kind;
+} param_kinds[] = {
+    {"global", "a global pointer", PARAM_GLOBAL},
+    {"constant", "a constant pointer", PARAM_CONSTANT},
+    {"local", "a local pointer", PARAM_LOCAL},
+    {"private", "a value", PARAM_PRIVATE},
+    {"image", "an image", PARAM_OTHER},
+    {"sampler", "a sampler", PARAM_OTHER},
+    {"pipe", "a pipe", PARAM_OTHER},
+    {"queue", "a device queue", PARAM_OTHER},
+};
+#define N_PARAM_KINDS (sizeof param_kinds / sizeof param_kinds[0])
+
+/* Frees the parameters of k. */
+static void free_params(kernel_info *k) {
+  for (size_t i = 0; i < k->n_params; i++) {
+    free(k->params[i].name);
+    free(k->params[i].kind_name);
+  }
+  free(k->params);
+  k->params = NULL;
+  k->n_params = 0;
+}
+
+/* Copies the parameters of src into dst, whose other fields are a copy of
+ * src's. Returns 0 when out of memory, leaving dst with none. */
+static int copy_params(kernel_info *dst, const kernel_info *src) {
+  dst->params =
+      calloc(src->n_params > 0 ? src->n_params : 1, sizeof *dst->params);
+  dst->n_params = 0;
+  if (dst->params == NULL)
+    return 0;
+  for (size_t i = 0; i < src->n_params; i++) {
+    param_info *p = &dst->params[i];
+    *p = src->params[i];
+    p->name = dup_string(src->params[i].name);
+    p->kind_name = dup_string(src->params[i].kind_name);
+    dst->n_params = i + 1;
+    if (p->name == NULL || p->kind_name == NULL) {
+      free_params(dst);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Fills k's parameters from the optional "params" of the kernel object
+ * obj (w names it): one object per parameter before the state argument,
+ * each with a "kind" string, "bytes" (1 to MAX_PARAM_BYTES) where the
+ * kind is "private", and an optional "name". A kind this libgsync does
+ * not know is PARAM_OTHER: only the probe refuses it. Returns GSYNC_OK,
+ * GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+static gsync_status load_params(const where *w, json_object *obj,
+                                kernel_info *k) {
+  json_object *arr, *v;
+  char path[96];
+  gsync_status st = get_field(w, obj, "params", json_type_array, 1, &arr);
+  if (st != GSYNC_OK || arr == NULL)
+    return st;
+  size_t n = json_object_array_length(arr);
+  if (n != k->state_index)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"%s.params\" lists %zu parameters, but the "
+                "state argument's index is %u",
+                w->file, w->path, n, (unsigned)k->state_index);
+  k->has_params = 1;
+  k->params = calloc(n > 0 ? n : 1, sizeof *k->params);
+  if (k->params == NULL)
+    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                w->file);
+  for (size_t i = 0; i < n; i++) {
+    param_info *p = &k->params[i];
+    where e = *w;
+    snprintf(path, sizeof path, "%s.params[%zu]", w->path, i);
+    e.path = path;
+    json_object *o = json_object_array_get_idx(arr, i);
+    if (!json_object_is_type(o, json_type_object))
+      return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                  "%s: field \"%s\" must be an object", w->file, path);
+    k->n_params = i + 1;
+    if ((st = get_field(&e, o, "name", json_type_string, 1, &v)))
+      return st;
+    if ((p->name = dup_string(v != NULL ? json_object_get_string(v) : "")) ==
+        NULL)
+      return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                  w->file);
+    if ((st = get_field(&e, o, "kind", json_type_string, 0, &v)))
+      return st;
+    if ((p->kind_name = dup_string(json_object_get_string(v))) == NULL)
+      return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                  w->file);
+    p->kind = PARAM_OTHER;
+    for (size_t j = 0; j < N_PARAM_KINDS; j++)
+      if (strcmp(param_kinds[j].name, p->kind_name) == 0)
+        p->kind = param_kinds[j].kind;
+    if (p->kind != PARAM_PRIVATE)
+      continue;
+    if ((st = get_count(&e, o, "bytes", 0, MAX_PARAM_BYTES, &p->bytes)))
+      return st;
+    if (p->bytes == 0)
+      return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                  "%s: field \"%s.bytes\" is out of range", w->file, path);
+  }
+  return GSYNC_OK;
+}
+
 /* Fills *k from kernels[index] of the constraints; its abort record, if
  * any, is record_bytes long. Returns GSYNC_OK, GSYNC_ERR_FORMAT or
  * GSYNC_ERR_NOMEM. */
@@ -712,7 +844,8 @@ static gsync_status load_kernel(const where *top, json_object *obj,
                 "%s: field \"%s.state_arg.poll_cap_offset\" (%zu) is not an "
                 "aligned uint32 inside the %zu fixed bytes",
                 w.file, path, k->poll_cap_offset, k->fixed_bytes);
-  return GSYNC_OK;
+  w.path = path;
+  return load_params(&w, obj, k);
 }
 
 /* Fills p->abort from "spin_limit_ms" and "barrier_sites", both optional
@@ -1211,8 +1344,10 @@ void gsync_program_release(gsync_program *program) {
   for (size_t i = 0; i < program->n_features; i++)
     free(program->features[i]);
   free(program->features);
-  for (size_t i = 0; i < program->n_kernels; i++)
+  for (size_t i = 0; i < program->n_kernels; i++) {
     free(program->kernels[i].name);
+    free_params(&program->kernels[i]);
+  }
   free(program->kernels);
   free_abort_info(&program->abort);
   free(program->fingerprint);
@@ -1877,7 +2012,8 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   name = NULL;
   k->max_groups = max_groups;
   pthread_mutex_init(&k->lock, NULL);
-  if (!copy_abort_info(&k->abort, &program->abort)) {
+  if (!copy_params(&k->info, info) ||
+      !copy_abort_info(&k->abort, &program->abort)) {
     st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
     goto free_kernel;
   }
@@ -1940,6 +2076,7 @@ void gsync_kernel_release(gsync_kernel *k) {
     clReleaseKernel(k->kernel);
   free_abort_info(&k->abort);
   free(k->info.name);
+  free_params(&k->info);
   pthread_mutex_destroy(&k->lock);
   free(k);
 }
@@ -2261,9 +2398,98 @@ static gsync_status check_fit_build(const gsync_kernel *k, cl_device_id dev,
   return st;
 }
 
+/* Writes into buf (len bytes) what parameter p takes, as a message says
+ * it: "a global pointer", "a value of 8 bytes", "an image", ... */
+static void param_words(const param_info *p, char *buf, size_t len) {
+  for (size_t j = 0; j < N_PARAM_KINDS; j++)
+    if (strcmp(param_kinds[j].name, p->kind_name) == 0) {
+      if (p->kind == PARAM_PRIVATE)
+        snprintf(buf, len, "%s of %zu bytes", param_kinds[j].words, p->bytes);
+      else
+        snprintf(buf, len, "%s", param_kinds[j].words);
+      return;
+    }
+  snprintf(buf, len, "of a kind this libgsync does not know (\"%.40s\")",
+           p->kind_name);
+}
+
+/* Makes the kernel object the probe launches: a new one of k's kernel,
+ * by name, from its program, with each of its own arguments set to a
+ * harmless value (NULL buffers, PROBE_LOCAL_BYTES of local memory, zeros
+ * of each value's size). The probe runs none of the kernel's code, so it
+ * needs none of the user's arguments, which may be unset, or name buffers
+ * released since. Returns GSYNC_OK and *out, or GSYNC_ERR_KERNEL for a
+ * parameter the probe cannot make up or a kernel whose parameters differ
+ * from "params", or GSYNC_ERR_OPENCL. */
+static gsync_status probe_kernel(const gsync_kernel *k, cl_kernel *out,
+                                 char *err, size_t errlen) {
+  const kernel_info *i = &k->info;
+  size_t most = 1;
+  char what[96];
+  for (size_t a = 0; a < i->n_params; a++) {
+    const param_info *p = &i->params[a];
+    if (p->kind == PARAM_PRIVATE && p->bytes > most)
+      most = p->bytes;
+    if (p->kind != PARAM_OTHER)
+      continue;
+    param_words(p, what, sizeof what);
+    return fail(err, errlen, GSYNC_ERR_KERNEL,
+                "kernel %s: parameter %zu (%s) is %s, which the probe of how "
+                "many work-groups fit cannot make up: launch no more "
+                "work-groups than you know fit, or rewrite with discovery",
+                i->name, a, p->name, what);
+  }
+  cl_program prog = NULL;
+  cl_int rc =
+      clGetKernelInfo(k->kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_PROGRAM)", rc);
+  cl_kernel probe = clCreateKernel(prog, i->name, &rc);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clCreateKernel (probe)", rc);
+  cl_uint nargs = 0;
+  gsync_status st = GSYNC_OK;
+  rc = clGetKernelInfo(probe, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+  if (rc != CL_SUCCESS)
+    st = cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", rc);
+  else if (nargs != i->n_params + 1)
+    st = fail(err, errlen, GSYNC_ERR_KERNEL,
+              "kernel %s has %u parameters, but its constraints list %zu "
+              "besides the state argument (\"params\"; built from another "
+              "rewrite?)",
+              i->name, (unsigned)nargs, i->n_params);
+  unsigned char *zeros = st == GSYNC_OK ? calloc(most, 1) : NULL;
+  if (st == GSYNC_OK && zeros == NULL)
+    st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+  for (size_t a = 0; st == GSYNC_OK && a < i->n_params; a++) {
+    const param_info *p = &i->params[a];
+    rc = p->kind == PARAM_LOCAL
+             ? clSetKernelArg(probe, (cl_uint)a, PROBE_LOCAL_BYTES, NULL)
+         : p->kind == PARAM_PRIVATE
+             ? clSetKernelArg(probe, (cl_uint)a, p->bytes, zeros)
+             : clSetKernelArg(probe, (cl_uint)a, sizeof(cl_mem), NULL);
+    if (rc != CL_SUCCESS) {
+      param_words(p, what, sizeof what);
+      st = fail(err, errlen, GSYNC_ERR_OPENCL,
+                "kernel %s: the probe of how many work-groups fit cannot set "
+                "parameter %zu (%s, %s): clSetKernelArg failed: %s (%d)",
+                i->name, a, p->name, what, cl_error_name(rc), (int)rc);
+    }
+  }
+  free(zeros);
+  if (st != GSYNC_OK) {
+    clReleaseKernel(probe);
+    return st;
+  }
+  *out = probe;
+  return GSYNC_OK;
+}
+
 /* Runs one probe launch of launch work-groups (in dimension 0) of local
  * work-items per dimension after k's latest command, and reads how many
- * ran at once into *fit. The probe's state words are reset after it in
+ * ran at once into *fit. The probe launches a kernel object of its own
+ * (probe_kernel); with constraints from before "params", k's kernel with
+ * the user's arguments. The probe's state words are reset after it in
  * the queue; if that cannot be enqueued, the next launch zeroes the whole
  * state first. k->lock is held. */
 static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
@@ -2274,26 +2500,47 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
   size_t global[3];
   cl_event ev_on = NULL, ev_run = NULL, ev_off = NULL;
   cl_uint count = 0;
+  cl_kernel kernel = k->kernel;
+  gsync_status st;
+  if (k->info.has_params &&
+      (st = probe_kernel(k, &kernel, err, errlen)) != GSYNC_OK)
+    return st;
   for (cl_uint d = 0; d < work_dim; d++)
     global[d] = (d == 0 ? launch : 1) * local[d];
   k->fit_left_on = 1;
   cl_uint n;
   const cl_event *after;
-  gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
-  if (st != GSYNC_OK)
+  cl_int rc = CL_SUCCESS;
+  if ((st = after_latest(k, queue, &n, &after, err, errlen)) == GSYNC_OK &&
+      (rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
+                                 sizeof on, on, n, after, &ev_on)) !=
+          CL_SUCCESS)
+    st = cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
+  if (st != GSYNC_OK) {
+    if (kernel != k->kernel)
+      clReleaseKernel(kernel);
     return st;
-  cl_int rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
-                                   sizeof on, on, n, after, &ev_on);
-  if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
+  }
+  /* The lock keeps another handle of k's kernel from setting the state
+   * argument in between; the probe's own kernel needs none. */
   pthread_mutex_lock(&launch_lock);
-  rc =
-      clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem), &k->state);
+  rc = clSetKernelArg(kernel, k->info.state_index, sizeof(cl_mem), &k->state);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, NULL, global, local,
-                                1, &ev_on, &ev_run);
+    rc = clEnqueueNDRangeKernel(queue, kernel, work_dim, NULL, global, local, 1,
+                                &ev_on, &ev_run);
   pthread_mutex_unlock(&launch_lock);
-  if (rc != CL_SUCCESS) {
+  if (kernel != k->kernel)
+    clReleaseKernel(kernel); /* the enqueued probe keeps it */
+  if (rc != CL_SUCCESS && !k->info.has_params) {
+    st = fail(err, errlen, GSYNC_ERR_OPENCL,
+              "clEnqueueNDRangeKernel (probe) failed: %s (%d); these "
+              "constraints have no \"params\" (an older gsync-rewrite wrote "
+              "them), so the probe launched kernel %s with its own "
+              "arguments, which must be set: rewrite with this "
+              "gsync-rewrite, and the probe needs none",
+              cl_error_name(rc), (int)rc, k->info.name);
+    ev_run = ev_on, ev_on = NULL;
+  } else if (rc != CL_SUCCESS) {
     st = cl_fail(err, errlen, "clEnqueueNDRangeKernel (probe)", rc);
     ev_run = ev_on, ev_on = NULL;
   } else if ((rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE,

@@ -231,16 +231,24 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
 /* For output rewritten with --no-discovery, whose launches must have no
  * more work-groups than the device runs at once: how many of local_size[0]
  * x ... x local_size[work_dim - 1] work-items it runs at once, into
- * *groups. Measured, not estimated: one probe launch of k itself, so with
- * its registers and local memory, in which no work-group runs the
+ * *groups. Measured, not estimated: one probe launch of k's kernel, so
+ * with its registers and local memory, in which no work-group runs the
  * kernel's code; they count how many of them run at once and leave
- * (docs/constraints.md). The probe launches as many groups as k was
+ * (docs/constraints.md). The probe launches a kernel object of its own,
+ * made from k's program by name, with every argument set by libgsync
+ * (NULL buffers, a few bytes of local memory, zero values, as the
+ * constraints' "params" describe them), so it needs none of the user's:
+ * they may be unset, or name buffers released since. Local memory that
+ * the user's launches give local pointer arguments is not counted.
+ * GSYNC_ERR_KERNEL for a kernel that takes an image, sampler, pipe or
+ * device queue, which the probe cannot make up. (Constraints from before
+ * "params": the probe launches k's kernel with its own arguments, which
+ * must then be set.) The probe launches as many groups as k was
  * created for (at most the constraints' max_work_groups), so that is also
  * the most *groups can be; the answer is kept per handle, device and
  * local size, and later calls return it at once. Needs the program built
  * with gsync_program_build_options() (GSYNC_ERR_MISMATCH otherwise: only
- * those options give the kernel its probe) and the kernel's own arguments
- * set, as for a launch (the probe reads none of them). Launches of k
+ * those options give the kernel its probe). Launches of k
  * already enqueued run first. Output with discovery needs no probe:
  * launch any number of groups, discovery admits those that fit
  * (GSYNC_ERR_ARGUMENT says so). Another program using the device at the

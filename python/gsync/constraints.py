@@ -27,6 +27,23 @@ INT64_MAX = (1 << 63) - 1
 # Eight words; six in files from before the spin limit was a time.
 ABORT_RECORD_BYTES = 32
 ABORT_RECORD_BYTES_UNTIMED = 24
+# The largest value a "params" entry may give (MAX_PARAM_BYTES).
+MAX_PARAM_BYTES = 1 << 16
+
+# The kinds of "params" entries (param_kinds in libgsync.c): those the
+# probe of how many work-groups fit sets, and the handles it cannot make
+# up; how a message names each.
+PARAM_KINDS = {
+    "global": "a global pointer",
+    "constant": "a constant pointer",
+    "local": "a local pointer",
+    "private": "a value",
+    "image": "an image",
+    "sampler": "a sampler",
+    "pipe": "a pipe",
+    "queue": "a device queue",
+}
+PROBE_SETS = ("global", "constant", "local", "private")
 
 ATOMIC_CAPABILITIES = {
     "relaxed": 1 << 0,
@@ -98,6 +115,28 @@ class _Where:
         return list(arr)
 
 
+class ParamInfo:
+    """One of a kernel's own parameters ("params"): its name ("" if the
+    file names none), kind ("global", "constant", "local", "private", or
+    a handle the probe cannot make up: "image", ...) and, for "private",
+    the value's size in bytes (None otherwise)."""
+
+    def __init__(self, name, kind, nbytes):
+        self.name = name
+        self.kind = kind
+        self.bytes = nbytes
+
+    @property
+    def words(self):
+        """What it takes, as a message says it (param_words in libgsync.c)."""
+        if self.kind not in PARAM_KINDS:
+            return ("of a kind this libgsync does not know "
+                    f'("{self.kind[:40]}")')
+        if self.kind == "private":
+            return f"{PARAM_KINDS[self.kind]} of {self.bytes} bytes"
+        return PARAM_KINDS[self.kind]
+
+
 class KernelInfo:
     """What the constraints say about one kernel (docs/constraints.md)."""
 
@@ -117,6 +156,7 @@ class KernelInfo:
         self.max_work_groups = 0
         self.min_local_size = 1
         self.coresident_launch_required = False
+        self.params = None  # None: constraints from before "params"
 
     def state_bytes(self, groups):
         return self.fixed_bytes + self.per_group_bytes * groups
@@ -361,7 +401,36 @@ class Constraints:
                     f'field "{path}.state_arg.abort_offset" ({k.abort_offset}) '
                     f"lies beyond the first {STATE_READ_BYTES} bytes of the "
                     "state, which libgsync reads")
+        k.params = self._load_params(w, obj, k)
         return k
+
+    @staticmethod
+    def _load_params(w, obj, k):
+        """The optional "params" (load_params in libgsync.c): one object
+        per parameter before the state argument, each with a "kind",
+        "bytes" where it is "private", and an optional "name". A kind not
+        known here is kept: only the probe refuses it."""
+        arr = w.field(obj, "params", list, optional=True)
+        if arr is None:
+            return None
+        if len(arr) != k.state_index:
+            raise w.fail(f'field "{w.path}.params" lists {len(arr)} '
+                         "parameters, but the state argument's index is "
+                         f"{k.state_index}")
+        params = []
+        for i, e in enumerate(arr):
+            p = _Where(w.file, f"{w.path}.params[{i}]")
+            if not isinstance(e, dict):
+                raise p.fail(f'field "{p.path}" must be an object')
+            name = p.field(e, "name", str, optional=True) or ""
+            kind = p.field(e, "kind", str)
+            nbytes = None
+            if kind == "private":
+                nbytes = p.count(e, "bytes", MAX_PARAM_BYTES)
+                if nbytes == 0:
+                    raise p.fail(f'field "{p.path}.bytes" is out of range')
+            params.append(ParamInfo(name, kind, nbytes))
+        return params
 
     def _load_identity(self, w, doc):
         self.any_barrier = any(k.global_barrier for k in self.kernels)

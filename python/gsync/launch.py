@@ -8,6 +8,7 @@ import numpy as np
 import pyopencl as cl
 
 from . import watch as _watch
+from .constraints import PROBE_SETS
 from .device import FIT_MACRO, built_with
 from .errors import (ArgumentError, KernelError, LaunchAborted, LaunchError,
                      MismatchError, OpenCLError)
@@ -19,6 +20,9 @@ ABORTED_IN_BARRIER, ABORTED_IN_DISCOVERY = 1, 2
 # The probe of how many work-groups fit: state word 4 nonzero makes a
 # launch one, word 1 is its count (rewrite-rules/discovery-none.cl).
 FIT_COUNT, FIT_ON = 1, 4
+# The local memory the probe gives each local pointer argument, which it
+# never touches (PROBE_LOCAL_BYTES in libgsync.c).
+PROBE_LOCAL_BYTES = 16
 
 # The poll cap (docs/constraints.md, "The poll cap"; libgsync.c): every
 # CAP_REMEASURE-th capped launch polls every group again, and after
@@ -317,10 +321,13 @@ class Kernel:
         queue runs at once. Measured by one probe launch of this kernel, in
         which no work-group runs its code, of max_groups groups (at most the
         constraints' max_work_groups), so the answer is at most that; kept
-        per device and local size. Needs the program built with
-        build_options() (MismatchError otherwise) and the kernel's own
-        arguments set. Output with discovery needs none (ArgumentError);
-        see gsync_groups_that_fit() in libgsync.h."""
+        per device and local size. The probe launches a kernel object of
+        its own with every argument set here (None for buffers, a few bytes
+        of local memory, zero values), so the kernel's own arguments need
+        not be set; KernelError for a kernel that takes an image, sampler,
+        pipe or device queue. Needs the program built with build_options()
+        (MismatchError otherwise). Output with discovery needs none
+        (ArgumentError); see gsync_groups_that_fit() in libgsync.h."""
         if queue is None:
             raise ArgumentError("gsync_groups_that_fit: queue is NULL")
         local = _shape(self.name, local_size)
@@ -355,9 +362,55 @@ class Kernel:
             self._fit[key] = count
             return count
 
+    def _probe_kernel(self):
+        """The kernel object the probe launches (probe_kernel in
+        libgsync.c): a new one of this kernel, by name, from its program,
+        with each of its own arguments set to a harmless value. The probe
+        runs none of the kernel's code, so it needs none of the user's
+        arguments, which may be unset, or name buffers released since."""
+        params = self.info.params
+        for n, p in enumerate(params):
+            if p.kind not in PROBE_SETS:
+                raise KernelError(
+                    f"kernel {self.name}: parameter {n} ({p.name}) is "
+                    f"{p.words}, which the probe of how many work-groups fit "
+                    "cannot make up: launch no more work-groups than you "
+                    "know fit, or rewrite with discovery")
+        try:
+            probe = cl.Kernel(self.kernel.program, self.name)
+        except cl.Error as e:
+            raise cl_error("clCreateKernel (probe)", e) from None
+        try:
+            nargs = probe.num_args
+        except cl.Error as e:
+            raise cl_error("clGetKernelInfo(CL_KERNEL_NUM_ARGS)", e) from None
+        if nargs != len(params) + 1:
+            raise KernelError(
+                f"kernel {self.name} has {nargs} parameters, but its "
+                f"constraints list {len(params)} besides the state argument "
+                '("params"; built from another rewrite?)')
+        for n, p in enumerate(params):
+            value = (cl.LocalMemory(PROBE_LOCAL_BYTES) if p.kind == "local"
+                     else np.zeros(p.bytes, np.uint8) if p.kind == "private"
+                     else None)
+            try:
+                probe.set_arg(n, value)
+            except cl.Error as e:
+                err = cl_error("clSetKernelArg", e)
+                raise OpenCLError(
+                    f"kernel {self.name}: the probe of how many work-groups "
+                    f"fit cannot set parameter {n} ({p.name}, {p.words}): "
+                    f"{err}", err.code) from None
+        return probe
+
     def _fit_probe(self, queue, groups, local):
-        """One probe launch; the count it read. The probe's words are reset
-        after it in the queue (or the whole state, if that fails)."""
+        """One probe launch; the count it read. The probe launches a kernel
+        object of its own (_probe_kernel); with constraints from before
+        "params", this kernel with the user's arguments. The probe's words
+        are reset after it in the queue (or the whole state, if that
+        fails)."""
+        kernel = (self.kernel if self.info.params is None
+                  else self._probe_kernel())
         on = np.array([0, 0, 0, 1], np.uint32)
         glob = tuple(g * ls for g, ls in zip(groups, local))
         count = np.zeros(1, np.uint32)
@@ -367,15 +420,23 @@ class Kernel:
                                  wait_for=[self._last] if self._last is not None
                                  else None)
             with _launch_lock:
-                self.kernel.set_arg(self.info.state_index, self.state)
-                run = cl.enqueue_nd_range_kernel(queue, self.kernel, glob,
+                kernel.set_arg(self.info.state_index, self.state)
+                run = cl.enqueue_nd_range_kernel(queue, kernel, glob,
                                                  local, wait_for=[ev])
             cl.enqueue_copy(queue, count, self.state,
                             src_offset=self.info.participants_offset,
                             wait_for=[run], is_blocking=True)
         except cl.Error as e:
             self._zero(queue)
-            raise cl_error("gsync_groups_that_fit (probe)", e) from None
+            err = cl_error("gsync_groups_that_fit (probe)", e)
+            if self.info.params is None:
+                raise OpenCLError(
+                    f"{err}; these constraints have no \"params\" (an older "
+                    f"gsync-rewrite wrote them), so the probe launched kernel "
+                    f"{self.name} with its own arguments, which must be set: "
+                    "rewrite with this gsync-rewrite, and the probe needs "
+                    "none", err.code) from None
+            raise err from None
         try:
             self._last = cl.enqueue_copy(queue, self.state,
                                          np.zeros(4, np.uint32),

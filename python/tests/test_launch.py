@@ -1,6 +1,7 @@
 """Launching through gsync on the OpenCL device (PoCL in CI): the heat
 example against numpy, global offsets, aborts, and the launches libgsync
 refuses."""
+import json
 import os
 import re
 import subprocess
@@ -308,6 +309,114 @@ def test_groups_that_fit_needs_the_library_options(context, queue, rewritten):
         k.kernel.set_arg(i, x)
     with pytest.raises(gsync.MismatchError, match="-Dgsync_fit_probe"):
         k.groups_that_fit(queue, 16)
+
+
+def test_groups_that_fit_after_the_buffers_are_gone(context, queue,
+                                                    rewritten):
+    """The probe sets every argument itself (issue 24, item 7): asked after
+    a launch whose buffers were released since, it runs, where a probe of
+    the kernel with the launch's arguments made PoCL abort the process."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip",
+                     discovery=False, spin_limit="2s")
+    k = prog.kernel(queue, prog_build(prog, context).stencil, max_groups=64)
+    args = stencil_args(context)
+    assert k(queue, 1, 16, *args).participants == 1
+    for buf in args[:2]:
+        buf.release()
+    del args
+    fit = k.groups_that_fit(queue, 8)
+    assert 1 <= fit <= 64
+    assert k(queue, fit, 8, *stencil_args(context)).participants == fit
+
+
+def test_groups_that_fit_needs_no_arguments(context, queue, rewritten):
+    """A kernel whose arguments were never set, as one gets by setting
+    them on another attribute access (built.stencil makes a new kernel
+    object each time; issue 29, item 8), can be probed: global pointers
+    get NULL, local ones a few bytes, values zeros of their size."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip",
+                     discovery=False, spin_limit="2s")
+    built = prog_build(prog, context)
+    for i, x in enumerate(stencil_args(context)):
+        built.stencil.set_arg(i, x)
+    k = prog.kernel(queue, built.stencil, max_groups=64)
+    fit = k.groups_that_fit(queue, 16)
+    assert 1 <= fit <= 64
+    assert k(queue, fit, 16, *stencil_args(context)).participants == fit
+
+
+PARAMS = """
+typedef struct { float x; uint n; char c; double d; } pair;
+kernel void all_kinds(global float *g, constant float *c, local float4 *l,
+                      pair p, float3 v, uchar u, global uint *out) {
+  for (uint i = get_global_id(0); i < p.n; i += get_global_size(0))
+    l[get_local_id(0)] = (float4)(g[i] + c[0], p.x, v.y, u);
+  global_barrier();
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_global_id(0) == 0)
+    out[0] = (uint)(l[0].x + p.d) + p.c;
+}
+"""
+
+
+def test_groups_that_fit_sets_every_kind_of_argument(context, queue,
+                                                     rewritten):
+    """Pointers to global, constant and local memory, a struct, a vector
+    and a scalar by value, none of them set: the probe runs with the
+    sizes the constraints' "params" give, and a launch of that many
+    groups completes."""
+    prog = rewritten(PARAMS, barrier="flip", discovery=False,
+                     spin_limit="2s")
+    kinds = [(p.kind, p.bytes) for p in
+             prog.constraints.kernel("all_kinds").params]
+    assert kinds == [("global", None), ("constant", None), ("local", None),
+                     ("private", 24), ("private", 16), ("private", 1),
+                     ("global", None)]
+    k = prog.kernel(queue, prog_build(prog, context).all_kinds,
+                    max_groups=64)
+    fit = k.groups_that_fit(queue, 4)
+    assert 1 <= fit <= 64
+
+
+def test_groups_that_fit_refuses_an_image(context, queue, rewritten, device):
+    """An image argument is a handle the probe cannot make up: refused,
+    naming the parameter."""
+    if not device.image_support:
+        pytest.skip("the device has no images")
+    prog = rewritten("""
+kernel void img(read_only image2d_t src, global float *out) {
+  global_barrier();
+  out[0] = read_imagef(src, (int2)(0, 0)).x;
+}
+""", barrier="flip", discovery=False)
+    assert [p.kind for p in prog.constraints.kernel("img").params] == [
+        "image", "global"]
+    k = prog.kernel(queue, prog_build(prog, context).img, max_groups=8)
+    with pytest.raises(gsync.KernelError,
+                       match=r"parameter 0 \(src\) is an image"):
+        k.groups_that_fit(queue, 4)
+
+
+def test_groups_that_fit_with_older_constraints(context, queue, tmp_path):
+    """Constraints from before "params" probe the kernel with its own
+    arguments, as before; unset, the probe fails saying so."""
+    out, js = tmp_path / "stencil.out.cl", tmp_path / "stencil.json"
+    subprocess.run([gsync.find_tool(), "--no-discovery",
+                    os.path.join(KERNELS, "stencil.cl"), "-o", str(out),
+                    "--constraints", str(js)], check=True)
+    doc = json.loads(js.read_text())
+    for info in doc["kernels"]:
+        del info["params"]
+    js.write_text(json.dumps(doc))
+    prog = gsync.load(js, source_path=out)
+    k = prog.kernel(queue, prog.build(context).stencil, max_groups=8)
+    with pytest.raises(gsync.OpenCLError, match='have no "params"'):
+        k.groups_that_fit(queue, 16)
+    args = stencil_args(context)  # kept alive: the probe launches with them
+    for i, x in enumerate(args):
+        k.kernel.set_arg(i, x)
+    assert 1 <= k.groups_that_fit(queue, 16) <= 8
+
 
 
 def test_launch_note():

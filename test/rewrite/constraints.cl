@@ -44,6 +44,26 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:         0
 // CHECK-NEXT:       ],
 // CHECK-NEXT:       "run_time_dimension": false,
+// CHECK-NEXT:       "params": [
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "name": "a",
+// CHECK-NEXT:           "kind": "global"
+// CHECK-NEXT:         },
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "name": "b",
+// CHECK-NEXT:           "kind": "global"
+// CHECK-NEXT:         },
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "name": "n",
+// CHECK-NEXT:           "kind": "private",
+// CHECK-NEXT:           "bytes": 4
+// CHECK-NEXT:         },
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "name": "iters",
+// CHECK-NEXT:           "kind": "private",
+// CHECK-NEXT:           "bytes": 4
+// CHECK-NEXT:         }
+// CHECK-NEXT:       ],
 // CHECK-NEXT:       "state_arg": {
 // CHECK-NEXT:         "index": 4,
 // CHECK-NEXT:         "type": "global uint *",

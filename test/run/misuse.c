@@ -10,9 +10,11 @@
  * usage: libgsync-misuse DIR   (GSYNC_PLATFORM=TEXT: the first platform
  *                              whose name holds TEXT)
  * DIR holds the files the lit test made: out.cl and out.json (the stencil
- * run-test kernel rewritten with the default barrier), nd.cl (the same
- * with --no-discovery) and fifo, a FIFO; scratch files are made there
- * too. Exit status 0 when every case passed.
+ * run-test kernel rewritten with the default barrier), nd.cl and nd.json
+ * (the same with --no-discovery), nd-old.json (nd.json without "params",
+ * as older tools wrote it), nd-image.json (nd.json with an image for
+ * parameter 2) and fifo, a FIFO; scratch files are made there too. Exit
+ * status 0 when every case passed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "libgsync.h"
@@ -274,6 +276,82 @@ static void program_checks(gsync_program *gp, const char *source) {
   free(nd);
 }
 
+/* What probe_new does with the kernel's own arguments. */
+enum { ARGS_NONE, ARGS_RELEASED, ARGS_KEPT };
+
+/* Probes a new handle of a new stencil kernel of lib, made for 64 groups,
+ * with the constraints ndp; its arguments are none (ARGS_NONE), or those
+ * of a launch on a buffer released before the probe (ARGS_RELEASED) or
+ * after it (ARGS_KEPT). Returns the status. */
+static gsync_status probe_new(gsync_program *ndp, cl_program lib, int args,
+                              char *err, size_t errlen) {
+  const size_t local[3] = {16, 1, 1};
+  size_t fit = 0;
+  cl_uint parts = 0;
+  cl_int rc;
+  cl_mem own = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * 4, NULL, &rc);
+  cl_kernel k = args != ARGS_NONE ? stencil(lib, own)
+                                  : clCreateKernel(lib, "stencil", &rc);
+  gsync_kernel *gk = NULL;
+  gsync_status st =
+      gsync_kernel_create(ndp, ctx, queue, k, 64, &gk, err, errlen);
+  if (st == GSYNC_OK && args != ARGS_NONE)
+    st = gsync_enqueue(gk, queue, 1, local[0], &parts, err, errlen);
+  if (args != ARGS_KEPT)
+    clReleaseMemObject(own);
+  if (st == GSYNC_OK)
+    st = gsync_groups_that_fit(gk, queue, 1, local, &fit, err, errlen);
+  if (args == ARGS_KEPT)
+    clReleaseMemObject(own);
+  if (st == GSYNC_OK && (fit < 1 || fit > 64))
+    st = GSYNC_ERR_LAUNCH;
+  gsync_kernel_release(gk);
+  clReleaseKernel(k);
+  return st;
+}
+
+/* gsync_groups_that_fit needs none of the user's arguments (issue 24,
+ * item 7; issue 29, item 8): it probes a kernel whose buffers were
+ * released after a launch, and one whose arguments were never set. With
+ * constraints from before "params" (nd-old.json) the probe takes the
+ * kernel's own arguments and says so when they are unset; it refuses a
+ * parameter it cannot make up (nd-image.json says the third is an image). */
+static void fit_without_arguments(gsync_program *ndp, cl_program lib) {
+  char err[ERRLEN], what[160];
+  const char *fn = "gsync_groups_that_fit";
+  snprintf(what, sizeof what, "%s: after the user's buffers were released", fn);
+  expect(what, probe_new(ndp, lib, ARGS_RELEASED, err, sizeof err), GSYNC_OK,
+         err);
+  snprintf(what, sizeof what, "%s: a kernel whose arguments were never set",
+           fn);
+  expect(what, probe_new(ndp, lib, ARGS_NONE, err, sizeof err), GSYNC_OK, err);
+  gsync_program *old = NULL, *image = NULL;
+  if (gsync_program_load(in_dir("nd-old.json"), &old, err, sizeof err) ||
+      gsync_program_load(in_dir("nd-image.json"), &image, err, sizeof err)) {
+    check("gsync_groups_that_fit: load nd-old.json and nd-image.json", 0);
+    gsync_program_release(old);
+    return;
+  }
+  snprintf(what, sizeof what,
+           "%s: constraints without \"params\", arguments never set", fn);
+  err[0] = '\0';
+  expect(what, probe_new(old, lib, ARGS_NONE, err, sizeof err),
+         GSYNC_ERR_OPENCL, err);
+  check("gsync_groups_that_fit: ... says the constraints have no \"params\"",
+        strstr(err, "constraints have no \"params\"") != NULL);
+  snprintf(what, sizeof what,
+           "%s: constraints without \"params\", arguments set", fn);
+  expect(what, probe_new(old, lib, ARGS_KEPT, err, sizeof err), GSYNC_OK, err);
+  snprintf(what, sizeof what, "%s: an image parameter", fn);
+  err[0] = '\0';
+  expect(what, probe_new(image, lib, ARGS_NONE, err, sizeof err),
+         GSYNC_ERR_KERNEL, err);
+  check("gsync_groups_that_fit: ... names the parameter",
+        strstr(err, "parameter 2 (n) is an image") != NULL);
+  gsync_program_release(old);
+  gsync_program_release(image);
+}
+
 /* gsync_groups_that_fit: refusals, a program built without libgsync's options,
  * and an answer a launch of that many groups passes with. gk is a handle
  * of the discovery output's kernel. */
@@ -327,6 +405,7 @@ static void max_groups(gsync_kernel *gk, cl_mem buf) {
   expect(what, gsync_enqueue(gl, queue, fit, local[0], &parts, err, sizeof err),
          GSYNC_OK, err);
   check("gsync_groups_that_fit: all of them took part", parts == fit);
+  fit_without_arguments(ndp, lib);
   gsync_kernel_release(gp);
   gsync_kernel_release(gl);
   clReleaseKernel(kp);
