@@ -6,31 +6,43 @@
  * global_barrier() (or of a function that reaches one) that is
  *   - under a condition, or in a loop whose trip count, depends on a
  *     work-item or group id, directly or through variables computed from
- *     one (including variables assigned under such a condition, parameters
+ *     one (including variables changed under such a condition, parameters
  *     passed such a value, and the results of atomics that modify), or on
  *     a read of global memory that a write of the same place can reach, or
  *     be reached from, with no barrier between (a race);
  *   - after a return, or in a loop with a break or continue, that only some
  *     work-items take.
+ * A variable changes by any assignment, ++ or --, and through a pointer:
+ * an element of a private or local array, a field, what a helper given its
+ * address stores there, what a built-in stores through a pointer. It
+ * varies when the change stores, or indexes with, a value that varies, or
+ * runs under a control that varies: a condition (if, switch, ?:, && and
+ * ||), a loop whose trip count varies (its condition and increment too),
+ * or after an exit that only some work-items take.
  * A condition that reads memory before any barrier of its function can be
  * uniform or not depending on the data: that is a warning, with the reason.
- * Other values read from memory, plainly or with an atomic that only reads
- * (atomic_or(p, 0), atomic_load), are taken as uniform: every work-item
- * reads them between the same two barriers. A grid-stride loop whose bound
- * is a multiple of its stride runs equally often in every work-item, and
- * so does a loop under '#pragma gsync uniform' (pragma.c), by the user's
- * word.
+ * Other values read from global memory, plainly or with an atomic that only
+ * reads (atomic_or(p, 0), atomic_load), are taken as uniform: every
+ * work-item reads them between the same two barriers. A grid-stride loop
+ * whose bound is a multiple of its stride runs equally often in every
+ * work-item, so does a loop over a chunk from s to s + m (s may vary, m may
+ * not), and so does a loop under '#pragma gsync uniform' (pragma.c), by the
+ * user's word.
  *
  * The analysis is flow-insensitive within a function and propagates through
- * calls (arguments to parameters, return values to call results) until
- * nothing changes.
+ * calls (arguments to parameters, return values to call results, changes
+ * through pointer parameters) until nothing changes. Variables that a
+ * pointer can reach together are one class (find_writes()), which varies
+ * as a whole.
  *
  * It walks the nodes that the find stage recorded for each definition. They
  * are in preorder, so a node's subtree is the index range [n, end) and its
  * ancestors are found through the parent links: every walk here is a loop.
  * A function is walked again only when something it consulted changed: a
  * declaration of its own marked after it was read, a parameter marked by a
- * caller, a callee's result, or a declaration shared between functions.
+ * caller, a callee's result or its changes through a pointer parameter, a
+ * declaration shared between functions, or a loop that an exit only some
+ * work-items take turned out to leave.
  */
 #include "internal.h"
 
@@ -50,21 +62,42 @@ typedef struct node_info {
                             parameter, else -1; UNRESOLVED until asked); VarDecl: itself */
   int callee;            /* CallExpr: the defined function called, or -1 */
   unsigned args, n_args; /* CallExpr arguments: u->args[args ..) */
+  int write;             /* an expression that changes a variable (=, a
+                            compound assignment, ++, --, a built-in given a
+                            pointer): a declaration of the class it changes
+                            (find_writes()), else -1 */
+  unsigned char deref;   /* write: through a pointer (*p, p[i], p->x) */
+  unsigned char generic; /* write: through a pointer that may point to
+                            global memory (generic, or no address space) */
   unsigned char varying_call; /* CallExpr: of a built-in that varies */
   unsigned char barrier_call; /* CallExpr: global_barrier() or a function
                                  that reaches it */
   unsigned char governed;     /* runs under its parent's condition */
+  unsigned char repeats;      /* a loop's condition or increment: runs as
+                                 often as the loop goes round */
+  unsigned char logic;        /* && or ||: the right side runs under the
+                                 left one */
   unsigned char site;         /* CallExpr: a call site of the find stage */
-  unsigned char under;        /* propagation: under a varying condition */
   unsigned char varies;       /* propagation: its condition varies */
+  unsigned char exits;        /* propagation: a loop that a break, continue
+                                 or return under a varying condition leaves */
   unsigned char reads_mem;    /* reads memory: p[i], *p, s->x, or an atomic
                                  that only reads (atomic_or(p, 0)) */
   unsigned char racy;         /* such a read of global memory that the
                                  function also writes between the same two
                                  barriers: it varies */
   unsigned char loop;         /* a loop: what its trip count is (LOOP_) */
-  unsigned factor;            /* LOOP_ROUNDED: the bound's other factor,
-                                 which must not vary */
+  unsigned char use;          /* DeclRefExpr: what it reads (REF_), once
+                                 asked */
+  unsigned under;  /* propagation: the innermost control whose condition
+                      varies, or exit taken by only some work-items, that
+                      decides whether it runs, or NO_NODE */
+  unsigned factor; /* LOOP_ROUNDED: the bound's other factor; LOOP_CHUNK
+                      and LOOP_CHUNK_CUT: the chunk's length. It must not
+                      vary. */
+  unsigned step;   /* LOOP_CHUNK, LOOP_CHUNK_CUT: the step, which must not
+                      vary, or NO_NODE for 1 */
+  unsigned cut;    /* LOOP_CHUNK_CUT: the other part of the condition */
 } node_info;
 
 /* What is known of a loop's trip count. */
@@ -73,22 +106,58 @@ enum {
   LOOP_GRID_STRIDE, /* starts at an id, steps by its size: varies */
   LOOP_ROUNDED,     /* also ends below a multiple of that size: uniform if
                        the multiplier is */
+  LOOP_CHUNK,       /* runs from s to s + m, s the same expression twice:
+                       uniform if m and the step are */
+  LOOP_CHUNK_CUT,   /* the same, '&&' another test that can end it early */
   LOOP_ASSERTED     /* '#pragma gsync uniform' (pragma.c) */
+};
+
+/* node_info.use: what a reference to a variable reads. */
+enum {
+  REF_UNKNOWN,
+  REF_VALUE,   /* what the variable holds, or what the pointer it holds
+                  points to (x, a[i], *p, p->f, s.f) */
+  REF_POINTER, /* the address a pointer variable holds (f(p), q = p) */
+  REF_FIXED    /* the address of a variable (&x, an array passed on):
+                  never a cause of variation */
 };
 
 #define NO_NODE GSR_NO_NODE
 #define UNRESOLVED (-2)
 
-/* A declaration that the nodes name. */
+/* That something varies between work-items, and why. */
+typedef struct taint {
+  unsigned char on; /* it varies */
+  unsigned cause;   /* the node of the value that made it vary, or NO_NODE
+                       (a change under a control) */
+  unsigned write;   /* the node that changed it, or NO_NODE (a parameter
+                       passed a varying value) */
+  unsigned control; /* the varying control, or exit, that the change ran
+                       under, or NO_NODE */
+} taint;
+
+/* A declaration that the nodes name. Declarations that a pointer can
+ * reach together (p = &x, a parameter passed &x) form a class, a
+ * union-find tree: a change through one is a change of all, so what they
+ * hold varies as a whole (the root's `value`). The address a pointer
+ * variable holds is its own (`address`): passing p on reads only that. */
 typedef struct decl_info {
-  CXCursor c;           /* canonical */
-  int tainted;          /* its value varies between work-items */
-  unsigned cause;       /* tainted: the node that made it vary, or NO_NODE */
-  int owner;            /* the function whose nodes name it, or SHARED */
-  unsigned read_in;     /* the walk that last consulted it */
-  unsigned char single; /* 0 not asked; 1 a variable of its function that
-                           only its initializer sets; 2 not */
-  unsigned init;        /* single == 1: the initializer's node */
+  CXCursor c;              /* canonical */
+  taint value;             /* root: what the class holds varies */
+  taint address;           /* a pointer variable: the address it holds varies */
+  int owner;               /* the function whose nodes name it, or SHARED */
+  unsigned read_in;        /* the walk that last consulted it */
+  unsigned char single;    /* 0 not asked; 1 a variable of its function that
+                              only its initializer sets; 2 not */
+  unsigned char storage;   /* root: 0 not asked; 1 the class holds a
+                              variable (not only pointers that may point to
+                              global memory); 2 not */
+  unsigned char pointer;   /* a pointer */
+  unsigned char addressed; /* its address is taken (&p): a pointer may
+                              reach it */
+  unsigned init;           /* single == 1: the initializer's node */
+  int up;                  /* union-find: the parent, itself at the root */
+  int next;                /* the next member of its class, in a ring */
 } decl_info;
 
 #define SHARED (-1)
@@ -112,10 +181,12 @@ typedef struct ucheck {
   size_t n_param_ids, cap_param_ids;
   decl_info *decls; /* declarations that the nodes name, by id */
   size_t n_decls, cap_decls;
-  gsri_table decl_index; /* clang_hashCursor of each declaration */
-  unsigned char *ret;    /* per function: its result varies */
-  unsigned char *dirty;  /* per function: walk it (again) */
-  unsigned **callers;    /* per function: the functions that call it */
+  gsri_table decl_index;     /* clang_hashCursor of each declaration */
+  unsigned char *ret;        /* per function: its result varies */
+  unsigned char *dirty;      /* per function: walk it (again) */
+  unsigned char *out_params; /* per function: it may change what a pointer
+                                parameter points to */
+  unsigned **callers;        /* per function: the functions that call it */
   size_t *n_callers;
   size_t cur_fn;        /* the function being walked */
   unsigned walk;        /* walks so far (decl_info.read_in) */
@@ -156,42 +227,115 @@ static int decl_id(ucheck *u, CXCursor decl) {
     return -1;
   }
   u->decls = d;
-  d[u->n_decls].c = decl;
-  d[u->n_decls].tainted = 0;
-  d[u->n_decls].cause = NO_NODE;
-  d[u->n_decls].owner = (int)u->cur_fn;
-  d[u->n_decls].read_in = 0;
-  d[u->n_decls].single = 0;
+  d = &d[u->n_decls];
+  memset(d, 0, sizeof *d);
+  d->c = decl;
+  d->value.cause = d->value.write = d->value.control = NO_NODE;
+  d->address = d->value;
+  d->pointer =
+      clang_getCanonicalType(clang_getCursorType(decl)).kind == CXType_Pointer;
+  d->owner = (int)u->cur_fn;
+  d->up = d->next = (int)u->n_decls;
   return (int)u->n_decls++;
 }
 
-/* Nonzero if declaration id varies; notes that the current walk asked. */
-static int tainted(ucheck *u, int id) {
-  u->decls[id].read_in = u->walk;
-  return u->decls[id].tainted;
+/* The root of the class of declaration id. */
+static int class_of(ucheck *u, int id) {
+  while (u->decls[id].up != id) {
+    u->decls[id].up = u->decls[u->decls[id].up].up; /* path halving */
+    id = u->decls[id].up;
+  }
+  return id;
 }
 
-/* Marks a declaration as varying because of node cause (NO_NODE: a
- * condition it is set under), and the functions that consulted it as to
- * be walked again. */
-static void mark(ucheck *u, int id, unsigned cause) {
-  if (id < 0 || u->decls[id].tainted)
-    return;
-  decl_info *d = &u->decls[id];
-  d->tainted = 1;
-  d->cause = cause;
+/* Nonzero if what the class of declaration id holds varies; notes that
+ * the current walk asked. */
+static int tainted(ucheck *u, int id) {
+  u->decls[id].read_in = u->walk;
+  return u->decls[class_of(u, id)].value.on;
+}
+
+/* Marks the functions that consulted declaration id as to be walked again,
+ * now that it varies. */
+static void dirty_reader(ucheck *u, int id) {
+  const decl_info *d = &u->decls[id];
   if (d->owner == SHARED)
     memset(u->dirty, 1, u->ctx->n_funcs);
   else if (d->owner != (int)u->cur_fn || d->read_in == u->walk)
     u->dirty[d->owner] = 1;
 }
 
-/* Records that the result of function fi varies: its callers are to be
- * walked again. */
-static void mark_result(ucheck *u, size_t fi) {
-  u->ret[fi] = 1;
+/* Marks what the class of declaration id holds as varying: because of
+ * value node cause, or (cause NO_NODE) because node write changed it
+ * under control node `control`; and the functions that consulted a
+ * member as to be walked again. */
+static void mark(ucheck *u, int id, unsigned cause, unsigned write,
+                 unsigned control) {
+  if (id < 0)
+    return;
+  int r = class_of(u, id);
+  decl_info *d = &u->decls[r];
+  if (d->value.on)
+    return;
+  d->value = (taint){1, cause, write, control};
+  int m = r;
+  do {
+    dirty_reader(u, m);
+    m = u->decls[m].next;
+  } while (m != r);
+}
+
+/* Marks the address that pointer variable id holds as varying, as mark()
+ * does; a pointer that reaches it reads that address, so what its class
+ * holds varies too. */
+static void mark_address(ucheck *u, int id, unsigned cause, unsigned write,
+                         unsigned control) {
+  if (id < 0 || u->decls[id].address.on)
+    return;
+  u->decls[id].address = (taint){1, cause, write, control};
+  dirty_reader(u, id);
+  if (u->decls[id].addressed)
+    mark(u, id, cause, write, control);
+}
+
+/* Puts declarations a and b (either may be -1) in one class: a pointer can
+ * reach both. Returns a member of the class, or -1 if both are -1. */
+static int join(ucheck *u, int a, int b) {
+  if (a < 0 || b < 0)
+    return a < 0 ? b : a;
+  int ra = class_of(u, a), rb = class_of(u, b);
+  if (ra == rb)
+    return ra;
+  decl_info *da = &u->decls[ra], *db = &u->decls[rb];
+  if (da->value.on != db->value.on) {
+    /* The members that did not vary now do. */
+    int fresh = da->value.on ? rb : ra, m = fresh;
+    do {
+      dirty_reader(u, m);
+      m = u->decls[m].next;
+    } while (m != fresh);
+    if (!da->value.on)
+      da->value = db->value;
+  }
+  db->up = ra;
+  int t = da->next;
+  da->next = db->next;
+  db->next = t;
+  da->storage = 0;
+  return ra;
+}
+
+/* Marks the callers of function fi as to be walked again: what they
+ * learn from it changed. */
+static void dirty_callers(ucheck *u, size_t fi) {
   for (size_t i = 0; i < u->n_callers[fi]; i++)
     u->dirty[u->callers[fi][i]] = 1;
+}
+
+/* Records that the result of function fi varies. */
+static void mark_result(ucheck *u, size_t fi) {
+  u->ret[fi] = 1;
+  dirty_callers(u, fi);
 }
 
 /* Nonzero if name is a work-item function that varies, or an atomic whose
@@ -265,6 +409,17 @@ static int control_parts(enum CXCursorKind k, size_t n, size_t *from,
   else
     return 0;
   return n > 0;
+}
+
+/* control_parts() for node n, which knows && and || too: their left side
+ * decides whether the right one runs. */
+static int node_parts(const ucheck *u, unsigned n, size_t *from, size_t *to) {
+  if (u->info[n].logic) {
+    *from = 0;
+    *to = 1;
+    return 1;
+  }
+  return control_parts(u->nodes[n].kind, u->nodes[n].n_kids, from, to);
 }
 
 /* The declaration that DeclRefExpr or VarDecl node n names, worked out
@@ -351,19 +506,46 @@ static int annotate(ucheck *u) {
   return !u->failed;
 }
 
+static int ref_use(ucheck *u, unsigned ref);
+
+/* What makes DeclRefExpr node ref vary, or NULL if it does not: the
+ * address its pointer holds, or what the class of what it names holds,
+ * as the reference reads them (ref_use()). Notes that the walk asked. */
+static const taint *ref_taint(ucheck *u, unsigned ref) {
+  int id = node_decl(u, ref);
+  if (id < 0)
+    return NULL;
+  int use = ref_use(u, ref);
+  const decl_info *d = &u->decls[id];
+  u->decls[id].read_in = u->walk;
+  if (use == REF_FIXED)
+    return NULL;
+  if (d->address.on)
+    return &d->address;
+  if (use == REF_POINTER)
+    return NULL;
+  d = &u->decls[class_of(u, id)];
+  return d->value.on ? &d->value : NULL;
+}
+
 /* Does expression n vary between work-items, or read memory? Looks at n
  * and everything below it in preorder; the cause is the first that
- * varies, a racy read only when nothing else does. */
-static expr_scan scan(ucheck *u, unsigned n) {
+ * varies, a racy read only when nothing else does. A variable that varies
+ * only because it changes in loop `self` (NO_NODE: none) does not count:
+ * that loop's own trip count cannot depend on it alone (see cond_of()). */
+static expr_scan scan_in(ucheck *u, unsigned n, unsigned self) {
   expr_scan e = {0, NO_NODE, 0};
   unsigned race = NO_NODE; /* a racy read: the cause if nothing else is */
   for (unsigned i = n; i < u->nodes[n].end; i++) {
     const node_info *in = &u->info[i];
     switch (u->nodes[i].kind) {
     case CXCursor_DeclRefExpr:
-      if (!e.varying && node_decl(u, i) >= 0 && tainted(u, in->decl)) {
-        e.varying = 1;
-        e.cause = i;
+      if (!e.varying) {
+        const taint *t = ref_taint(u, i);
+        if (t && (self == NO_NODE || t->control != self)) {
+          e.varying = 1;
+          e.cause = i;
+        }
       }
       break;
     case CXCursor_CallExpr:
@@ -387,12 +569,17 @@ static expr_scan scan(ucheck *u, unsigned n) {
   return e;
 }
 
+/* Does expression n vary between work-items, or read memory? */
+static expr_scan scan(ucheck *u, unsigned n) { return scan_in(u, n, NO_NODE); }
+
 /* Scans children [from, to) of node n as one condition: varying if any
- * part is, with the first part's cause. */
-static expr_scan scan_parts(ucheck *u, unsigned n, size_t from, size_t to) {
+ * part is, with the first part's cause. A loop's condition leaves out what
+ * varies only because it changes in that loop. */
+static expr_scan scan_parts(ucheck *u, unsigned n, size_t from, size_t to,
+                            unsigned self) {
   expr_scan all = {0, NO_NODE, 0};
   for (size_t j = from; j < to; j++) {
-    expr_scan e = scan(u, kid(u, n, j));
+    expr_scan e = scan_in(u, kid(u, n, j), self);
     if (e.varying && !all.varying) {
       all.varying = 1;
       all.cause = e.cause;
@@ -476,28 +663,13 @@ static void binary_op(gsri_ctx *ctx, CXCursor bin, CXCursor lhs, char *op,
     first_punct(ctx, ext, lhs_end, &n, op, size);
 }
 
-/* Nonzero if a binary operator cursor is a plain assignment '='. */
-static int is_assignment(gsri_ctx *ctx, CXCursor bin, CXCursor lhs) {
-  char op[4];
-  binary_op(ctx, bin, lhs, op, sizeof op);
-  return strcmp(op, "=") == 0;
-}
-
-/* The variable an assignment's left side names: the DeclRefExpr node, or
- * NO_NODE. Only a plain variable counts: an element written by some
- * work-items is memory, and memory read after a barrier is taken as
- * uniform. */
-static unsigned assigned_var(ucheck *u, unsigned lhs) {
-  for (int depth = 0; depth < 8; depth++) {
-    const gsri_node *p = &u->nodes[lhs];
-    if (p->kind == CXCursor_DeclRefExpr)
-      return node_decl(u, lhs) >= 0 ? lhs : NO_NODE;
-    if ((p->kind != CXCursor_UnexposedExpr && p->kind != CXCursor_ParenExpr) ||
-        p->n_kids != 1)
-      break;
-    lhs = kid(u, lhs, 0);
-  }
-  return NO_NODE;
+/* The keyword of a statement that leaves (return, break, continue), or
+ * NULL for another kind. */
+static const char *exit_word(enum CXCursorKind k) {
+  return k == CXCursor_ReturnStmt     ? "return"
+         : k == CXCursor_BreakStmt    ? "break"
+         : k == CXCursor_ContinueStmt ? "continue"
+                                      : NULL;
 }
 
 /* Nonzero if a control construct is a loop. */
@@ -565,6 +737,14 @@ static int unary_is(const ucheck *u, unsigned n, const char *op) {
   return strcmp(got, op) == 0;
 }
 
+/* The operators of C that take two operands, longest first: the first
+ * that the text after a left side starts with is its operator. (Taking
+ * every operator character would read 'x=-1' as '=-'.) */
+static const char *const binary_ops[] = {
+    "<<=", ">>=", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||",
+    "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "=",  "<",
+    ">",   "+",   "-",  "*",  "/",  "%",  "&",  "|",  "^",  ","};
+
 /* Copies the operator of binary (or compound assignment) node n into op,
  * read after its left side where both are written in the input. */
 static void node_binary_op(const ucheck *u, unsigned n, char *op, size_t size) {
@@ -574,14 +754,14 @@ static void node_binary_op(const ucheck *u, unsigned n, char *op, size_t size) {
     return;
   unsigned lhs = kid(u, n, 0);
   if (spelled_range(u, lhs, &lb, &le)) {
-    size_t at = gsri_skip_blank(u->ctx, le), len = 0;
-    while (at + len < u->ctx->src_len && len + 1 < size &&
-           strchr("=<>!+-*/%&|^", u->ctx->src[at + len]))
-      len++;
-    if (len) {
-      memcpy(op, u->ctx->src + at, len);
-      op[len] = '\0';
-      return;
+    size_t at = gsri_skip_blank(u->ctx, le);
+    for (size_t i = 0; i < sizeof binary_ops / sizeof *binary_ops; i++) {
+      size_t len = strlen(binary_ops[i]);
+      if (len < size && at + len <= u->ctx->src_len &&
+          memcmp(u->ctx->src + at, binary_ops[i], len) == 0) {
+        memcpy(op, binary_ops[i], len + 1);
+        return;
+      }
     }
   }
   binary_op(u->ctx, u->nodes[n].c, u->nodes[lhs].c, op, size);
@@ -613,6 +793,233 @@ static unsigned user_of(const ucheck *u, unsigned n, unsigned *child) {
   }
   *child = n;
   return p;
+}
+
+/* ---- Changes: what an expression may change, through pointers too ---- */
+
+/* Address spaces, as libclang numbers clang's OpenCL ones (generic is 5,
+ * none 0). */
+enum { AS_GLOBAL = 1, AS_LOCAL = 2, AS_CONSTANT = 3, AS_PRIVATE = 4 };
+
+/* The canonical type of node n. */
+static CXType node_type(const ucheck *u, unsigned n) {
+  return clang_getCanonicalType(clang_getCursorType(u->nodes[n].c));
+}
+
+/* Nonzero if canonical type kind k is an array's. */
+static int is_array(enum CXTypeKind k) {
+  return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+         k == CXType_VariableArray;
+}
+
+/* Nonzero if expression node n is an lvalue: in OpenCL C an object's type
+ * names its address space (__private int), a value's does not. An
+ * operand that stays an lvalue is one that the operator changes (x = y,
+ * x++) or takes the address of (&x); C converts every other operand,
+ * x in x < y or -x or x, y, to its value. */
+static int is_lvalue(const ucheck *u, unsigned n) {
+  return clang_getAddressSpace(clang_getCursorType(u->nodes[n].c)) != 0;
+}
+
+/* What a unary operator does: unary_kind(). */
+enum { UNARY_OTHER, UNARY_CHANGE, UNARY_ADDRESS, UNARY_DEREF };
+
+/* What unary operator node n does (UNARY_), told by the types of it and
+ * its operand: libclang 14 cannot say, and the spelling is out of reach
+ * in a macro's body, where the types are not. */
+static int unary_kind(const ucheck *u, unsigned n) {
+  if (u->nodes[n].kind != CXCursor_UnaryOperator || u->nodes[n].n_kids != 1)
+    return UNARY_OTHER;
+  unsigned x = kid(u, n, 0);
+  CXType t = node_type(u, n), xt = node_type(u, x);
+  if (is_lvalue(u, x)) /* &x is a pointer to x; ++ and -- give x's type */
+    return t.kind == CXType_Pointer &&
+                   clang_equalTypes(
+                       clang_getCanonicalType(clang_getPointeeType(t)), xt)
+               ? UNARY_ADDRESS
+               : UNARY_CHANGE;
+  /* *p is an lvalue of what p points to; -x, !x, ~x are values */
+  return xt.kind == CXType_Pointer && is_lvalue(u, n) ? UNARY_DEREF
+                                                      : UNARY_OTHER;
+}
+
+/* What DeclRefExpr node ref reads (REF_), worked out when first asked.
+ * An address (a pointer's, an array's, &x) read through on its way up the
+ * expression (*p, p[i], p->f, *(p + 1)) reads what it points to; an
+ * address that only goes on (f(p), q = p + 1, p == q) reads no more than
+ * a pointer's own value, and an array's or &x's is fixed. */
+static int ref_use(ucheck *u, unsigned ref) {
+  node_info *in = &u->info[ref];
+  if (in->use != REF_UNKNOWN)
+    return in->use;
+  enum CXTypeKind t = node_type(u, ref).kind;
+  unsigned p = u->nodes[ref].parent;
+  if (t != CXType_Pointer && !is_array(t)) {
+    while (p != NO_NODE && u->nodes[p].kind == CXCursor_ParenExpr)
+      p = u->nodes[p].parent;
+    if (p == NO_NODE || unary_kind(u, p) != UNARY_ADDRESS)
+      return in->use = REF_VALUE;
+    p = u->nodes[p].parent; /* &x, an address */
+  }
+  int through = 0;
+  while (!through && p != NO_NODE && clang_isExpression(u->nodes[p].kind)) {
+    enum CXCursorKind pk = u->nodes[p].kind;
+    through = pk == CXCursor_ArraySubscriptExpr ||
+              pk == CXCursor_MemberRefExpr || unary_kind(u, p) == UNARY_DEREF;
+    enum CXTypeKind pt = node_type(u, p).kind;
+    if (pt != CXType_Pointer && !is_array(pt))
+      break;
+    p = u->nodes[p].parent;
+  }
+  in->use = through ? REF_VALUE : t == CXType_Pointer ? REF_POINTER : REF_FIXED;
+  return in->use;
+}
+
+/* Nonzero if objects of address space `as` are the same for every
+ * work-group: global or constant memory. What is stored there is memory,
+ * read alike by every work-item between two barriers unless a write of
+ * the same place races with the read (find_races()); a variable is not. */
+static int shared_space(unsigned as) {
+  return as == AS_GLOBAL || as == AS_CONSTANT;
+}
+
+/* Nonzero if a value of canonical type t can carry the address of a
+ * variable: a pointer that need not point to shared memory, an array
+ * (which becomes a pointer to its first element), or a struct or union
+ * (which may hold a pointer). */
+static int carries_address(CXType t) {
+  switch (t.kind) {
+  case CXType_Pointer:
+    return !shared_space(clang_getAddressSpace(clang_getPointeeType(t)));
+  case CXType_ConstantArray:
+  case CXType_IncompleteArray:
+  case CXType_VariableArray:
+  case CXType_Record:
+    return !shared_space(clang_getAddressSpace(t));
+  default:
+    return 0;
+  }
+}
+
+/* How deep the search for the variables behind an address follows &
+ * inside * inside &: past it, every variable named counts (see
+ * value_root()), so that a pathological expression cannot exhaust the
+ * stack. */
+#define ADDRESS_DEPTH_MAX 32
+
+static int value_root(ucheck *u, unsigned n, int depth);
+
+/* The class of the variables that a change of lvalue node n changes: the
+ * variable it names (x, x.f, x[i] of an array x), or those that the
+ * pointer it goes through can reach (*p, p[i], p->f), joined in one class.
+ * Returns -1 for an lvalue in shared memory, which is no variable, or of
+ * another form. Sets *deref when it goes through a pointer, and *generic
+ * when that pointer may point to shared memory (a generic one). */
+static int lvalue_root(ucheck *u, unsigned n, int *deref, int *generic,
+                       int depth) {
+  for (;;) {
+    n = strip(u, n);
+    const gsri_node *p = &u->nodes[n];
+    unsigned ptr;
+    if (p->kind == CXCursor_DeclRefExpr) {
+      int d = node_decl(u, n);
+      return d >= 0 && !shared_space(clang_getAddressSpace(node_type(u, n)))
+                 ? d
+                 : -1;
+    } else if (p->kind == CXCursor_MemberRefExpr && p->n_kids == 1) {
+      ptr = kid(u, n, 0);
+      if (node_type(u, ptr).kind != CXType_Pointer) {
+        n = ptr; /* s.f changes s */
+        continue;
+      }
+    } else if (p->kind == CXCursor_ArraySubscriptExpr && p->n_kids == 2) {
+      /* The base is the operand that is a pointer: a[i], or i[a]. */
+      ptr = node_type(u, kid(u, n, 0)).kind == CXType_Pointer ? kid(u, n, 0)
+                                                              : kid(u, n, 1);
+    } else if (p->kind == CXCursor_UnaryOperator && p->n_kids == 1) {
+      ptr = kid(u, n, 0); /* *p */
+    } else {
+      return -1;
+    }
+    CXType t = node_type(u, ptr);
+    if (t.kind != CXType_Pointer)
+      return -1;
+    unsigned as = clang_getAddressSpace(clang_getPointeeType(t));
+    if (shared_space(as))
+      return -1;
+    *deref = 1;
+    if (as != AS_LOCAL && as != AS_PRIVATE)
+      *generic = 1;
+    return value_root(u, ptr, depth + 1);
+  }
+}
+
+/* The class of the variables whose address the value of node n may be or
+ * hold: every variable of a type that carries an address that it names,
+ * and every variable whose address it takes (&x, &a[i], &s.f), joined in
+ * one class; -1 if none. What cannot carry an address (an index, a
+ * count, the result of a call that returns none) is skipped. */
+static int value_root(ucheck *u, unsigned n, int depth) {
+  int root = -1;
+  for (unsigned i = n; i < u->nodes[n].end;) {
+    const gsri_node *p = &u->nodes[i];
+    if (depth > ADDRESS_DEPTH_MAX) {
+      if (p->kind == CXCursor_DeclRefExpr)
+        root = join(u, root, node_decl(u, i));
+      i++;
+      continue;
+    }
+    CXType t = node_type(u, i);
+    if (i != n && clang_isExpression(p->kind) && t.kind != CXType_Pointer &&
+        !carries_address(t)) {
+      i = p->end;
+      continue;
+    }
+    if (p->kind == CXCursor_DeclRefExpr && carries_address(t)) {
+      root = join(u, root, node_decl(u, i));
+    } else if (unary_kind(u, i) == UNARY_ADDRESS) {
+      int deref = 0, generic = 0;
+      int x = lvalue_root(u, kid(u, i, 0), &deref, &generic, depth + 1);
+      if (x >= 0 && !deref)
+        u->decls[x].addressed = 1; /* &x, &s.f, &a[i] */
+      root = join(u, root, x);
+      i = p->end;
+      continue;
+    }
+    i++;
+  }
+  return root;
+}
+
+/* Nonzero if the class of declaration id holds a variable: a member that
+ * is not a pointer, or a pointer to local or private memory. A class of
+ * generic pointers alone (no caller passed the address of a variable)
+ * points to memory, and a change through it is a write of memory. */
+static int holds_variable(ucheck *u, int id) {
+  int r = class_of(u, id);
+  if (!u->decls[r].storage) {
+    int m = r, found = 0;
+    do {
+      CXType t = clang_getCanonicalType(clang_getCursorType(u->decls[m].c));
+      unsigned as = t.kind == CXType_Pointer
+                        ? clang_getAddressSpace(clang_getPointeeType(t))
+                        : AS_PRIVATE;
+      found = as == AS_LOCAL || as == AS_PRIVATE;
+      m = u->decls[m].next;
+    } while (!found && m != r);
+    u->decls[r].storage = found ? 1 : 2;
+  }
+  return u->decls[r].storage == 1;
+}
+
+/* Nonzero if a parameter of function fi is in the class of declaration
+ * id: a change of that class reaches the caller's variables. */
+static int has_param(ucheck *u, size_t fi, int id) {
+  int r = class_of(u, id);
+  for (unsigned i = u->params[fi]; i < u->params[fi + 1]; i++)
+    if (u->param_ids[i] >= 0 && class_of(u, u->param_ids[i]) == r)
+      return 1;
+  return 0;
 }
 
 /* ---- Memory: reads, writes, and reads that race with a write ---- */
@@ -655,14 +1062,13 @@ static int memory_use(const ucheck *u, unsigned m) {
 }
 
 /* Nonzero if the object that memory expression or pointer n reaches is in
- * the global address space (libclang numbers clang's OpenCL spaces:
- * 1 is global). Local memory differs between work-groups and a
- * work-group barrier orders it, so it is not judged here. */
+ * the global address space. Local memory differs between work-groups and
+ * a work-group barrier orders it, so it is not judged here. */
 static int in_global(const ucheck *u, unsigned n) {
   CXType t = clang_getCanonicalType(clang_getCursorType(u->nodes[n].c));
   if (t.kind != CXType_Pointer)
     return 0;
-  return clang_getAddressSpace(clang_getPointeeType(t)) == 1;
+  return clang_getAddressSpace(clang_getPointeeType(t)) == AS_GLOBAL;
 }
 
 /* Appends the text of [b, e) of the input without blanks and comments:
@@ -1005,6 +1411,12 @@ static int changed_in(ucheck *u, int d, unsigned from, unsigned to,
   return 0;
 }
 
+/* Nonzero if declaration d is alone in its class: no pointer can reach
+ * it, so only what names it changes it. */
+static int alone(ucheck *u, int d) {
+  return class_of(u, d) == d && u->decls[d].next == d;
+}
+
 /* Node n, or what the variable it names holds when that is a variable of
  * the function that only its initializer sets (followed a few times). */
 static unsigned resolve(ucheck *u, unsigned n, unsigned root) {
@@ -1018,8 +1430,8 @@ static unsigned resolve(ucheck *u, unsigned n, unsigned root) {
     if (!di->single) {
       unsigned v = var_node(u, root, d);
       unsigned init = v == NO_NODE ? NO_NODE : initializer(u, v);
-      int ok =
-          init != NO_NODE && !changed_in(u, d, root, u->nodes[root].end, 0, 0);
+      int ok = init != NO_NODE && alone(u, d) &&
+               !changed_in(u, d, root, u->nodes[root].end, 0, 0);
       di = &u->decls[d];
       di->single = ok ? 1 : 2;
       di->init = init;
@@ -1031,12 +1443,124 @@ static unsigned resolve(ucheck *u, unsigned n, unsigned root) {
   return n;
 }
 
-/* Classifies for-loop node n of the function whose definition is root:
- * LOOP_GRID_STRIDE if it starts at an id and steps by that id's size,
- * LOOP_ROUNDED if it also runs while below a multiple of the size and
- * nothing else changes its variable: for ids 0..T-1 (the size T) and a
- * bound m * T, every work-item runs it exactly m times. Assumes the
- * bound's arithmetic does not wrap around. */
+/* The step of for-loop increment node inc over variable var: s for
+ * i += s, i = i + s or i = s + i; NO_NODE for i++ or ++i, with *unit set;
+ * NO_NODE with *unit clear for anything else. */
+static unsigned loop_step(ucheck *u, unsigned inc, int var, int *unit) {
+  const gsri_node *p = &u->nodes[inc];
+  *unit = 0;
+  if (p->n_kids == 0)
+    return NO_NODE;
+  unsigned v = strip(u, kid(u, inc, 0));
+  if (u->nodes[v].kind != CXCursor_DeclRefExpr || node_decl(u, v) != var)
+    return NO_NODE;
+  if (p->kind == CXCursor_UnaryOperator) {
+    *unit = unary_is(u, inc, "++");
+    return NO_NODE;
+  }
+  if (p->n_kids != 2)
+    return NO_NODE;
+  if (p->kind == CXCursor_CompoundAssignOperator && binary_is(u, inc, "+="))
+    return kid(u, inc, 1);
+  if (p->kind != CXCursor_BinaryOperator || !binary_is(u, inc, "="))
+    return NO_NODE;
+  unsigned sum = strip(u, kid(u, inc, 1));
+  if (u->nodes[sum].n_kids != 2 ||
+      u->nodes[sum].kind != CXCursor_BinaryOperator || !binary_is(u, sum, "+"))
+    return NO_NODE;
+  for (size_t side = 0; side < 2; side++) {
+    unsigned w = strip(u, kid(u, sum, side));
+    if (u->nodes[w].kind == CXCursor_DeclRefExpr && node_decl(u, w) == var)
+      return kid(u, sum, 1 - side);
+  }
+  return NO_NODE;
+}
+
+/* Nonzero if expression nodes a and b (a variable that only its
+ * initializer sets stands for that) have the same value wherever the
+ * function evaluates them: the same text and shape, naming the same
+ * variables, none of which anything changes, and calling only the
+ * work-item functions (get_...), which give the same answer each time.
+ * No memory read: another work-item may write it in between. */
+static int same_value(ucheck *u, unsigned a, unsigned b, unsigned root) {
+  a = resolve(u, a, root);
+  b = resolve(u, b, root);
+  size_t ab, ae, bb, be, size = u->nodes[a].end - a;
+  if (u->nodes[b].end - b != size || !spelled_range(u, a, &ab, &ae) ||
+      !spelled_range(u, b, &bb, &be))
+    return 0;
+  gsri_buf ta = {0}, tb = {0};
+  place_text(u->ctx, ab, ae, &ta);
+  place_text(u->ctx, bb, be, &tb);
+  if (ta.failed || tb.failed)
+    gsri_nomem(u->ctx); /* not proved: the check fails closed */
+  int same = !ta.failed && !tb.failed && ta.len == tb.len &&
+             (ta.len == 0 || memcmp(ta.data, tb.data, ta.len) == 0);
+  gsri_buf_free(&ta);
+  gsri_buf_free(&tb);
+  for (size_t i = 0; same && i < size; i++) {
+    unsigned x = a + (unsigned)i, y = b + (unsigned)i;
+    enum CXCursorKind k = u->nodes[x].kind;
+    if (k != u->nodes[y].kind || u->info[x].reads_mem ||
+        u->info[x].write >= 0) {
+      same = 0;
+    } else if (k == CXCursor_DeclRefExpr) {
+      int d = node_decl(u, x);
+      same = d == node_decl(u, y) &&
+             (d < 0 || (alone(u, d) &&
+                        !changed_in(u, d, root, u->nodes[root].end, 0, 0)));
+    } else if (k == CXCursor_CallExpr) {
+      CXString name = clang_getCursorSpelling(u->nodes[x].c);
+      same = u->info[x].callee < 0 &&
+             strncmp(clang_getCString(name), "get_", 4) == 0;
+      clang_disposeString(name);
+    }
+  }
+  return same;
+}
+
+/* If condition node c of a for loop over var that starts at node start
+ * reads i < s + m, i <= s + m, s + m > i or s + m >= i, where s has the
+ * start's value (same_value()), returns m; else NO_NODE. From s up by a
+ * step that does not vary, such a loop goes round the same number of
+ * times in every work-item, whatever s is, if m does not vary. */
+static unsigned chunk_length(ucheck *u, unsigned c, int var, unsigned start,
+                             unsigned root) {
+  static const char *const ops[2][2] = {{"<", "<="}, {">", ">="}};
+  c = strip(u, c);
+  if (u->nodes[c].kind != CXCursor_BinaryOperator || u->nodes[c].n_kids != 2)
+    return NO_NODE;
+  unsigned bound = NO_NODE;
+  for (size_t side = 0; side < 2 && bound == NO_NODE; side++) {
+    unsigned v = strip(u, kid(u, c, side));
+    if (u->nodes[v].kind == CXCursor_DeclRefExpr && node_decl(u, v) == var &&
+        (binary_is(u, c, ops[side][0]) || binary_is(u, c, ops[side][1])))
+      bound = kid(u, c, 1 - side);
+  }
+  if (bound == NO_NODE)
+    return NO_NODE;
+  unsigned sum = resolve(u, bound, root);
+  if (u->nodes[sum].kind != CXCursor_BinaryOperator ||
+      u->nodes[sum].n_kids != 2 || !binary_is(u, sum, "+"))
+    return NO_NODE;
+  for (size_t side = 0; side < 2; side++)
+    if (same_value(u, kid(u, sum, side), start, root))
+      return kid(u, sum, 1 - side);
+  return NO_NODE;
+}
+
+/* Classifies for-loop node n of the function whose definition is root,
+ * when nothing but its increment changes its variable (and no pointer
+ * reaches it):
+ *   LOOP_GRID_STRIDE if it starts at an id and steps by that id's size;
+ *   LOOP_ROUNDED if it also runs while below a multiple of the size: for
+ *     ids 0..T-1 (the size T) and a bound m * T, every work-item runs it
+ *     exactly m times;
+ *   LOOP_CHUNK if it runs from s while below s + m (chunk_length()): each
+ *     work-item runs it as often as m and the step say, wherever its
+ *     chunk s starts;
+ *   LOOP_CHUNK_CUT if the condition is such a test && another.
+ * Assumes the bound's arithmetic does not wrap around. */
 static void classify_for(ucheck *u, unsigned n, unsigned root) {
   if (u->nodes[n].n_kids != 4)
     return;
@@ -1057,81 +1581,286 @@ static void classify_for(ucheck *u, unsigned n, unsigned root) {
   }
   if (var < 0 || start == NO_NODE)
     return;
-  int id = stride_call(u, resolve(u, start, root), 0);
-  if (!id)
+  int unit;
+  unsigned step = loop_step(u, inc, var, &unit);
+  if (step == NO_NODE && !unit)
     return;
-  /* i += T, or i = i + T, or i = T + i */
-  unsigned step = NO_NODE;
-  if (u->nodes[inc].n_kids == 2 &&
-      u->nodes[strip(u, kid(u, inc, 0))].kind == CXCursor_DeclRefExpr &&
-      node_decl(u, strip(u, kid(u, inc, 0))) == var) {
-    if (u->nodes[inc].kind == CXCursor_CompoundAssignOperator &&
-        binary_is(u, inc, "+=")) {
-      step = kid(u, inc, 1);
-    } else if (u->nodes[inc].kind == CXCursor_BinaryOperator &&
-               binary_is(u, inc, "=")) {
-      unsigned sum = strip(u, kid(u, inc, 1));
-      for (size_t side = 0; side < 2 && u->nodes[sum].n_kids == 2 &&
-                            u->nodes[sum].kind == CXCursor_BinaryOperator &&
-                            binary_is(u, sum, "+");
-           side++) {
-        unsigned v = strip(u, kid(u, sum, side));
-        if (u->nodes[v].kind == CXCursor_DeclRefExpr && node_decl(u, v) == var)
-          step = kid(u, sum, 1 - side);
-      }
-    }
-  }
-  if (step == NO_NODE || stride_call(u, resolve(u, step, root), 1) != id)
+  int id = step == NO_NODE ? 0 : stride_call(u, resolve(u, start, root), 0);
+  if (id && stride_call(u, resolve(u, step, root), 1) == id)
+    u->info[n].loop = LOOP_GRID_STRIDE;
+  if (!alone(u, var) ||
+      changed_in(u, var, kid(u, n, 1), u->nodes[n].end, inc, u->nodes[inc].end))
     return;
-  u->info[n].loop = LOOP_GRID_STRIDE;
   /* i < U or U > i, with U = m * T or T * m */
-  if (u->nodes[cond].kind != CXCursor_BinaryOperator ||
-      u->nodes[cond].n_kids != 2)
-    return;
   unsigned bound = NO_NODE;
-  for (size_t side = 0; side < 2; side++) {
+  for (size_t side = 0; u->info[n].loop == LOOP_GRID_STRIDE && side < 2 &&
+                        u->nodes[cond].kind == CXCursor_BinaryOperator &&
+                        u->nodes[cond].n_kids == 2;
+       side++) {
     unsigned v = strip(u, kid(u, cond, side));
     if (u->nodes[v].kind == CXCursor_DeclRefExpr && node_decl(u, v) == var &&
         binary_is(u, cond, side == 0 ? "<" : ">"))
       bound = kid(u, cond, 1 - side);
   }
-  if (bound == NO_NODE)
+  unsigned product = bound == NO_NODE ? NO_NODE : resolve(u, bound, root);
+  if (product != NO_NODE && u->nodes[product].kind == CXCursor_BinaryOperator &&
+      u->nodes[product].n_kids == 2 && binary_is(u, product, "*"))
+    for (size_t side = 0; side < 2; side++)
+      if (stride_call(u, resolve(u, kid(u, product, side), root), 1) == id) {
+        u->info[n].loop = LOOP_ROUNDED;
+        u->info[n].factor = kid(u, product, 1 - side);
+        return;
+      }
+  /* i < s + m, or i < s + m && another test */
+  unsigned length = chunk_length(u, cond, var, start, root), cut = NO_NODE;
+  if (length == NO_NODE && u->nodes[cond].kind == CXCursor_BinaryOperator &&
+      u->nodes[cond].n_kids == 2 && binary_is(u, cond, "&&"))
+    for (size_t side = 0; side < 2 && length == NO_NODE; side++) {
+      length = chunk_length(u, kid(u, cond, side), var, start, root);
+      cut = kid(u, cond, 1 - side);
+    }
+  if (length == NO_NODE)
     return;
-  unsigned product = resolve(u, bound, root);
-  if (u->nodes[product].kind != CXCursor_BinaryOperator ||
-      u->nodes[product].n_kids != 2 || !binary_is(u, product, "*"))
-    return;
-  unsigned factor = NO_NODE;
-  for (size_t side = 0; side < 2 && factor == NO_NODE; side++)
-    if (stride_call(u, resolve(u, kid(u, product, side), root), 1) == id)
-      factor = kid(u, product, 1 - side);
-  if (factor == NO_NODE ||
-      changed_in(u, var, kid(u, n, 1), u->nodes[n].end, inc, u->nodes[inc].end))
-    return;
-  u->info[n].loop = LOOP_ROUNDED;
-  u->info[n].factor = factor;
+  u->info[n].loop = cut == NO_NODE ? LOOP_CHUNK : LOOP_CHUNK_CUT;
+  u->info[n].factor = length;
+  u->info[n].step = step;
+  u->info[n].cut = cut;
+}
+
+/* Nonzero if chunked loop node n (LOOP_CHUNK, LOOP_CHUNK_CUT) steps
+ * through chunks of a length that does not vary, by a step that does not. */
+static int chunk_uniform(ucheck *u, unsigned n) {
+  const node_info *in = &u->info[n];
+  return !scan(u, in->factor).varying &&
+         (in->step == NO_NODE || !scan(u, in->step).varying);
 }
 
 /* Nonzero if loop node n runs equally often in every work-item: the user
  * says so, or it is a rounded grid-stride loop whose multiplier does not
- * vary. */
+ * vary, or a chunked loop whose length and step do not. */
 static int uniform_loop(ucheck *u, unsigned n) {
   const node_info *in = &u->info[n];
   return in->loop == LOOP_ASSERTED ||
-         (in->loop == LOOP_ROUNDED && !scan(u, in->factor).varying);
+         (in->loop == LOOP_ROUNDED && !scan(u, in->factor).varying) ||
+         (in->loop == LOOP_CHUNK && chunk_uniform(u, n));
 }
 
-/* Works out, once, what the checks ask of memory and loops: which reads
- * race with a write, which loops are known to run uniformly. */
-static void analyse_bodies(ucheck *u) {
+/* The arguments of call node n of a defined function reach its
+ * parameters: a parameter that can carry an address joins the class of
+ * what its argument's address reaches, so that a change through it
+ * changes the caller's variables. */
+static void pass_addresses(ucheck *u, unsigned n) {
+  const node_info *in = &u->info[n];
+  unsigned np = u->params[in->callee + 1] - u->params[in->callee];
+  for (unsigned a = 0; a < in->n_args && a < np; a++) {
+    unsigned arg = u->args[in->args + a];
+    int param = u->param_ids[u->params[in->callee] + a];
+    if (arg != NO_NODE && param >= 0 &&
+        carries_address(
+            clang_getCanonicalType(clang_getCursorType(u->decls[param].c))))
+      join(u, param, value_root(u, arg, 0));
+  }
+}
+
+/* Finds, in the function whose definition is node root, the expressions
+ * that change a variable (node_info.write: an assignment, ++ or --, or a
+ * built-in given a pointer) and joins in one class the declarations that
+ * a pointer can reach together: a pointer and the variable whose address
+ * it is given (p = &x, q = p, s.p = &x), a parameter and its arguments'
+ * addresses. Operators are told apart by their operands' types, so a
+ * change that a macro writes counts too. */
+static void find_writes(ucheck *u, unsigned root) {
+  for (unsigned n = root; n < u->nodes[root].end; n++) {
+    const gsri_node *p = &u->nodes[n];
+    node_info *in = &u->info[n];
+    int deref = 0, generic = 0, w = -1;
+    switch (p->kind) {
+    case CXCursor_UnaryOperator:
+      if (unary_kind(u, n) == UNARY_CHANGE)
+        w = lvalue_root(u, kid(u, n, 0), &deref, &generic, 0);
+      break;
+    case CXCursor_BinaryOperator: /* an assignment (see is_lvalue()) */
+    case CXCursor_CompoundAssignOperator:
+      if (p->n_kids != 2 || !is_lvalue(u, kid(u, n, 0)))
+        break;
+      w = lvalue_root(u, kid(u, n, 0), &deref, &generic, 0);
+      if (w >= 0 && p->kind == CXCursor_BinaryOperator &&
+          carries_address(node_type(u, kid(u, n, 0))))
+        join(u, w, value_root(u, kid(u, n, 1), 0));
+      break;
+    case CXCursor_VarDecl: {
+      unsigned init = initializer(u, n);
+      if (init != NO_NODE && carries_address(node_type(u, n)))
+        join(u, node_decl(u, n), value_root(u, init, 0));
+      break;
+    }
+    case CXCursor_CallExpr:
+      if (in->callee >= 0) {
+        pass_addresses(u, n);
+      } else if (!in->site && !in->reads_mem) {
+        /* A built-in may store through any pointer it is given (vstore,
+         * sincos, an atomic on a local variable, ...), except those that
+         * only read. */
+        CXString name = clang_getCursorSpelling(p->c);
+        const char *s = clang_getCString(name);
+        int reads =
+            strncmp(s, "vload", 5) == 0 || strncmp(s, "read_image", 10) == 0;
+        clang_disposeString(name);
+        for (size_t a = 1; !reads && a < p->n_kids; a++)
+          if (node_type(u, kid(u, n, a)).kind == CXType_Pointer)
+            w = join(u, w, value_root(u, kid(u, n, a), 0));
+        deref = generic = 1;
+      }
+      break;
+    default:
+      break;
+    }
+    in->write = w;
+    in->deref = (unsigned char)deref;
+    in->generic = (unsigned char)generic;
+  }
+}
+
+/* Nonzero if the init child of a 'for' node n is there: libclang lists
+ * only the parts written, so with fewer than four children the first
+ * one's place against the header's first ';' tells. When that cannot be
+ * read (a macro), 0: the part is taken to repeat, which can only make the
+ * check stricter. */
+static int for_has_init(const ucheck *u, unsigned n) {
+  const gsri_node *p = &u->nodes[n];
+  if (p->n_kids == 4)
+    return 1;
+  if (p->n_kids < 2)
+    return 0;
+  unsigned first = kid(u, n, 0);
+  if (u->nodes[first].kind == CXCursor_DeclStmt)
+    return 1;
+  size_t b, e, fb, fe, semi, n_semis;
+  if (!spelled_range(u, n, &b, &e) || !spelled_range(u, first, &fb, &fe))
+    return 0;
+  size_t lp = gsri_skip_blank(u->ctx, b + 3); /* after "for" */
+  return lp < e && u->ctx->src[lp] == '(' &&
+         gsri_scan_parens(u->ctx, lp, &semi, 1, &n_semis) != NO_OFF &&
+         n_semis == 1 && fe <= semi;
+}
+
+/* qsort callback: orders offsets. */
+static int by_offset(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Nonzero if node n's text holds the expansion of a macro: offsets are
+ * where the input's macros expand, sorted, n_offsets of them. */
+static int holds_macro(const ucheck *u, unsigned n, const size_t *offsets,
+                       size_t n_offsets) {
+  CXSourceRange r = clang_getCursorExtent(u->nodes[n].c);
+  unsigned b, e;
+  clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+  size_t lo = 0, hi = n_offsets; /* the first offset at b or after */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid] < b)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n_offsets && offsets[lo] <= e;
+}
+
+/* Works out which parts of the constructs run under which: a loop's
+ * condition and increment as often as the loop goes round
+ * (node_info.repeats), and the right side of && and || only when the left
+ * one lets it (node_info.logic, which makes it governed). Only an
+ * operator whose right side changes something or calls a function is
+ * asked which it is, which may lex; one whose text holds a macro is taken
+ * to be && or ||, which can only make the check stricter, since what a
+ * macro writes cannot be read for sure. effect is scratch space, one byte
+ * per node. Returns 0 when out of memory. */
+static int annotate_flow(ucheck *u, unsigned char *effect) {
+  gsri_ctx *ctx = u->ctx;
+  size_t *offsets =
+      malloc((ctx->n_expansions ? ctx->n_expansions : 1) * sizeof *offsets);
+  if (!offsets)
+    return 0;
+  for (size_t i = 0; i < ctx->n_expansions; i++)
+    offsets[i] = ctx->expansions[i].offset;
+  qsort(offsets, ctx->n_expansions, sizeof *offsets, by_offset);
+  memset(effect, 0, ctx->n_nodes);
+  for (size_t n = ctx->n_nodes; n-- > 0;) {
+    const gsri_node *p = &u->nodes[n];
+    effect[n] |= u->info[n].write >= 0 || p->kind == CXCursor_CallExpr;
+    if (p->parent != NO_NODE)
+      effect[p->parent] |= effect[n];
+  }
+  for (unsigned n = 0; n < ctx->n_nodes; n++) {
+    const gsri_node *p = &u->nodes[n];
+    size_t first = 0, last = p->n_kids; /* the parts that repeat */
+    if (p->kind == CXCursor_WhileStmt)
+      last = p->n_kids - 1;
+    else if (p->kind == CXCursor_DoStmt)
+      first = 1;
+    else if (p->kind == CXCursor_ForStmt)
+      first = (size_t)for_has_init(u, n), last = p->n_kids - 1;
+    if (!is_loop(p->kind) || p->n_kids == 0)
+      last = 0;
+    for (size_t i = first; i < last; i++)
+      u->info[kid(u, n, i)].repeats = 1;
+    /* && and || give an int and read their operands' values. */
+    if (p->kind == CXCursor_BinaryOperator && p->n_kids == 2 &&
+        effect[kid(u, n, 1)] && !is_lvalue(u, kid(u, n, 0)) &&
+        node_type(u, n).kind == CXType_Int) {
+      char op[4];
+      node_binary_op(u, n, op, sizeof op);
+      if (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0 ||
+          holds_macro(u, n, offsets, ctx->n_expansions)) {
+        u->info[n].logic = 1;
+        u->info[kid(u, n, 1)].governed = 1;
+      }
+    }
+  }
+  free(offsets);
+  return 1;
+}
+
+/* Works out, once, what the checks ask of memory, changes and loops:
+ * which reads race with a write, what each expression may change and
+ * which variables a pointer can reach together, what runs under what,
+ * which loops are known to run uniformly. Returns 0 when out of memory. */
+static int analyse_bodies(ucheck *u) {
   gsri_ctx *ctx = u->ctx;
   for (size_t i = 0; i < ctx->n_pragma_loops; i++)
     u->info[ctx->pragma_loops[i]].loop = LOOP_ASSERTED;
-  for (size_t n = 0; n < ctx->n_nodes; n++)
-    if (u->nodes[n].kind == CXCursor_ArraySubscriptExpr ||
-        u->nodes[n].kind == CXCursor_UnaryOperator ||
-        u->nodes[n].kind == CXCursor_MemberRefExpr)
-      u->info[n].reads_mem = (unsigned char)is_memory(u, (unsigned)n);
+  /* An element of a private or local array, or what a pointer to one
+   * points to, is part of a variable, which the propagation follows (a
+   * change of it changes the variable); only shared and generic memory
+   * is memory. */
+  for (size_t n = 0; n < ctx->n_nodes; n++) {
+    enum CXCursorKind k = u->nodes[n].kind;
+    if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator ||
+        k == CXCursor_MemberRefExpr) {
+      unsigned as = clang_getAddressSpace(clang_getCursorType(u->nodes[n].c));
+      u->info[n].reads_mem =
+          (unsigned char)(as != AS_PRIVATE && as != AS_LOCAL &&
+                          is_memory(u, (unsigned)n));
+    }
+    u->info[n].write = -1;
+  }
+  /* Every call joins the classes before a loop's variable is asked about
+   * (classify_for()): a callee may be written after its caller. */
+  for (size_t i = 0; i < ctx->n_funcs; i++)
+    if (ctx->funcs[i].root != NO_NODE) {
+      u->cur_fn = i;
+      find_writes(u, ctx->funcs[i].root);
+    }
+  unsigned char *effect = malloc(ctx->n_nodes ? ctx->n_nodes : 1);
+  if (!effect)
+    return 0;
+  int ok = annotate_flow(u, effect);
+  free(effect);
+  if (!ok)
+    return 0;
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     unsigned root = ctx->funcs[i].root;
     if (root == NO_NODE)
@@ -1142,43 +1871,140 @@ static void analyse_bodies(ucheck *u) {
       if (u->nodes[n].kind == CXCursor_ForStmt && !u->info[n].loop)
         classify_for(u, n, root);
   }
+  return !u->failed;
+}
+
+/* A span of nodes that follows an exit only some work-items take, up to
+ * the end of what it leaves: [from, to), under exit node `exit`. */
+typedef struct exit_span {
+  unsigned from, to, exit;
+} exit_span;
+
+/* Propagation: break, continue or return node x of function fi (whose
+ * definition is node root) runs under a varying control, so only some
+ * work-items take it. The loops a break or return leaves go round a
+ * number of times that varies (node_info.exits: their walk must be done
+ * again; a continue's loop goes round as often as ever), and the nodes
+ * after it, up to the end of what it leaves, run in only some work-items:
+ * *span grows to hold them. */
+static void exit_taken(ucheck *u, size_t fi, unsigned root, unsigned x,
+                       exit_span *span) {
+  enum CXCursorKind k = u->nodes[x].kind;
+  unsigned end = u->nodes[root].end;
+  for (unsigned a = u->nodes[x].parent; a != NO_NODE; a = u->nodes[a].parent) {
+    enum CXCursorKind ak = u->nodes[a].kind;
+    if (k == CXCursor_BreakStmt && ak == CXCursor_SwitchStmt) {
+      end = u->nodes[a].end;
+      break;
+    }
+    if (!is_loop(ak))
+      continue;
+    if (k != CXCursor_ContinueStmt && !u->info[a].exits) {
+      u->info[a].exits = 1;
+      u->dirty[fi] = 1;
+    }
+    if (k != CXCursor_ReturnStmt) {
+      end = u->nodes[a].end;
+      break;
+    }
+  }
+  if (x < span->to) { /* inside the span of an earlier exit */
+    if (end > span->to)
+      span->to = end;
+  } else {
+    span->from = x + 1;
+    span->to = end;
+    span->exit = x;
+  }
+}
+
+/* Propagation: write node n (node_info.write) of function fi runs under
+ * control `under` (NO_NODE: none that varies). What the class it changes
+ * holds varies if the change runs under a varying control, or stores a
+ * value, or indexes a place, that varies (x[id] = 0 makes x differ); a
+ * pointer variable written itself (p = q + id) holds an address that
+ * varies. A change through a pointer parameter tells the callers
+ * (ucheck.out_params). */
+static void propagate_change(ucheck *u, size_t fi, unsigned n, unsigned under) {
+  node_info *in = &u->info[n];
+  int d = in->write;
+  if (in->deref && !u->out_params[fi] && has_param(u, fi, d)) {
+    u->out_params[fi] = 1;
+    dirty_callers(u, fi);
+  }
+  int address = !in->deref && u->decls[d].pointer;
+  u->decls[d].read_in = u->walk;
+  if (address ? u->decls[d].address.on : tainted(u, d))
+    return;
+  expr_scan e = {0, NO_NODE, 0};
+  if ((under == NO_NODE && !(e = scan(u, n)).varying) ||
+      (in->generic && !holds_variable(u, d)))
+    return;
+  if (address)
+    mark_address(u, d, under == NO_NODE ? e.cause : NO_NODE, n, under);
+  else
+    mark(u, d, under == NO_NODE ? e.cause : NO_NODE, n, under);
+}
+
+/* Propagation: call node n of function fi calls a defined function that
+ * may change what its pointer parameters point to. Under control `under`
+ * (NO_NODE: none that varies), that changes the caller's variables
+ * whose addresses it passes under a varying control; passing its own
+ * parameters on, fi changes what they point to too. */
+static void propagate_out_call(ucheck *u, size_t fi, unsigned n,
+                               unsigned under) {
+  const node_info *in = &u->info[n];
+  unsigned np = u->params[in->callee + 1] - u->params[in->callee];
+  for (unsigned a = 0; a < in->n_args && a < np; a++) {
+    int param = u->param_ids[u->params[in->callee] + a];
+    if (param < 0 || !u->decls[param].pointer)
+      continue;
+    if (!u->out_params[fi] && has_param(u, fi, param)) {
+      u->out_params[fi] = 1;
+      dirty_callers(u, fi);
+    }
+    if (under != NO_NODE && holds_variable(u, param))
+      mark(u, param, NO_NODE, n, under);
+  }
 }
 
 /* Pass 1: propagates variation through the body of function fi, whose
- * definition is node root, in preorder. A node is under a varying
- * condition if its parent is, or if it runs under its parent's condition
- * and that varies. */
+ * definition is node root, in preorder. A node runs under a varying
+ * control if its parent does, or if it runs under its parent's condition
+ * (or is a loop's condition or increment) and that varies, or if it
+ * follows an exit that only some work-items take. */
 static void propagate_body(ucheck *u, size_t fi, unsigned root) {
+  exit_span span = {0, 0, NO_NODE};
   for (unsigned n = root; n < u->nodes[root].end; n++) {
     const gsri_node *p = &u->nodes[n];
     node_info *in = &u->info[n];
     enum CXCursorKind k = p->kind;
     size_t nk = p->n_kids;
     const node_info *up = n == root ? NULL : &u->info[p->parent];
-    int under = up && (up->under || (in->governed && up->varies));
-    in->under = (unsigned char)under;
+    unsigned under = NO_NODE;
+    if (up)
+      under =
+          (in->governed || in->repeats) && up->varies ? p->parent : up->under;
+    if (under == NO_NODE && span.from <= n && n < span.to)
+      under = span.exit;
+    in->under = under;
 
+    if (exit_word(k) && under != NO_NODE)
+      exit_taken(u, fi, root, n, &span);
     if (k == CXCursor_VarDecl) {
       for (size_t i = 0; i < nk; i++) {
         if (!clang_isExpression(u->nodes[kid(u, n, i)].kind))
           continue;
         expr_scan e = scan(u, kid(u, n, i));
-        if (under || e.varying)
-          mark(u, node_decl(u, n), under ? NO_NODE : e.cause);
+        int d = node_decl(u, n);
+        if ((under != NO_NODE || e.varying) && d >= 0)
+          (u->decls[d].pointer ? mark_address : mark)(
+              u, d, under != NO_NODE ? NO_NODE : e.cause, n, under);
       }
-    } else if ((k == CXCursor_BinaryOperator ||
-                k == CXCursor_CompoundAssignOperator) &&
-               nk == 2) {
-      /* Lexing for '=' costs most, so it is asked last. */
-      unsigned var = assigned_var(u, kid(u, n, 0));
-      expr_scan e = {0, NO_NODE, 0};
-      if (var != NO_NODE && !tainted(u, u->info[var].decl) &&
-          (under || (e = scan(u, kid(u, n, 1))).varying) &&
-          (k == CXCursor_CompoundAssignOperator ||
-           is_assignment(u->ctx, p->c, u->nodes[kid(u, n, 0)].c)))
-        mark(u, u->info[var].decl, under ? NO_NODE : e.cause);
+    } else if (in->write >= 0) {
+      propagate_change(u, fi, n, under);
     } else if (k == CXCursor_ReturnStmt && nk == 1) {
-      if (!u->ret[fi] && (under || scan(u, kid(u, n, 0)).varying))
+      if (!u->ret[fi] && (under != NO_NODE || scan(u, kid(u, n, 0)).varying))
         mark_result(u, fi);
     } else if (k == CXCursor_CallExpr && in->callee >= 0) {
       unsigned np = u->params[in->callee + 1] - u->params[in->callee];
@@ -1186,16 +2012,23 @@ static void propagate_body(ucheck *u, size_t fi, unsigned root) {
         unsigned arg = u->args[in->args + a];
         expr_scan e = arg != NO_NODE && a < np ? scan(u, arg)
                                                : (expr_scan){0, NO_NODE, 0};
-        if (e.varying)
-          mark(u, u->param_ids[u->params[in->callee] + a], e.cause);
+        int param = u->param_ids[u->params[in->callee] + a];
+        if (e.varying && param >= 0)
+          (u->decls[param].pointer ? mark_address : mark)(u, param, e.cause,
+                                                          NO_NODE, NO_NODE);
       }
+      if (u->out_params[in->callee])
+        propagate_out_call(u, fi, n, under);
     }
 
-    /* The condition of if/while/for/do/switch/?: decides what runs under. */
+    /* The condition of if/while/for/do/switch/?:/&&/|| decides what runs
+     * under; a loop that only some work-items leave early varies too. */
     size_t from, to;
-    in->varies = (unsigned char)(control_parts(k, nk, &from, &to) &&
-                                 scan_parts(u, n, from, to).varying &&
-                                 !(in->loop && uniform_loop(u, n)));
+    in->varies =
+        (unsigned char)(node_parts(u, n, &from, &to) &&
+                        ((scan_parts(u, n, from, to, NO_NODE).varying &&
+                          !(in->loop && uniform_loop(u, n))) ||
+                         in->exits));
   }
 }
 
@@ -1203,8 +2036,9 @@ static void propagate_body(ucheck *u, size_t fi, unsigned root) {
 static const expr_scan *cond_of(ucheck *u, unsigned a) {
   if (!u->cond_done[a]) {
     size_t from, to;
-    control_parts(u->nodes[a].kind, u->nodes[a].n_kids, &from, &to);
-    u->cond[a] = scan_parts(u, a, from, to);
+    node_parts(u, a, &from, &to);
+    u->cond[a] =
+        scan_parts(u, a, from, to, is_loop(u->nodes[a].kind) ? a : NO_NODE);
     if (u->info[a].loop && uniform_loop(u, a))
       u->cond[a].varying = 0;
     u->cond_done[a] = 1;
@@ -1313,22 +2147,111 @@ static void note_race(const ucheck *u, unsigned read) {
   }
 }
 
+/* The cause of the varying condition of control node c, or of the
+ * control that exit node c is under; NO_NODE if it has none (a loop that
+ * varies only because an exit leaves it early). */
+static unsigned control_cause(ucheck *u, unsigned c) {
+  if (exit_word(u->nodes[c].kind))
+    c = varying_control(u, c);
+  return c == NO_NODE ? NO_NODE : cond_of(u, c)->cause;
+}
+
 /* The racy read that node cause (the cause of a varying condition)
- * varies through, following the variables that carried it, or NO_NODE if
- * it varies for another reason: a condition on a variable set from a
- * racy read is a race, not an id dependence. */
+ * varies through, following the variables that carried it and the
+ * controls they were changed under, or NO_NODE if it varies for another
+ * reason: a condition on a variable set from a racy read is a race, not
+ * an id dependence. */
 static unsigned racy_origin(ucheck *u, unsigned cause) {
   for (int steps = 0; cause != NO_NODE && steps < 64; steps++) {
     if (u->info[cause].racy)
       return cause;
-    if (u->nodes[cause].kind != CXCursor_DeclRefExpr)
+    const taint *t = u->nodes[cause].kind == CXCursor_DeclRefExpr
+                         ? ref_taint(u, cause)
+                         : NULL;
+    if (!t)
       return NO_NODE;
-    int id = node_decl(u, cause);
-    if (id < 0 || !u->decls[id].tainted)
-      return NO_NODE;
-    cause = u->decls[id].cause;
+    cause = t->cause != NO_NODE || t->control == NO_NODE
+                ? t->cause
+                : control_cause(u, t->control);
   }
   return NO_NODE;
+}
+
+/* Nonzero if the left side of write node w names declaration id itself
+ * (x = ..., x[i] = ..., s.f = ...), not a pointer that reaches it. */
+static int names_itself(ucheck *u, unsigned w, int id) {
+  if (u->nodes[w].kind == CXCursor_VarDecl)
+    return node_decl(u, w) == id;
+  if (u->nodes[w].kind == CXCursor_CallExpr || u->nodes[w].n_kids == 0)
+    return 0;
+  unsigned lhs = kid(u, w, 0);
+  for (unsigned i = lhs; i < u->nodes[lhs].end; i++)
+    if (u->nodes[i].kind == CXCursor_DeclRefExpr && node_decl(u, i) == id)
+      return 1;
+  return 0;
+}
+
+/* Notes where the variable that node ref (the cause of a varying
+ * condition) was changed so that it varies, unless that is its
+ * declaration's initializer: 't++' under a condition on the id, or
+ * '*p = id' through a pointer to it, may be far from the condition that
+ * reads it. `why` says what the cause's condition or value does. */
+static void note_change(ucheck *u, unsigned ref, const char *why) {
+  const taint *t = ref != NO_NODE && u->nodes[ref].kind == CXCursor_DeclRefExpr
+                       ? ref_taint(u, ref)
+                       : NULL;
+  if (!t || t->write == NO_NODE ||
+      (u->nodes[t->write].kind == CXCursor_VarDecl && t->control == NO_NODE))
+    return;
+  int id = node_decl(u, ref);
+  unsigned w = t->write, c = t->control;
+  enum CXCursorKind wk = u->nodes[w].kind;
+  const char *what = !names_itself(u, w, id)  ? "may be changed here through "
+                                                "a pointer"
+                     : wk == CXCursor_VarDecl ? "is set here"
+                                              : "is changed here";
+  CXString name = clang_getCursorSpelling(u->nodes[ref].c);
+  gsri_buf msg = {0};
+  gsri_buf_printf(&msg, "'%s' %s", clang_getCString(name), what);
+  clang_disposeString(name);
+  unsigned lhs = wk == CXCursor_VarDecl || wk == CXCursor_CallExpr ||
+                         u->nodes[w].n_kids == 0
+                     ? NO_NODE
+                     : kid(u, w, 0);
+  if (c == NO_NODE && lhs != NO_NODE && t->cause >= lhs &&
+      t->cause < u->nodes[lhs].end)
+    gsri_buf_printf(&msg, " at a place that %s", why); /* x[id] = 0 */
+  else if (c == NO_NODE)
+    gsri_buf_printf(&msg, " to a value that %s", why);
+  else if (exit_word(u->nodes[c].kind))
+    gsri_buf_printf(&msg, " after a '%s' that %s", exit_word(u->nodes[c].kind),
+                    why);
+  else if (is_loop(u->nodes[c].kind))
+    gsri_buf_printf(&msg, " in a loop whose trip count %s", why);
+  else
+    gsri_buf_printf(&msg, " under a condition that %s", why);
+  report_at(u, GSR_NOTE, w, "%s", gsri_buf_text(u->ctx, &msg));
+  gsri_buf_free(&msg);
+}
+
+/* Notes, for chunked loop node v whose other test can end it early
+ * (LOOP_CHUNK_CUT), that this test is what keeps its trip count from
+ * being the same in every work-item, and how to keep the barrier out of
+ * it. */
+static void note_cut(ucheck *u, unsigned v) {
+  unsigned cut = u->info[v].cut;
+  size_t b, e;
+  gsri_buf text = {0};
+  if (spelled_range(u, cut, &b, &e) && e - b <= 60)
+    gsri_buf_printf(&text, "'%.*s'", (int)(e - b), u->ctx->src + b);
+  else
+    gsri_buf_puts(&text, "the rest of the condition");
+  gsri_buf_puts(&text, " can end this chunked loop early in some work-items, "
+                       "though its chunk bound gives every work-item the same "
+                       "number of passes: test it inside the loop, around the "
+                       "work, and leave global_barrier() outside that test");
+  report_at(u, GSR_NOTE, cut, "%s", gsri_buf_text(u->ctx, &text));
+  gsri_buf_free(&text);
 }
 
 /* The cause to report for control node v's varying condition: the racy
@@ -1375,8 +2298,11 @@ static void check_barrier(check_walk *w, unsigned call) {
     else
       report_at(u, GSR_NOTE, cause == NO_NODE ? v : cause, "%s",
                 "the condition depends on the work-item or group id here");
-    if (loop && (u->info[v].loop == LOOP_GRID_STRIDE ||
-                 u->info[v].loop == LOOP_ROUNDED))
+    note_change(u, cond_of(u, v)->cause, why);
+    if (loop && u->info[v].loop == LOOP_CHUNK_CUT && chunk_uniform(u, v))
+      note_cut(u, v);
+    else if (loop && (u->info[v].loop == LOOP_GRID_STRIDE ||
+                      u->info[v].loop == LOOP_ROUNDED))
       gsri_report(u->ctx, GSR_NOTE, 0, 0,
                   "put the barrier outside the grid-stride loop: run the loop "
                   "to its end, then call global_barrier(); or round the bound "
@@ -1396,10 +2322,7 @@ static void check_barrier(check_walk *w, unsigned call) {
      * holds the barrier. */
     if (x->loop == NO_NODE ? x->offset >= off : !inside(u, call, x->loop))
       continue;
-    enum CXCursorKind xk = u->nodes[x->stmt].kind;
-    const char *what = xk == CXCursor_ReturnStmt  ? "return"
-                       : xk == CXCursor_BreakStmt ? "break"
-                                                  : "continue";
+    const char *what = exit_word(u->nodes[x->stmt].kind);
     report_at(u, GSR_ERROR, call,
               "%s is not reached by every work-item: an earlier exit is "
               "taken by only some of them",
@@ -1413,6 +2336,9 @@ static void check_barrier(check_walk *w, unsigned call) {
               what);
     if (race)
       note_race(u, cause);
+    note_change(u, cond_of(u, x->control)->cause,
+                race ? "can differ between work-items"
+                     : "depends on the work-item or group id");
     if (x->loop == NO_NODE)
       gsri_report(u->ctx, GSR_NOTE, 0, 0,
                   "instead of 'if (id >= n) return;', loop in grid-stride "
@@ -1467,7 +2393,7 @@ static void check_data_conditions(check_walk *w, unsigned root) {
       continue;
     /* A do loop's condition is read after its body, past the barrier. */
     unsigned cond = kid(u, n, from);
-    expr_scan e = scan_parts(u, n, from, to);
+    expr_scan e = scan_parts(u, n, from, to, is_loop(k) ? n : NO_NODE);
     if (!e.reads_memory || e.varying || node_offset(u, cond) > fb)
       continue;
     /* Does the construct hold the first barrier? */
@@ -1577,6 +2503,7 @@ static void ucheck_free(ucheck *u) {
   free(u->params);
   free(u->ret);
   free(u->dirty);
+  free(u->out_params);
   free(u->races);
 }
 
@@ -1599,13 +2526,14 @@ void gsri_check_uniformity(gsri_ctx *ctx) {
   u.info = calloc(nn, sizeof *u.info);
   u.cond = malloc(nn * sizeof *u.cond);
   u.cond_done = calloc(nn, 1);
+  u.out_params = calloc(nf, 1);
   /* Every defined function takes part in the propagation: variation flows
    * through calls from code that does not take part too. */
   if (!u.ret || !u.dirty || !u.params || !u.callers || !u.n_callers ||
       !u.info || !u.cond || !u.cond_done || !index_params(&u) ||
-      !index_callers(&u) || !annotate(&u))
+      !u.out_params || !index_callers(&u) || !annotate(&u) ||
+      !analyse_bodies(&u))
     goto out_of_memory;
-  analyse_bodies(&u);
 
   /* Walk until nothing changes; the result does not depend on the order. */
   memset(u.dirty, 1, nf);

@@ -1,8 +1,9 @@
 // '#pragma gsync uniform' right before a loop states that every work-item
 // runs it the same number of times, for a loop the checker cannot prove:
-// here a per-work-item chunk whose length is the same for all. It covers
-// that loop's condition only; the output keeps a comment in its place, so
-// the driver sees no unknown pragma.
+// here per-work-item chunks with a second test, e < lim, that the user
+// knows ends no chunk early (without it, chunked-loop.cl, the loop needs
+// no pragma). It covers that loop's condition only; the output keeps a
+// comment in its place, so the driver sees no unknown pragma.
 // RUN: %gsync %s -o %t.cl 2>&1 | FileCheck --check-prefix=STRIDE %s --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 -Werror=unknown-pragmas %t.cl
@@ -18,7 +19,7 @@ kernel void chunks(global uint *a, uint per, uint lim) {
     global_barrier();
   }
   // NONE: pragma-uniform.cl:[[@LINE-2]]:5: error: global_barrier() in a loop whose trip count depends on the work-item or group id; not every work-item reaches it equally often
-  // NONE: note: if every work-item runs this loop equally often, write '#pragma gsync uniform' on the line before it
+  // NONE: pragma-uniform.cl:[[@LINE-5]]:49: note: 'e < lim' can end this chunked loop early in some work-items
   // NONE-NOT: grid-stride
 }
 // With the pragma the one diagnostic is that the chunks are not grid-stride.
