@@ -46,33 +46,6 @@ static int keyword_at(const gsri_ctx *ctx, size_t off, const char *kw) {
            (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9'));
 }
 
-/* The offset of cursor c's first character in the input, where the user
- * wrote it; NO_OFF if that is in a macro or another file. */
-static size_t written_at(const gsri_ctx *ctx, CXCursor c) {
-  CXFile f;
-  unsigned off;
-  CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
-  clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
-  if (!f || !gsri_same_file(ctx, f, ctx->main_file) || off >= ctx->src_len)
-    return NO_OFF;
-  CXFile sf;
-  unsigned soff;
-  clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
-  return sf && gsri_same_file(ctx, sf, ctx->main_file) && soff == off ? off
-                                                                      : NO_OFF;
-}
-
-/* The offset just past the end of cursor c in the input, or NO_OFF. */
-static size_t written_end(const gsri_ctx *ctx, CXCursor c) {
-  CXFile f;
-  unsigned off;
-  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f,
-                             NULL, NULL, &off);
-  if (!f || !gsri_same_file(ctx, f, ctx->main_file) || off > ctx->src_len)
-    return NO_OFF;
-  return off;
-}
-
 /* Wraps the condition between lparen and rparen (a while or do loop's)
  * in the guard. */
 static void guard_condition(gsri_ctx *ctx, size_t lparen, size_t rparen) {
@@ -89,10 +62,11 @@ static void guard_condition(gsri_ctx *ctx, size_t lparen, size_t rparen) {
  * can go. */
 static int guard_header(gsri_ctx *ctx, unsigned n) {
   const gsri_node *node = &ctx->nodes[n];
-  size_t at = written_at(ctx, node->c), kw = at, lparen, rparen;
+  size_t at = gsri_written_at(ctx, node->c), kw = at, lparen, rparen;
   if (node->kind == CXCursor_DoStmt && at != NO_OFF && node->n_kids > 0) {
     /* do BODY while (COND); the keyword follows the body. */
-    size_t body_end = written_end(ctx, ctx->nodes[ctx->kids[node->kids]].c);
+    size_t body_end =
+        gsri_written_end(ctx, ctx->nodes[ctx->kids[node->kids]].c);
     kw = body_end == NO_OFF ? NO_OFF : gsri_skip_blank(ctx, body_end);
     if (kw != NO_OFF && kw < ctx->src_len && ctx->src[kw] == ';')
       kw = gsri_skip_blank(ctx, kw + 1); /* a body that is one statement */
@@ -149,7 +123,7 @@ static int own_continues(const gsri_ctx *ctx, unsigned n, size_t *conts,
     }
     if (k != CXCursor_ContinueStmt)
       continue;
-    size_t at = written_at(ctx, ctx->nodes[i].c);
+    size_t at = gsri_written_at(ctx, ctx->nodes[i].c);
     if (at == NO_OFF || !keyword_at(ctx, at, "continue"))
       return -1;
     if (count < max)
@@ -174,42 +148,37 @@ static int guard_loop(gsri_ctx *ctx, unsigned n, unsigned *labels) {
   if (node->kind == CXCursor_DoStmt || node->n_kids == 0)
     return guard_header(ctx, n);
   /* The body is the last child: libclang leaves out a for's empty parts. */
-  const gsri_node *body = &ctx->nodes[ctx->kids[node->kids + node->n_kids - 1]];
-  size_t start = written_at(ctx, body->c), end = written_end(ctx, body->c);
+  unsigned body = ctx->kids[node->kids + node->n_kids - 1];
+  size_t start, end;
   enum { MAX_CONTINUES = 64 };
   size_t conts[MAX_CONTINUES];
   int n_conts = own_continues(ctx, n, conts, MAX_CONTINUES);
-  if (start == NO_OFF || end == NO_OFF || end <= start || n_conts < 0 ||
+  if (!gsri_stmt_span(ctx, body, &start, &end) || n_conts < 0 ||
       n_conts > MAX_CONTINUES)
     return guard_header(ctx, n);
-  int compound = body->kind == CXCursor_CompoundStmt;
-  if (compound) {
-    if (ctx->src[end - 1] != '}')
-      return guard_header(ctx, n);
-    end--; /* the guard goes before the closing brace */
-  } else if (ctx->src[end - 1] != '}' && ctx->src[end - 1] != ';') {
-    size_t semi = gsri_skip_blank(ctx, end);
-    if (semi >= ctx->src_len || ctx->src[semi] != ';')
-      return guard_header(ctx, n);
-    end = semi + 1; /* a statement's extent leaves out its ';' */
-  }
-  /* " if (...) break; }" after a statement, "if (...) break; }" where
-   * the closing brace has blanks before it: no new line, so the lines
-   * after it keep their numbers. */
+  int compound = ctx->nodes[body].kind == CXCursor_CompoundStmt;
+  if (compound && ctx->src[end - 1] != '}')
+    return guard_header(ctx, n);
+  /* " if (...) break;" before the closing brace (where the body has none,
+   * braces around it): no new line, so the lines after it keep their
+   * numbers. */
   unsigned label = n_conts > 0 ? ++*labels : 0;
   gsri_buf text = {0};
   const char *lead =
-      compound && (ctx->src[end - 1] == ' ' || ctx->src[end - 1] == '\t' ||
-                   ctx->src[end - 1] == '\n')
+      compound && (ctx->src[end - 2] == ' ' || ctx->src[end - 2] == '\t' ||
+                   ctx->src[end - 2] == '\n')
           ? ""
           : " ";
   if (n_conts > 0)
     gsri_buf_printf(&text, "%sgsync_next_%u:", lead, label), lead = " ";
   gsri_buf_printf(&text, "%sif (!%s) break;%s", lead, guard,
-                  compound ? " " : " }");
-  if (!compound)
-    gsri_add_edit(ctx, start, 0, "{ ");
-  gsri_add_edit(ctx, end, 0, text.data);
+                  compound ? " " : "");
+  if (compound) {
+    gsri_insert_at_end(ctx, start + 1, end - 1, gsri_buf_text(ctx, &text));
+  } else {
+    gsri_wrap(ctx, start, end);
+    gsri_insert_at_end(ctx, start, end, gsri_buf_text(ctx, &text));
+  }
   gsri_buf_free(&text);
   for (int i = 0; i < n_conts; i++) {
     gsri_buf jump = {0};
@@ -246,26 +215,6 @@ static void check_goto(gsri_ctx *ctx, unsigned n) {
                 "--spin-limit=0)");
 }
 
-/* Nonzero if loop node n never repeats: its condition is the constant 0,
- * as macros write do { ... } while (0). */
-static int never_repeats(const gsri_ctx *ctx, unsigned n) {
-  const gsri_node *node = &ctx->nodes[n];
-  unsigned cond;
-  if (node->kind == CXCursor_DoStmt && node->n_kids == 2)
-    cond = ctx->kids[node->kids + 1];
-  else if (node->kind == CXCursor_WhileStmt && node->n_kids == 2)
-    cond = ctx->kids[node->kids];
-  else
-    return 0;
-  CXEvalResult r = clang_Cursor_Evaluate(ctx->nodes[cond].c);
-  if (!r)
-    return 0;
-  int zero = clang_EvalResult_getKind(r) == CXEval_Int &&
-             clang_EvalResult_getAsLongLong(r) == 0;
-  clang_EvalResult_dispose(r);
-  return zero;
-}
-
 /* Walks node n after its children. Returns nonzero if n's subtree holds a
  * call that can abort; guards every loop that does. *labels counts the
  * guards' labels (gsync_next_1, 2, ... in the order planned). */
@@ -279,41 +228,22 @@ static int walk(gsri_ctx *ctx, const unsigned char *abortable, unsigned n,
   if (can_abort &&
       (node->kind == CXCursor_ForStmt || node->kind == CXCursor_WhileStmt ||
        node->kind == CXCursor_DoStmt) &&
-      !never_repeats(ctx, n))
+      !gsri_never_repeats(ctx, n))
     guard_loop(ctx, n, labels);
   return can_abort;
-}
-
-/* Nonzero if fn is defined in the text being rewritten (a definition in
- * an included file is an error of its own: plan.c reports it). */
-static int defined_here(const gsri_func *fn) {
-  for (size_t d = 0; d < fn->n_decls; d++)
-    if (fn->decls[d].is_def)
-      return fn->decls[d].in_main;
-  return 0;
 }
 
 /* Plans the guards in every function that reaches a barrier. The calls
  * that can abort are the call sites of global_barrier() and of functions
  * that reach it; find recorded the node of each. */
 void gsri_plan_abort_checks(gsri_ctx *ctx) {
-  unsigned char *abortable = calloc(ctx->n_nodes ? ctx->n_nodes : 1, 1);
-  if (!abortable) {
-    gsri_nomem(ctx);
+  unsigned char *abortable = gsri_barrier_calls(ctx);
+  if (!abortable)
     return;
-  }
-  for (size_t i = 0; i < ctx->n_funcs; i++)
-    for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
-      const gsri_site *site = &ctx->funcs[i].sites[s];
-      if (site->kind == GSR_SITE_BARRIER ||
-          (site->kind == GSR_SITE_CALL &&
-           ctx->funcs[site->callee].reaches_barrier))
-        abortable[site->node] = 1;
-    }
   unsigned labels = 0;
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     const gsri_func *fn = &ctx->funcs[i];
-    if (!fn->has_def || !fn->reaches_barrier || !defined_here(fn))
+    if (!fn->has_def || !fn->reaches_barrier || !gsri_defined_here(fn))
       continue;
     walk(ctx, abortable, fn->root, &labels);
     const gsri_node *root = &ctx->nodes[fn->root];

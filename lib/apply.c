@@ -36,6 +36,7 @@ void gsri_add_edit(gsri_ctx *ctx, size_t offset, size_t length,
   e->length = length;
   e->text = text ? gsri_strdup(text) : NULL;
   e->order = (unsigned)ctx->n_edits;
+  e->rank = 0;
   if (text && !e->text) {
     gsri_nomem(ctx);
     return;
@@ -43,13 +44,24 @@ void gsri_add_edit(gsri_ctx *ctx, size_t offset, size_t length,
   ctx->n_edits++;
 }
 
-/* Orders edits by offset, then by length, then by insertion order. */
+void gsri_add_insert(gsri_ctx *ctx, size_t offset, const char *text,
+                     long long rank) {
+  size_t n = ctx->n_edits;
+  gsri_add_edit(ctx, offset, 0, text);
+  if (ctx->n_edits > n)
+    ctx->edits[n].rank = rank;
+}
+
+/* Orders edits by offset, then by length, then by rank, then by insertion
+ * order. */
 static int cmp_edit(const void *pa, const void *pb) {
   const gsri_edit *a = pa, *b = pb;
   if (a->offset != b->offset)
     return a->offset < b->offset ? -1 : 1;
   if (a->length != b->length)
     return a->length < b->length ? -1 : 1;
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
   return a->order < b->order ? -1 : a->order > b->order;
 }
 

@@ -138,6 +138,7 @@ typedef struct gsri_edit {
   size_t offset, length;
   char *text;
   unsigned order; /* insertion order; keeps inserts at one offset stable */
+  long long rank; /* inserts at one offset: lower rank first (0: by order) */
 } gsri_edit;
 
 /* One cursor of a function definition, as libclang's walk lists it: the
@@ -452,10 +453,18 @@ void gsri_plan_macros(gsri_ctx *ctx);
 /* Plans the guard of every loop that can abort, so that a group stops
  * looping once a barrier gave up (abort.c). */
 void gsri_plan_abort_checks(gsri_ctx *ctx);
+/* Plans the anchors that keep PoCL's work-group compiler from moving a
+ * barrier into code not every work-item runs (anchor.c). */
+void gsri_plan_anchors(gsri_ctx *ctx);
 /* The prelude: summary comment, rules, #line. Appended to out. */
 gsr_status gsri_render(gsri_ctx *ctx, gsri_buf *out);
 void gsri_add_edit(gsri_ctx *ctx, size_t offset, size_t length,
                    const char *text);
+/* Inserts text at offset, before other inserts there of a higher rank:
+ * the statement edits of abort.c and anchor.c nest by it (inner first at
+ * a closing offset, outer first at an opening one; gsri_nest_rank). */
+void gsri_add_insert(gsri_ctx *ctx, size_t offset, const char *text,
+                     long long rank);
 /* Applies the edits to the input after the prelude already in out. */
 gsr_status gsri_apply(gsri_ctx *ctx, gsri_buf *out);
 gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out);
@@ -482,6 +491,36 @@ size_t gsri_skip_blank(const gsri_ctx *ctx, size_t off);
  * written there, else the first punctuation token of n's extent after the
  * left side (find.c). */
 void gsri_binary_op(const gsri_ctx *ctx, unsigned n, char *op, size_t size);
+
+/* Statements in the input, for the plan's parts that add code around
+ * them (stmt.c). The offset of cursor c's first character where the user
+ * wrote it, and the offset just past its end; NO_OFF where that is in a
+ * macro or another file. */
+size_t gsri_written_at(const gsri_ctx *ctx, CXCursor c);
+size_t gsri_written_end(const gsri_ctx *ctx, CXCursor c);
+/* Statement node n's text [*start, *end), with its ';'; 0 if it is not
+ * written in the input whole. */
+int gsri_stmt_span(const gsri_ctx *ctx, unsigned n, size_t *start, size_t *end);
+/* Inserts that nest as the statements do: text at the top of the
+ * construct written at [start, end) (after its opening brace, or after
+ * the one gsri_wrap puts there), text at its end (before a brace that
+ * closes it, after one that closes a statement inside it), and braces
+ * around it. */
+void gsri_insert_at_top(gsri_ctx *ctx, size_t start, size_t end,
+                        const char *text);
+void gsri_insert_at_end(gsri_ctx *ctx, size_t start, size_t end,
+                        const char *text);
+void gsri_wrap(gsri_ctx *ctx, size_t start, size_t end);
+/* A flag per node, set on the calls that reach a barrier (the call sites
+ * of global_barrier() and of functions that reach it); NULL (after
+ * gsri_nomem) when out of memory. The caller frees it. */
+unsigned char *gsri_barrier_calls(gsri_ctx *ctx);
+/* Nonzero if fn is defined in the text being rewritten (a definition in
+ * an included file is an error of its own: plan.c reports it). */
+int gsri_defined_here(const gsri_func *fn);
+/* Nonzero if loop node n never repeats: a while or do loop whose
+ * condition is the constant 0, as macros write do { ... } while (0). */
+int gsri_never_repeats(const gsri_ctx *ctx, unsigned n);
 
 /* Given the offset of a '(' in the input, returns the offset of its
  * matching ')', skipping comments and literals, or (size_t)-1 if none;

@@ -337,7 +337,8 @@ static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
                     " gsync_ctx_grid(gsync_ctx, gsync_shared);"
                                   : ENTRY_CTX
                     " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
-                    " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;");
+                    " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;"
+                    " gsync_anchor(gsync_ctx);");
 #undef ENTRY_CTX
 }
 
@@ -527,6 +528,7 @@ gsr_status gsri_plan(gsri_ctx *ctx) {
   number_barriers(ctx);
   if (ctx->spin_limit)
     gsri_plan_abort_checks(ctx);
+  gsri_plan_anchors(ctx);
   for (size_t i = 0; i < ctx->n_gsync_includes; i++)
     gsri_add_edit(ctx, ctx->gsync_includes[i][0],
                   ctx->gsync_includes[i][1] - ctx->gsync_includes[i][0],

@@ -158,6 +158,91 @@ static const char *take_value(gsri_rule *r, const char *key, const char *v,
   return "";
 }
 
+/* Nonzero if c can be part of an identifier. */
+static int ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9');
+}
+
+/* Skips blanks, comments and preprocessor lines from p; counts lines. */
+static const char *skip_space(const char *p, const char *end, unsigned *line,
+                              const char **bol) {
+  int at_bol = p == *bol;
+  while (p < end) {
+    if (*p == '\n') {
+      ++*line;
+      *bol = ++p;
+      at_bol = 1;
+    } else if (*p == ' ' || *p == '\t' || *p == '\r') {
+      p++;
+    } else if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+      for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
+        if (*p == '\n') {
+          ++*line;
+          *bol = p + 1;
+        }
+      p = p + 2 <= end ? p + 2 : end;
+    } else if ((p + 1 < end && p[0] == '/' && p[1] == '/') ||
+               (at_bol && *p == '#')) {
+      while (p < end && !(*p == '\n' && p[-1] != '\\'))
+        p++; /* to the end of the line, continuations included */
+    } else {
+      break;
+    }
+  }
+  return p;
+}
+
+/* Checks that every work-group barrier the rule's code calls (barrier(),
+ * work_group_barrier()) is followed by gsync_anchor(c); as its next
+ * statement: without it PoCL's kernel compiler can run a branch that only
+ * some work-items take as work-item 0 takes it (prelude.cl, gsync_anchor).
+ * Comments and preprocessor lines are skipped; a call is found by its
+ * name, the one after it by its first word. Returns 0 after reporting. */
+static int check_anchors(const gsri_rule *r, gsr_diag_fn diag, void *user) {
+  const char *p = r->text, *end = r->text + r->len, *bol = p;
+  unsigned line = 1;
+  while ((p = skip_space(p, end, &line, &bol)) < end) {
+    if (!ident_char(*p)) {
+      p++;
+      continue;
+    }
+    const char *w = p;
+    while (p < end && ident_char(*p))
+      p++;
+    size_t len = (size_t)(p - w);
+    if (!((len == 7 && memcmp(w, "barrier", 7) == 0) ||
+          (len == 18 && memcmp(w, "work_group_barrier", 18) == 0)))
+      continue;
+    unsigned at_line = line, at_col = (unsigned)(w - bol) + 1;
+    const char *q = skip_space(p, end, &line, &bol);
+    if (q >= end || *q != '(')
+      continue; /* the word alone, not a call */
+    int depth = 0;
+    for (; q < end; q++) {
+      if (*q == '\n') {
+        line++;
+        bol = q + 1;
+      }
+      depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+      if (depth == 0)
+        break;
+    }
+    q = skip_space(q + 1 < end ? q + 1 : end, end, &line, &bol);
+    if (q < end && *q == ';')
+      q = skip_space(q + 1, end, &line, &bol);
+    if ((size_t)(end - q) < 12 || memcmp(q, "gsync_anchor", 12) != 0 ||
+        (q + 12 < end && ident_char(q[12]))) {
+      rule_error(diag, user, r->file, at_line, at_col,
+                 "a work-group barrier in a rule must be followed by "
+                 "'gsync_anchor(c);' (prelude.cl says why)");
+      return 0;
+    }
+    p = q;
+  }
+  return 1;
+}
+
 /* Reads and checks the name and header of a rule file into r (whose
  * name, file, text and len are set): the name of letters, digits, '-'
  * and '_'; no NUL byte; a first comment whose "@key value" lines know
@@ -234,6 +319,8 @@ int gsri_rule_parse_header(gsri_rule *r, gsr_diag_fn diag, void *user) {
     p = eol + 1;
     line++;
   }
+  if (!check_anchors(r, diag, user))
+    return 0;
   if (!r->summary)
     r->summary = gsri_strdup("");
   if (!r->opencl_c)

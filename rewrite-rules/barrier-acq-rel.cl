@@ -51,6 +51,7 @@ uint gsync_xf_arrived(global atomic_uint *flag, private struct gsync_ctx *c) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global atomic_uint *flag = (global atomic_uint *)(gsync_rule_words(c));
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     if (c->group == 0) {
       for (uint g = 1; g < c->groups && !gsync_aborted(c); g++)
@@ -83,4 +84,5 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_watch_tick(c, gsync_watch_peek(c));
   }
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
 }

@@ -42,6 +42,7 @@ uint gsync_flip_arrived(uint w, uint groups) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *word = gsync_rule_words(c);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
     gsync_device_fence();
@@ -52,4 +53,5 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
 }

@@ -40,6 +40,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *count = gsync_rule_words(c);
   global uint *gen = gsync_rule_words(c) + 32;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     uint g = atomic_or(gen, 0u);
     gsync_device_fence();
@@ -54,4 +55,5 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
 }

@@ -115,6 +115,7 @@ int gsync_tree_waiting(global uint *p, uint t) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *w = gsync_rule_words(c);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     uint watch = gsync_watch_peek(c);
     uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
@@ -132,6 +133,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_watch_tick(c, watch);
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
 }
 #else
 uint gsync_tree_load(global uint *p) { return atomic_or(p, 0u); }
@@ -173,6 +175,7 @@ uint gsync_tree_arrived(private struct gsync_ctx *c) {
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
   global uint *top = gsync_rule_words(c);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     uint before = gsync_tree_load(top) & 0x80000000u;
     if (c->groups <= GSYNC_TREE_FLAT_MAX) {
@@ -194,5 +197,6 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
     gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
 }
 #endif

@@ -136,7 +136,9 @@ int gsync_join(global uint *s, local uint *shared,
   uint polled = gsync_lf_polled(s);
   if (gsync_launch_group() >= polled)
     return 0;
+  gsync_anchor(c);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     global uint *poll = &s[0];
     uint old = atomic_inc(poll);
@@ -187,6 +189,7 @@ int gsync_join(global uint *s, local uint *shared,
     shared[1] = count;
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   c->group = shared[0];
   c->groups = shared[1];
   return shared[0] != 0xffffffffu;

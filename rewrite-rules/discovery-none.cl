@@ -68,6 +68,7 @@ int gsync_join(global uint *s, local uint *shared,
     gsync_fit_count(s);
     return 0;
   }
+  gsync_anchor(c);
 #endif
   c->group = gsync_launch_group();
   c->groups = gsync_launch_groups();
@@ -79,7 +80,8 @@ int gsync_join(global uint *s, local uint *shared,
 #ifdef gsync_fit_probe
 #define gsync_join_all(s, shared, c)                                           \
   if (!gsync_join(s, shared, c))                                               \
-  return
+    return;                                                                    \
+  gsync_anchor(c)
 #else
 #define gsync_join_all(s, shared, c) gsync_join(s, shared, c)
 #endif

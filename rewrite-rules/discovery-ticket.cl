@@ -46,6 +46,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     uint id = 0xffffffffu, count = 0;
     gsync_lock(s, c);
@@ -73,6 +74,7 @@ int gsync_join(global uint *s, local uint *shared,
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   c->group = shared[0];
   c->groups = shared[1];
   return shared[0] != 0xffffffffu;

@@ -143,6 +143,33 @@ struct gsync_ctx {
  * groups). */
 #define gsync_ticks(c) ((c)->left + 5)
 
+/* An anchor: a statement that a work-group compiler cannot move, merge or
+ * delete, written where a work-group barrier could otherwise be the only
+ * instruction of its basic block before a branch. PoCL's kernel compiler
+ * (docs/pocl.md, section 6) adds a work-group barrier before every
+ * barrier that not every path reaches, at the top of the chain of blocks
+ * that lead only to it; the chain ends early at a block that holds nothing
+ * but a barrier, and if that block ends in a branch that not every
+ * work-item takes, the new barrier lands inside that branch, or inside a
+ * loop whose trip count differs between work-items. From then on PoCL runs
+ * the branch (or the loop's exit) as work-item 0 decides, for every
+ * work-item: a silent wrong result. The tool writes
+ * gsync_anchor(gsync_ctx); after every work-group barrier (the rules after
+ * theirs, the rewrite after the user's), at the top of every loop body and
+ * branch that reaches a global barrier, and after every statement that
+ * can jump past one, so that no such block can form, whatever clang and
+ * PoCL make of the code around it. On PoCL it is a volatile read of the
+ * group's local words; elsewhere nothing. -Dgsync_anchors turns them on
+ * for any device, -Dgsync_no_anchors off (the tests use both). */
+#if (defined(POCL_DEVICE_ADDRESS_BITS) || defined(gsync_anchors)) &&            \
+    !defined(gsync_no_anchors)
+void gsync_anchor(private struct gsync_ctx *c) {
+  (void)*(volatile local uint *)c->left;
+}
+#else
+#define gsync_anchor(c) ((void)0)
+#endif
+
 /* Starts a context: discovery calls it first, from every work-item. */
 void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
                      local uint *shared) {
@@ -423,6 +450,7 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
   if ((ulong)n0 * n1 * n2 > p && n1 * n2 == 1u) {
     v0 = p;
   } else if ((ulong)n0 * n1 * n2 > p) {
+    gsync_anchor(c);
     uint m_max = gsync_root(p, 3u), s_max = gsync_root(p, 2u);
     uint items = (uint)(get_local_size(0) * get_local_size(1) *
                         get_local_size(2));
@@ -459,20 +487,25 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
       shared[6] = 0u;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
     atomic_max(&shared[3], bp);
     barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
     int best = bp == shared[3];
     if (best)
       atomic_min(&shared[4], br);
     barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
     best = best && br == shared[4];
     if (best)
       atomic_max(&shared[5], b0);
     barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
     best = best && b0 == shared[5];
     if (best)
       atomic_max(&shared[6], b1);
     barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
     v0 = shared[5];
     v1 = shared[6];
     v2 = shared[3] / (v0 * v1);
@@ -480,6 +513,7 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
   uint me = c->group;
   if (me >= v0 * v1 * v2)
     return 0;
+  gsync_anchor(c);
   c->groups = v0 * v1 * v2;
   c->n[0] = v0;
   c->n[1] = v1;

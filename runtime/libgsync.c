@@ -1686,16 +1686,6 @@ static unsigned nv_compute_capability(cl_device_id dev) {
   return cc;
 }
 
-/* Whether dev is PoCL's: its CL_DEVICE_VERSION reads "OpenCL M.m PoCL ...". */
-static int is_pocl(cl_device_id dev) {
-  char *version = NULL;
-  if (device_string(dev, CL_DEVICE_VERSION, &version) != CL_SUCCESS)
-    return 0;
-  int pocl = strstr(version, " PoCL") != NULL;
-  free(version);
-  return pocl;
-}
-
 /* The rate of the time-stamp counter that the kernels of a CPU device read
  * as their clock (rewrite-rules/prelude.cl), in ticks a second, measured
  * against CLOCK_MONOTONIC over 20 ms; 0 where it cannot be read (not x86).
@@ -1775,11 +1765,6 @@ const char *gsync_program_build_options(const gsync_program *program,
     snprintf(num, sizeof num, "-Dgsync_clock_hz=%lluul", hz);
     ok = append_option(&b, &len, &cap, num);
   }
-  /* PoCL's kernel compiler, optimising, miscompiles kernels with the
-   * discovery entry's exit, and some with barriers in inlined helpers
-   * even without the tool (docs/pocl.md, section 6). */
-  if (ok && is_pocl(dev))
-    ok = append_option(&b, &len, &cap, "-cl-opt-disable");
   if (!ok) {
     free(b);
     return NULL;

@@ -97,11 +97,10 @@ gsync_status gsync_program_check_device(const gsync_program *program,
  * -DGSYNC_NV_SM=<compute capability, e.g. 90>, so rules use PTX that only
  * newer GPUs have (sm_70+) only where it exists; on a CPU device with a
  * spin limit, -Dgsync_clock_hz=<its time-stamp counter's rate>, the clock
- * that bounds waits there (measured once a call, in 20 ms); on PoCL,
- * -cl-opt-disable: PoCL's kernel compiler, when it optimises, miscompiles
- * some kernels with the discovery entry's exit, and some with barriers in
- * inlined helpers even as the user wrote them (docs/pocl.md, section 6).
- * Valid until
+ * that bounds waits there (measured once a call, in 20 ms). Nothing
+ * else: the output builds right optimised everywhere, PoCL included
+ * (docs/pocl.md, section 6), so a host that builds it with options of its
+ * own gets the same kernel. Valid until
  * the next call with the same program, which makes this the one call on a
  * program that threads must not make at once. "" for a NULL program; NULL
  * if out of memory. */

@@ -214,9 +214,4 @@ def build_options(c, dev):
         hz = cpu_clock_hz(dev)
         if hz:
             args.append(f"-Dgsync_clock_hz={hz}ul")
-    # PoCL's kernel compiler, optimising, miscompiles kernels with the
-    # discovery entry's exit, and some with barriers in inlined helpers
-    # even without the tool (docs/pocl.md, section 6).
-    if " PoCL" in dev.version:
-        args.append("-cl-opt-disable")
     return " ".join(_quote(a) for a in args if a)

@@ -54,4 +54,4 @@ kernel void k(global uint *a, uint n) { step(a, add_op(n, mul_twice(SCALE))); }
 // CHECK-NEXT: #ifdef NEVER_DEFINED
 // CHECK-NEXT: #include "Inputs/missing.h"
 // CHECK-NEXT: #endif
-// CHECK-NEXT: kernel void k(global uint *a, uint n, global uint *gsync_state) { {{.*}} return; step(a, add_op(n, mul_twice(SCALE)), gsync_ctx); }
+// CHECK-NEXT: kernel void k(global uint *a, uint n, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx); step(a, add_op(n, mul_twice(SCALE)), gsync_ctx); gsync_anchor(gsync_ctx); }

@@ -15,4 +15,4 @@
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 kernel void k(global uint *a) { sync_all(); a[0] = 1; }
 // CHECK: void sync_all(private struct gsync_ctx *gsync_ctx) { gsync_barrier(gsync_ctx, 1); }
-// CHECK: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} sync_all(gsync_ctx); a[0] = 1; }
+// CHECK: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} sync_all(gsync_ctx); a[0] = 1; gsync_anchor(gsync_ctx); }

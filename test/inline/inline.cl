@@ -40,9 +40,9 @@ kernel void k(global uint *a, uint n) {
 // CHECK-NEXT: #line 1 "Inputs/inc/angle.h"
 // CHECK-NEXT: #define ANGLE 2u
 // CHECK-NEXT: #line 13 "inline.cl"
-// CHECK-NEXT: kernel void k(global uint *a, uint n, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void k(global uint *a, uint n, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   step(a, n * ANGLE, gsync_ctx);
-// CHECK-NEXT: }
+// CHECK-NEXT: gsync_anchor(gsync_ctx); }
 // The barrier site is named where it is written: in the header.
 // RUN: FileCheck --check-prefix=JSON %s < %t.json
 // JSON:      "barrier_sites": [

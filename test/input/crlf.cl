@@ -37,5 +37,5 @@ kernel void k(global uint *a) {
 // CHECK-NEXT:     gsync_barrier(gsync_ctx, {{[0-9]+}});         \
 // CHECK-NEXT:     (p)[gsync_get_global_id(gsync_ctx, 0)]++;  \
 // CHECK-NEXT:   } while (0)
-// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   a[gsync_get_global_id(gsync_ctx, 0)] = 1; // a line comment, then CRLF

@@ -17,11 +17,11 @@ kernel void mise_à_l_échelle(global float *données) {
   printf("λ = %f, ✓\n", données[get_group_id(0)]);
 }
 // CHECK: float doublé(float x) { return 2.0f * x; }
-// CHECK-NEXT: kernel void mise_à_l_échelle(global float *données, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void mise_à_l_échelle(global float *données, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   size_t 数 = gsync_get_global_id(gsync_ctx, 0); /* « global_barrier() » in a comment */
 // CHECK-NEXT:   données[数] = doublé(données[数]); /* ↯ */ gsync_barrier(gsync_ctx, {{[0-9]+}});
 // CHECK-NEXT:   printf("λ = %f, ✓\n", données[gsync_get_group_id(gsync_ctx, 0)]);
-// CHECK-NEXT: }
+// CHECK-NEXT: gsync_anchor(gsync_ctx); }
 
 // JSON: "name": "mise_à_l_échelle",
 // JSON-NEXT: "global_barrier": true,

@@ -5,12 +5,14 @@
 // block; a continue of the loop jumps to the guard), a do loop in its
 // condition; a body that a macro writes keeps the guard in the header. A
 // loop that never repeats (a macro's do { ... } while (0)) and a loop that
-// cannot abort are left alone. No other statement changes: there is no
-// early return (PoCL 3.1 miscompiles those, docs/pocl.md).
-// RUN: %gsync %s -o %t.cl
+// cannot abort are left alone. There is no early return; the anchors
+// (test/rewrite/anchors.cl) are the only other statements added. A loop
+// body that a macro writes gets no anchor: a warning says so.
+// RUN: %gsync %s -o %t.cl 2>&1 | FileCheck --check-prefix=WARN %s
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // RUN: %gsync-run --build-only %t.cl
+// WARN: abort-guards.cl:[[@LINE+35]]:25: warning: 'k' has code written by a macro where PoCL needs an anchor (1 place): on PoCL, build this kernel with -cl-opt-disable (docs/pocl.md)
 #define SYNC() global_barrier()
 #define TWICE(x) do { x; x; } while (0)
 #define BUMP { a[0]++; }
@@ -104,44 +106,44 @@ kernel void k(global uint *a, uint n, uint c) {
 // CHECK-EMPTY:
 // CHECK-NEXT: uint relay(global uint *a, private struct gsync_ctx *gsync_ctx) { return converged(a, gsync_ctx); }
 // CHECK-EMPTY:
-// CHECK-NEXT: kernel void k(global uint *a, uint n, uint c, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void k(global uint *a, uint n, uint c, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   gsync_barrier(gsync_ctx, 4);
 // CHECK-NEXT:   SYNC();
 // CHECK-NEXT:   TWICE(gsync_barrier(gsync_ctx, 5));
 // CHECK-NEXT:   if (c)
-// CHECK-NEXT:     gsync_barrier(gsync_ctx, 6);
+// CHECK-NEXT:     { gsync_anchor(gsync_ctx); gsync_barrier(gsync_ctx, 6); gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:   else
-// CHECK-NEXT:     helper(a, gsync_ctx);
+// CHECK-NEXT:     { gsync_anchor(gsync_ctx); helper(a, gsync_ctx); gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:   for (uint i = 0; i < n; i++)
-// CHECK-NEXT:     { helper(a, gsync_ctx); if (!gsync_running(gsync_ctx)) break; }
+// CHECK-NEXT:     { gsync_anchor(gsync_ctx); helper(a, gsync_ctx); if (!gsync_running(gsync_ctx)) break; gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:   uint s = sum(a, n, gsync_ctx);
 // CHECK-NEXT:   a[2] = sum(a, n, gsync_ctx) + s;
-// CHECK-NEXT:   while (!converged(a, gsync_ctx)) {
+// CHECK-NEXT:   while (!converged(a, gsync_ctx)) { gsync_anchor(gsync_ctx);
 // CHECK-NEXT:     a[0]++;
-// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; }
+// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:   while (gsync_running(gsync_ctx) && (!converged(a, gsync_ctx))) BUMP
 // CHECK-NEXT:   for (uint i = 0; i < n; gsync_barrier(gsync_ctx, 7))
-// CHECK-NEXT:     { i++; if (!gsync_running(gsync_ctx)) break; }
-// CHECK-NEXT:   do a[3]++; while (gsync_running(gsync_ctx) && (!relay(a, gsync_ctx)));
-// CHECK-NEXT:   for (;;) {
+// CHECK-NEXT:     { gsync_anchor(gsync_ctx); i++; if (!gsync_running(gsync_ctx)) break; gsync_anchor(gsync_ctx); }
+// CHECK-NEXT:   do { a[3]++; gsync_anchor(gsync_ctx); } while (gsync_running(gsync_ctx) && (!relay(a, gsync_ctx)));
+// CHECK-NEXT:   for (;;) { gsync_anchor(gsync_ctx);
 // CHECK-NEXT:     gsync_barrier(gsync_ctx, 8);
 // CHECK-NEXT:     if (a[4])
-// CHECK-NEXT:       break;
-// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; }
+// CHECK-NEXT:       break; gsync_anchor(gsync_ctx);
+// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:   for (uint i = 0; i < n; i++) /* no barrier: no guard */
 // CHECK-NEXT:     a[5] += i;
 // CHECK-NEXT:   switch (c) {
 // CHECK-NEXT:   case 1:
-// CHECK-NEXT:     gsync_barrier(gsync_ctx, 9);
+// CHECK-NEXT:     { gsync_anchor(gsync_ctx); gsync_barrier(gsync_ctx, 9); gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:     break;
 // CHECK-NEXT:   default:
-// CHECK-NEXT:     helper(a, gsync_ctx);
+// CHECK-NEXT:     { gsync_anchor(gsync_ctx); helper(a, gsync_ctx); gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   { gsync_barrier(gsync_ctx, 10); } // a comment after the call
 // CHECK-NEXT:   uint t = 0;
-// CHECK-NEXT:   FOREVER {
+// CHECK-NEXT:   FOREVER { gsync_anchor(gsync_ctx);
 // CHECK-NEXT:     if (t++ < n)
-// CHECK-NEXT:       goto gsync_next_1;
+// CHECK-NEXT:       goto gsync_next_1; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:     for (uint i = 0; i < n; i++) {
 // CHECK-NEXT:       if (i == c)
 // CHECK-NEXT:         continue; // the inner loop's own: no barrier, no guard
@@ -150,14 +152,14 @@ kernel void k(global uint *a, uint n, uint c) {
 // CHECK-NEXT:     switch (t) {
 // CHECK-NEXT:     case 7:
 // CHECK-NEXT:       goto gsync_next_1;
-// CHECK-NEXT:     }
+// CHECK-NEXT:     } gsync_anchor(gsync_ctx);
 // CHECK-NEXT:     gsync_barrier(gsync_ctx, 11);
 // CHECK-NEXT:     if (t > 2 * n)
-// CHECK-NEXT:       break;
-// CHECK-NEXT:   gsync_next_1: if (!gsync_running(gsync_ctx)) break; }
+// CHECK-NEXT:       break; gsync_anchor(gsync_ctx);
+// CHECK-NEXT:   gsync_next_1: if (!gsync_running(gsync_ctx)) break; gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:   while (t--)
-// CHECK-NEXT:     { if (c)
-// CHECK-NEXT:       gsync_barrier(gsync_ctx, 12);
+// CHECK-NEXT:     { gsync_anchor(gsync_ctx); if (c)
+// CHECK-NEXT:       { gsync_anchor(gsync_ctx); gsync_barrier(gsync_ctx, 12); gsync_anchor(gsync_ctx); }
 // CHECK-NEXT:     else
-// CHECK-NEXT:       helper(a, gsync_ctx); if (!gsync_running(gsync_ctx)) break; }
-// CHECK-NEXT: }
+// CHECK-NEXT:       { gsync_anchor(gsync_ctx); helper(a, gsync_ctx); gsync_anchor(gsync_ctx); } if (!gsync_running(gsync_ctx)) break; gsync_anchor(gsync_ctx); }
+// CHECK-NEXT: gsync_anchor(gsync_ctx); }

@@ -27,7 +27,7 @@ kernel void second(global uint *a) { SYNC(); global_barrier(); }
 // CHECK: #define SYNC() gsync_barrier(gsync_ctx, 1)
 // CHECK:   gsync_barrier(gsync_ctx, 2);
 // CHECK:     gsync_barrier(gsync_ctx, 3); SYNC();
-// CHECK: kernel void second(global uint *a, global uint *gsync_state) { {{.*}} return; SYNC(); gsync_barrier(gsync_ctx, 4); }
+// CHECK: kernel void second(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx); SYNC(); gsync_barrier(gsync_ctx, 4); gsync_anchor(gsync_ctx); }
 
 // JSON:      "barrier_sites": [
 // JSON-NEXT:   {

@@ -67,7 +67,9 @@
 // CHECK:   uint polled = gsync_lf_polled(s);
 // CHECK-NEXT:   if (gsync_launch_group() >= polled)
 // CHECK-NEXT:     return 0;
+// CHECK-NEXT:   gsync_anchor(c);
 // CHECK-NEXT:   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+// CHECK-NEXT:   gsync_anchor(c);
 // CHECK:       uint old = atomic_inc(poll);
 // CHECK-NEXT:     uint gen = old & GSYNC_LF_GEN, id = old & GSYNC_LF_COME, count = 0;
 // CHECK-NEXT:     if (old & GSYNC_LF_CLOSED)

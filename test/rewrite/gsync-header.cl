@@ -7,4 +7,4 @@
 #include "gsync.h"
 kernel void k(global uint *a) { a[get_global_id(0)] = 1; global_barrier(); }
 // CHECK: /* gsync.h: not needed after gsync-rewrite */
-// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return; a[gsync_get_global_id(gsync_ctx, 0)] = 1; gsync_barrier(gsync_ctx, 1); }
+// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx); a[gsync_get_global_id(gsync_ctx, 0)] = 1; gsync_barrier(gsync_ctx, 1); gsync_anchor(gsync_ctx); }

@@ -15,5 +15,5 @@ kernel void k(global uint *a) {
 // CHECK-NEXT: #define SYNC() gsync_barrier(gsync_ctx, 1)
 // CHECK-NEXT: #define STEP(a) do { a[GID] += 1; helper(a, gsync_ctx); SYNC(); } while (0)
 // CHECK-NEXT: void helper(global uint *a, private struct gsync_ctx *gsync_ctx) { a[GID] = 0; SYNC(); }
-// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   STEP(a);

@@ -18,7 +18,7 @@ kernel void k(global uint *a) {
 // CHECK: #define BODY { gsync_barrier(gsync_ctx, 1); }
 // CHECK-NEXT: #define WRAP(s) s
 // CHECK-NEXT: void helper(private struct gsync_ctx *gsync_ctx) BODY
-// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void k(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   helper(gsync_ctx);
 // CHECK-NEXT:   WRAP(gsync_barrier(gsync_ctx, 2);)
-// CHECK-NEXT: }
+// CHECK-NEXT: gsync_anchor(gsync_ctx); }

@@ -35,7 +35,7 @@ kernel void plain(global size_t *a) {
 // CHECK-EMPTY:
 // CHECK-NEXT: size_t span(uint d, private struct gsync_ctx *gsync_ctx) { return gsync_get_global_size(gsync_ctx, d) - get_global_offset(d); }
 // CHECK-EMPTY:
-// CHECK-NEXT: kernel void grid(global size_t *a, uint d, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void grid(global size_t *a, uint d, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   a[0] = gsync_get_group_id(gsync_ctx, 0) + gsync_get_group_id(gsync_ctx, 1) + gsync_get_group_id(gsync_ctx, 2);
 // CHECK-NEXT:   a[1] = gsync_get_num_groups(gsync_ctx, 0) + gsync_get_num_groups(gsync_ctx, 1) + gsync_get_num_groups(gsync_ctx, 2);
 // CHECK-NEXT:   a[2] = gsync_get_global_id(gsync_ctx, 0) + gsync_get_global_id(gsync_ctx, 1) + gsync_get_global_id(gsync_ctx, 2);
@@ -44,7 +44,7 @@ kernel void plain(global size_t *a) {
 // CHECK-NEXT:   a[5] = ROW + PLANES(2) + PLANES(d) + span(1, gsync_ctx) + span(d, gsync_ctx);
 // CHECK-NEXT:   a[6] = get_global_offset(1) + get_local_id(2) + get_local_size(1);
 // CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);
-// CHECK-NEXT: }
+// CHECK-NEXT: gsync_anchor(gsync_ctx); }
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void plain(global size_t *a) {
 // CHECK-NEXT:   a[get_global_id(1)] = get_num_groups(2) + span(2, 0);

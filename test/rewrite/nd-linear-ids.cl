@@ -23,9 +23,9 @@ kernel void plain(global size_t *a) { a[get_global_linear_id()] = 0; }
 // CHECK-EMPTY:
 // CHECK-NEXT: size_t me(private struct gsync_ctx *gsync_ctx) { return gsync_get_global_linear_id(gsync_ctx); }
 // CHECK-EMPTY:
-// CHECK-NEXT: kernel void k(global size_t *a, global uint *gsync_state) { {{.*}} return;
+// CHECK-NEXT: kernel void k(global size_t *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   a[me(gsync_ctx)] = WHO + gsync_get_global_linear_id(gsync_ctx );
 // CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);
-// CHECK-NEXT: }
+// CHECK-NEXT: gsync_anchor(gsync_ctx); }
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void plain(global size_t *a) { a[get_global_linear_id()] = 0; }

@@ -10,9 +10,9 @@ kernel void first(global uint *a) { a[get_global_id(0)] = 0; global_barrier(); }
 kernel void copy(global uint *a, global const uint *b) { a[get_global_id(0)] = b[get_global_id(0)]; }
 __kernel void second(global uint *a) { global_barrier(); a[get_group_id(0)] = get_num_groups(0); }
 
-// CHECK: kernel void first(global uint *a, global uint *gsync_state) { {{.*}} return; a[gsync_get_global_id(gsync_ctx, 0)] = 0; gsync_barrier(gsync_ctx, 1); }
+// CHECK: kernel void first(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx); a[gsync_get_global_id(gsync_ctx, 0)] = 0; gsync_barrier(gsync_ctx, 1); gsync_anchor(gsync_ctx); }
 // CHECK-NEXT: kernel void copy(global uint *a, global const uint *b) { a[get_global_id(0)] = b[get_global_id(0)]; }
-// CHECK-NEXT: __kernel void second(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_barrier(gsync_ctx, 2); a[gsync_get_group_id(gsync_ctx, 0)] = gsync_get_num_groups(gsync_ctx, 0); }
+// CHECK-NEXT: __kernel void second(global uint *a, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx); gsync_barrier(gsync_ctx, 2); a[gsync_get_group_id(gsync_ctx, 0)] = gsync_get_num_groups(gsync_ctx, 0); gsync_anchor(gsync_ctx); }
 
 // JSON:      "name": "first",
 // JSON-NEXT: "global_barrier": true,

@@ -52,5 +52,5 @@ kernel void k(global uint *a) {
 // ZERO: void phase(global uint *a, private struct gsync_ctx *gsync_ctx) { a[gsync_get_global_id(gsync_ctx, 0)] += 1; gsync_barrier(gsync_ctx, 1); }
 // ZERO:   phase(a, gsync_ctx);
 // ZERO-NEXT:   gsync_barrier(gsync_ctx, 2);
-// ZERO-NEXT: }
+// ZERO-NEXT: gsync_anchor(gsync_ctx); }
 // ZERO-JSON: "spin_limit_ms": 0,

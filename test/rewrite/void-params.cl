@@ -9,5 +9,5 @@ kernel void k(void) { sync(); }
 kernel void k2() { sync(); }
 
 // CHECK: void sync(private struct gsync_ctx *gsync_ctx) { gsync_barrier(gsync_ctx, 1); }
-// CHECK-NEXT: kernel void k(global uint *gsync_state) { {{.*}} return; sync(gsync_ctx); }
-// CHECK-NEXT: kernel void k2(global uint *gsync_state) { {{.*}} return; sync(gsync_ctx); }
+// CHECK-NEXT: kernel void k(global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx); sync(gsync_ctx); gsync_anchor(gsync_ctx); }
+// CHECK-NEXT: kernel void k2(global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx); sync(gsync_ctx); gsync_anchor(gsync_ctx); }

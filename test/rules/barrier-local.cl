@@ -11,4 +11,5 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
   (void)c;
   (void)site;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
 }

@@ -18,6 +18,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     uint launched = gsync_launch_groups();
     uint count = min((uint)GSYNC_TEST_ADMIT, launched);
@@ -32,6 +33,7 @@ int gsync_join(global uint *s, local uint *shared,
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   c->group = shared[0];
   c->groups = shared[1];
   return shared[0] != 0xffffffffu;

@@ -12,6 +12,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   if (gsync_leader()) {
     atomic_inc(&s[0]);
     gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[1], 0u) == 0,
@@ -20,6 +21,7 @@ int gsync_join(global uint *s, local uint *shared,
     shared[1] = gsync_launch_groups();
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  gsync_anchor(c);
   c->group = shared[0];
   c->groups = shared[1];
   return shared[0] != 0xffffffffu;

@@ -26,7 +26,7 @@ kernel void chunks(global uint *a, uint per, uint lim) {
 // STRIDE: pragma-uniform.cl:[[@LINE-8]]:5: warning: kernel 'chunks' indexes memory by get_global_id(0) outside a grid-stride loop
 // CHECK: /* #pragma gsync uniform */
 // CHECK-NEXT: #endif
-// CHECK-NEXT:   for (uint e = id * per; e < id * per + per && e < lim; e++) {
+// CHECK-NEXT:   for (uint e = id * per; e < id * per + per && e < lim; e++) { gsync_anchor(gsync_ctx);
 // CHECK-NEXT:     a[e] += 1;
 // CHECK-NEXT:     gsync_barrier(gsync_ctx, 1);
-// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; }
+// CHECK-NEXT:   if (!gsync_running(gsync_ctx)) break; gsync_anchor(gsync_ctx); }

@@ -1,0 +1,300 @@
+/* Part of the plan stage: anchors, which keep PoCL's work-group compiler
+ * from putting a barrier where not every work-item goes.
+ *
+ * PoCL (docs/pocl.md, section 6) runs a kernel's work-items one after
+ * another between work-group barriers, and before that adds barriers of
+ * its own: for every barrier that not every path through the kernel
+ * reaches (one in a loop, after an exit, or in any kernel with
+ * discovery's exit at its entry), it climbs from the barrier's block
+ * through the blocks that lead only to it and puts a barrier at the top of
+ * the last one. The climb ends early at a block that holds a barrier and
+ * nothing else. If that block ends in a branch that not every work-item
+ * takes (a test that clang computed before the barrier), the new barrier
+ * lands inside the branch, or inside a loop whose trip count differs
+ * between work-items; PoCL then runs that branch, or that loop's exit, for
+ * every work-item as work-item 0 takes it. A block of that kind forms in
+ * two ways: a barrier followed at once by such a branch, and a barrier
+ * PoCL itself put at the top of a block that holds nothing but such a
+ * branch, which the climb for a later barrier then stops at.
+ *
+ * An anchor, gsync_anchor(gsync_ctx), is a statement no compiler can move
+ * or delete (a volatile read on PoCL, prelude.cl; nothing elsewhere), so a
+ * block that holds one holds more than a barrier. The plan writes one, in
+ * every function that reaches a global barrier,
+ *   - after every work-group barrier() and work_group_barrier() call (the
+ *     rules write theirs after their own barriers);
+ *   - at the top of the body of every for and while loop, and of every
+ *     branch of an if, and after every case label of a switch, that
+ *     reaches a barrier: where the climb from a barrier inside ends, at
+ *     the top of the way in (a do loop's body is entered without a test,
+ *     and the climb goes on past it);
+ *   - after every if, switch and loop statement that holds a return or a
+ *     goto, or a break or continue of a loop that reaches a barrier: where
+ *     the climb from a barrier after it ends, at the top of the way on;
+ * and the entry writes one after discovery's exit. Every place the climb
+ * can end then starts with an anchor, and every barrier is followed by
+ * one: no block holds a barrier and nothing else, so every barrier PoCL
+ * adds is one that every work-item reaches.
+ *
+ * An anchor that cannot be written (a statement a macro writes) is a
+ * warning: the kernel is then right on PoCL only built with
+ * -cl-opt-disable, which turns off the pass that adds barriers.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char anchor[] = " gsync_anchor(gsync_ctx);";
+
+typedef struct walk {
+  gsri_ctx *ctx;
+  unsigned char *reach; /* nodes whose subtree calls a barrier, or a
+                           function that reaches one */
+  int kernel;           /* the function is a kernel with discovery */
+  unsigned missed;      /* anchors that could not be written */
+  unsigned missed_line, missed_col;
+} walk;
+
+/* Notes an anchor that cannot be written at node n. */
+static void miss(walk *w, unsigned n) {
+  if (w->missed++ == 0)
+    clang_getExpansionLocation(clang_getCursorLocation(w->ctx->nodes[n].c),
+                               NULL, &w->missed_line, &w->missed_col, NULL);
+}
+
+/* Nonzero if block node n is written in the input, braces and all. */
+static int written_block(walk *w, unsigned n) {
+  size_t start, end;
+  return gsri_stmt_span(w->ctx, n, &start, &end) && w->ctx->src[start] == '{' &&
+         w->ctx->src[end - 1] == '}';
+}
+
+/* Statement node n's text [*start, *end), if anchors can go around it:
+ * it and every block around it are written in the input. libclang gives a
+ * statement of a macro's body the extent of the whole expansion, which
+ * would put an anchor after the macro instead of after the statement;
+ * the block around such a statement is the macro's, and not written. */
+static int anchorable(walk *w, unsigned n, size_t *start, size_t *end) {
+  const gsri_node *nodes = w->ctx->nodes;
+  if (!gsri_stmt_span(w->ctx, n, start, end) ||
+      (nodes[n].kind == CXCursor_CompoundStmt && !written_block(w, n)))
+    return 0;
+  for (unsigned a = nodes[n].parent; a != GSR_NO_NODE; a = nodes[a].parent)
+    if (nodes[a].kind == CXCursor_CompoundStmt && !written_block(w, a))
+      return 0;
+  return 1;
+}
+
+/* Anchors at the top of statement node n (a loop body, a branch), if top,
+ * and at its end: after its '{' and before its '}', or in braces put
+ * around it. */
+static void anchor_ends(walk *w, unsigned n, int top) {
+  size_t start, end;
+  if (!anchorable(w, n, &start, &end)) {
+    miss(w, n);
+    return;
+  }
+  if (w->ctx->nodes[n].kind == CXCursor_CompoundStmt) {
+    char before = w->ctx->src[end - 2]; /* what the '}' follows */
+    if (top)
+      gsri_insert_at_top(w->ctx, start + 1, end - 1, anchor);
+    gsri_insert_at_end(w->ctx, start + 1, end - 1,
+                       before == ' ' || before == '\t' || before == '\n'
+                           ? "gsync_anchor(gsync_ctx); "
+                           : " gsync_anchor(gsync_ctx); ");
+  } else {
+    gsri_wrap(w->ctx, start, end);
+    if (top)
+      gsri_insert_at_top(w->ctx, start, end, "gsync_anchor(gsync_ctx); ");
+    gsri_insert_at_end(w->ctx, start, end, anchor);
+  }
+}
+
+/* An anchor after statement node n: right after it in a block, or in
+ * braces put around it where it is a branch or a body of its own. */
+static void anchor_after(walk *w, unsigned n) {
+  size_t start, end;
+  if (!anchorable(w, n, &start, &end)) {
+    miss(w, n);
+    return;
+  }
+  unsigned parent = w->ctx->nodes[n].parent;
+  if (parent == GSR_NO_NODE ||
+      w->ctx->nodes[parent].kind != CXCursor_CompoundStmt)
+    gsri_wrap(w->ctx, start, end);
+  gsri_insert_at_end(w->ctx, start, end, anchor);
+}
+
+static int is_loop(enum CXCursorKind k) {
+  return k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+         k == CXCursor_DoStmt;
+}
+
+/* Nonzero if call node n calls a work-group barrier built-in (not a
+ * function of the user's of that name). */
+static int is_group_barrier(walk *w, unsigned n) {
+  CXCursor callee = clang_getCursorReferenced(w->ctx->nodes[n].c);
+  if (clang_getCursorKind(callee) != CXCursor_FunctionDecl)
+    return 0;
+  CXString spelling = clang_getCursorSpelling(callee);
+  const char *name = clang_getCString(spelling);
+  int yes = name && (strcmp(name, "barrier") == 0 ||
+                     strcmp(name, "work_group_barrier") == 0);
+  if (yes) {
+    const gsri_func *fn = gsri_func_named(w->ctx, name);
+    yes = !fn || !fn->has_def;
+  }
+  clang_disposeString(spelling);
+  return yes;
+}
+
+/* The statement that holds expression node n: its nearest ancestor whose
+ * parent is a block, a branch or a body (where a statement stands). */
+static unsigned statement_of(walk *w, unsigned n) {
+  const gsri_node *nodes = w->ctx->nodes;
+  while (nodes[n].parent != GSR_NO_NODE) {
+    enum CXCursorKind pk = nodes[nodes[n].parent].kind;
+    if (pk == CXCursor_CompoundStmt || pk == CXCursor_IfStmt || is_loop(pk) ||
+        pk == CXCursor_CaseStmt || pk == CXCursor_DefaultStmt ||
+        pk == CXCursor_LabelStmt)
+      return n;
+    n = nodes[n].parent;
+  }
+  return n;
+}
+
+/* Anchors after every if, switch and loop between jump node j and node
+ * top (exclusive): the ways on after a jump past a barrier. */
+static void anchor_jump(walk *w, unsigned j, unsigned top) {
+  const gsri_node *nodes = w->ctx->nodes;
+  for (unsigned a = nodes[j].parent; a != GSR_NO_NODE && a != top;
+       a = nodes[a].parent)
+    if (nodes[a].kind == CXCursor_IfStmt ||
+        nodes[a].kind == CXCursor_SwitchStmt || is_loop(nodes[a].kind))
+      anchor_after(w, a);
+}
+
+/* The loop (or, for a break, the switch) that jump node j leaves. */
+static unsigned jump_target(walk *w, unsigned j) {
+  const gsri_node *nodes = w->ctx->nodes;
+  int brk = nodes[j].kind == CXCursor_BreakStmt;
+  for (unsigned a = nodes[j].parent; a != GSR_NO_NODE; a = nodes[a].parent)
+    if (is_loop(nodes[a].kind) || (brk && nodes[a].kind == CXCursor_SwitchStmt))
+      return a;
+  return GSR_NO_NODE;
+}
+
+/* The end of function node root's body, where the ways through it meet,
+ * needs an anchor where a way that passes none of its barriers meets them
+ * there: in a kernel with discovery's exit at its entry, and in a function
+ * that returns before its end. Then the ways out of a branch after its
+ * last barrier meet in the anchor's block first, which the barrier
+ * dominates, and leave it as one. A final return is that end. */
+static void end_of_body(walk *w, unsigned root) {
+  const gsri_ctx *ctx = w->ctx;
+  const gsri_node *nodes = ctx->nodes;
+  unsigned body = GSR_NO_NODE;
+  for (unsigned k = 0; k < nodes[root].n_kids; k++)
+    if (nodes[ctx->kids[nodes[root].kids + k]].kind == CXCursor_CompoundStmt)
+      body = ctx->kids[nodes[root].kids + k];
+  if (body == GSR_NO_NODE)
+    return;
+  const gsri_node *b = &nodes[body];
+  unsigned last = b->n_kids ? ctx->kids[b->kids + b->n_kids - 1] : GSR_NO_NODE;
+  int early = 0;
+  for (unsigned n = body; n < b->end; n++)
+    early |= nodes[n].kind == CXCursor_ReturnStmt && n != last;
+  if (!early && !w->kernel)
+    return;
+  size_t start, end;
+  if (last != GSR_NO_NODE && nodes[last].kind == CXCursor_ReturnStmt) {
+    if (anchorable(w, last, &start, &end))
+      gsri_insert_at_top(w->ctx, start, end, "gsync_anchor(gsync_ctx); ");
+    else
+      miss(w, last);
+    return;
+  }
+  anchor_ends(w, body, 0);
+}
+
+/* Plans the anchors of one function, whose nodes are [root, end). */
+static void plan_function(walk *w, unsigned root) {
+  gsri_ctx *ctx = w->ctx;
+  const gsri_node *nodes = ctx->nodes;
+  end_of_body(w, root);
+  /* A node reaches a barrier if one of its descendants is a site that
+   * does; children follow their parent in preorder, so a backward sweep
+   * sees every child before its parent. */
+  for (unsigned n = nodes[root].end; n-- > root + 1;)
+    if (w->reach[n] && nodes[n].parent != GSR_NO_NODE)
+      w->reach[nodes[n].parent] = 1;
+  for (unsigned n = root; n < nodes[root].end; n++) {
+    const gsri_node *node = &nodes[n];
+    const unsigned *kids = ctx->kids + node->kids;
+    switch (node->kind) {
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+      /* The body is the last child (libclang leaves out a for's empty
+       * parts). */
+      if (w->reach[n] && node->n_kids > 0)
+        anchor_ends(w, kids[node->n_kids - 1], 1);
+      break;
+    case CXCursor_DoStmt:
+      /* Its body is entered without a test: the climb goes on past its
+       * top, which needs no anchor. A do { ... } while (0), as macros
+       * write it, is no loop. */
+      if (w->reach[n] && node->n_kids == 2 && !gsri_never_repeats(ctx, n))
+        anchor_ends(w, kids[0], 0);
+      break;
+    case CXCursor_IfStmt:
+      if (w->reach[n])
+        for (unsigned k = 1; k < node->n_kids; k++)
+          anchor_ends(w, kids[k], 1);
+      break;
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+      if (w->reach[n] && node->n_kids > 0)
+        anchor_ends(w, kids[node->n_kids - 1], 1);
+      break;
+    case CXCursor_ReturnStmt:
+    case CXCursor_GotoStmt:
+      anchor_jump(w, n, root);
+      break;
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt: {
+      unsigned target = jump_target(w, n);
+      if (target != GSR_NO_NODE && w->reach[target])
+        anchor_jump(w, n, target);
+      break;
+    }
+    case CXCursor_CallExpr:
+      if (is_group_barrier(w, n))
+        anchor_after(w, statement_of(w, n));
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+void gsri_plan_anchors(gsri_ctx *ctx) {
+  walk w = {ctx, gsri_barrier_calls(ctx), 0, 0, 0, 0};
+  if (!w.reach)
+    return;
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    const gsri_func *fn = &ctx->funcs[i];
+    if (!fn->has_def || !fn->reaches_barrier || !gsri_defined_here(fn))
+      continue;
+    w.missed = 0;
+    w.kernel = fn->is_kernel && !ctx->no_discovery;
+    plan_function(&w, fn->root);
+    if (w.missed)
+      gsri_report_in(ctx, GSR_WARNING, fn->file, w.missed_line, w.missed_col,
+                     "'%s' has code written by a macro where PoCL needs an "
+                     "anchor (%u place%s): on PoCL, build this kernel with "
+                     "-cl-opt-disable (docs/pocl.md)",
+                     fn->name, w.missed, w.missed == 1 ? "" : "s");
+  }
+  free(w.reach);
+}
