@@ -58,8 +58,15 @@
  * H100 that admits every co-resident group at 1x to 16x the co-resident
  * count; bench/results/h100.md), the others nap 200 ns between theirs.
  * Elsewhere every access is an OpenCL 1.1 atomic and participant 0 needs
- * 64 still polls. A build option -DGSYNC_LF_STILL=N sets the still polls
- * (the tests use a large N to make PoCL admit every group it runs at once).
+ * 64 still polls, but on a CPU device, whose threads pick up work-groups
+ * tens of microseconds to milliseconds apart, 20 ms in which no
+ * group came (by prelude.cl's clock): 64 polls there are over before the
+ * second thread's group has started, and PoCL admitted one group however
+ * many threads it had. A build option -DGSYNC_LF_STILL=N sets the still
+ * polls (microseconds on a CPU device). With the poll cap libgsync writes
+ * after the first oversubscribed launch, every later one polls only the
+ * groups that fit and ends its poll when the last of them comes, without
+ * that wait.
  *
  * Memory model: every access to a shared word is an atomic on one word
  * each, or a load at device scope, but for the cap, which the host wrote
@@ -88,11 +95,28 @@ void gsync_lf_nap(uint ns) {
 #ifndef GSYNC_LF_STILL
 #define GSYNC_LF_STILL 4u
 #endif
+#define gsync_lf_mark() 0ul
+#define gsync_lf_is_still(still, since) ((still) >= GSYNC_LF_STILL)
 #else
 uint gsync_lf_load(global uint *p) { return atomic_or(p, 0u); }
 void gsync_lf_nap(uint ns) {}
+#ifdef gsync_clock_tsc
+/* A CPU device (prelude.cl's clock): its threads pick up work-groups tens
+ * of microseconds to milliseconds apart, so stillness is a time, in
+ * microseconds, since a group last came. */
+#ifndef GSYNC_LF_STILL
+#define GSYNC_LF_STILL 20000u
+#endif
+#define gsync_lf_mark() gsync_clock(0u)
+#define gsync_lf_is_still(still, since)                                        \
+  ((gsync_clock(0u) - (since)) * 1000ul >=                                    \
+   (ulong)GSYNC_LF_STILL * gsync_clock_per_ms)
+#else
 #ifndef GSYNC_LF_STILL
 #define GSYNC_LF_STILL 64u
+#endif
+#define gsync_lf_mark() 0ul
+#define gsync_lf_is_still(still, since) ((still) >= GSYNC_LF_STILL)
 #endif
 #endif
 #define GSYNC_LF_GEN 0x80000000u
@@ -154,13 +178,14 @@ int gsync_join(global uint *s, local uint *shared,
     }
     if (id == 0u) {
       uint seen = old + 1u, still = 0;
+      ulong since = gsync_lf_mark();
       for (;;) {
         if ((seen & GSYNC_LF_GEN) != gen ||
             (seen & GSYNC_LF_COME) == polled) {
           count = polled;
           break;
         }
-        if (still >= GSYNC_LF_STILL) {
+        if (gsync_lf_is_still(still, since)) {
           uint was = atomic_cmpxchg(poll, seen, seen | GSYNC_LF_CLOSED);
           if (was == seen) {
             count = seen & GSYNC_LF_COME;
@@ -168,11 +193,14 @@ int gsync_join(global uint *s, local uint *shared,
           }
           seen = was;
           still = 0;
+          since = gsync_lf_mark();
           continue;
         }
         gsync_lf_nap(100u);
         uint now = gsync_lf_load(poll);
         still = now == seen ? still + 1u : 0u;
+        if (now != seen)
+          since = gsync_lf_mark();
         seen = now;
       }
       atomic_xchg(&s[5], count);

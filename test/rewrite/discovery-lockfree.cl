@@ -21,21 +21,22 @@
 // RUN: %timeout %gsync-run --scenario stencil --cl %t.stencil.cl --constraints %t.stencil.json --groups 1 --local 64 --rounds 5 --launches 4 | FileCheck --check-prefix=ONE %s
 // RUN: %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 48 --local 64 --launches 20 --vary 8 | FileCheck --check-prefix=VARY %s
 //
-// PoCL's discovery admits one group here: participant 0's 64 atomic polls
-// end before another thread starts a group. With -DGSYNC_LF_STILL set high
-// it admits every group running at once, so these runs take the paths of
-// several participants: four threads and eight groups (four take part and
+// On a CPU device participant 0 closes the poll once no group has come for
+// 20 ms (64 polls, which it once waited, were over before PoCL's second
+// thread started a group), so PoCL admits every group it runs at once and
+// these runs take the paths of several participants: four threads and
+// eight groups (four take part and
 // close the poll, four come late), every second launch with two (all take
 // part; a launch that took the count the last one left, or whose reset kept
 // the generation, goes wrong here), four groups that all take part, and
 // the remapped ids of eight groups.
-// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 20 --vary 4 --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=SEVERAL %s
-// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario stencil --cl %t.stencil.cl --constraints %t.stencil.json --groups 4 --local 64 --rounds 20 --launches 3 --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=ALL4 %s
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 20 --vary 4 | FileCheck --check-prefix=SEVERAL %s
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario stencil --cl %t.stencil.cl --constraints %t.stencil.json --groups 4 --local 64 --rounds 20 --launches 3 | FileCheck --check-prefix=ALL4 %s
 // The ids scenario checks the count libgsync reports against the ids the
 // kernel used (a count published by a group that came after the close
 // would differ):
 // RUN: %gsync %kernels/ids.cl -o %t.ids.cl --constraints %t.ids.json
-// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario ids --cl %t.ids.cl --constraints %t.ids.json --groups 8 --local 64 --launches 5 --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=IDS %s
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario ids --cl %t.ids.cl --constraints %t.ids.json --groups 8 --local 64 --launches 5 | FileCheck --check-prefix=IDS %s
 // The poll cap: after a launch that admitted fewer groups than it polled,
 // libgsync caps later launches of as many groups or more at that count
 // (state word 32), and the groups past it return at once. The second
@@ -47,8 +48,8 @@
 // GPU, which starts groups in id order, admits the cap and stays capped:
 // test/gpu/run.sh). Launches of 2 groups, below the cap, poll 2 and leave
 // it as it was.
-// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 10 --polled --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=CAP %s
-// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 12 --vary 4 --polled --options -DGSYNC_LF_STILL=2000000u | FileCheck --check-prefix=CAPVARY %s
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 10 --polled | FileCheck --check-prefix=CAP %s
+// RUN: env POCL_MAX_PTHREAD_COUNT=4 %timeout %gsync-run --scenario reuse --cl %t.stencil.cl --constraints %t.stencil.json --groups 8 --local 64 --launches 12 --vary 4 --polled | FileCheck --check-prefix=CAPVARY %s
 // CAP: reuse: ok participants=2 groups=8 launches=10
 // CAP-NEXT: polled: 8 4 8 4 8 8 8 8 8 8{{$}}
 // CAPVARY: reuse: ok participants=2 groups=8 launches=12
