@@ -3,6 +3,8 @@
 # Substitutions:
 #   %gsync      the gsync-rewrite tool of this build
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
+#   %gsync-diffhost  test/differential/host.c: one differential variant,
+#               for devices without PyOpenCL
 #   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
 #   %gsync-watch  test/run/watch.c: running launches watched, cancelled
 #   %heat-host  the bundled example's host program
@@ -68,6 +70,9 @@ src = config.source_root
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
 config.substitutions.append(
     ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
+config.substitutions.append(
+    ("%gsync-diffhost",
+     "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_diffhost))
 config.substitutions.append(
     ("%gsync-watch", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_watch))
 config.substitutions.append(

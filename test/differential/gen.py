@@ -5,34 +5,114 @@ helper's result, work-group reductions through local memory, loops with a
 uniform early `break`, uniform branches, and two indexing styles (one
 work-item per element behind `if (i < n)`, or grid-stride loops).
 
+Beyond that (not in --classic kernels, which keep the kernels of the
+seeds the tests and docs/pocl.md name as they were):
+  - `while (moved && it < LIMIT)` loops whose flag is a value-returning
+    helper's result, read after its barrier (a 1-D Jacobi's shape);
+  - helpers in a header the kernel includes (the rewrite inlines it);
+  - 1-, 2- and 3-D local shapes, degenerate ones (2x1x2, 1x1x4) among
+    them: ids, sizes and the first work-item are the linear ones;
+  - early exits every work-item takes alike: a `return` of the kernel on
+    an argument, and of a void helper before its barrier;
+  - work after the last barrier that only the first work-item does,
+    behind `&&`, `||` or an exit the others take.
+
 Every kernel has the signature
     kernel void k(global int *a, global int *b, global int *f, int n, int k)
 and its result is a, b and f[0..2]. Counts go to f[t % 3] in round t,
 whose next slot is cleared by work-item 0 before the same barrier, so the
 kernel is race-free under a real global barrier.
 
-usage: gen.py SEED   (prints the kernel)"""
+usage: gen.py [--classic] SEED   (prints the kernel, then the header if
+                                  any and the local shape, as comments)"""
+import os
 import random
 import sys
+
+# Local shapes: the first of each dimensionality is its plain one.
+SHAPES = {1: [(8,), (16,), (32,), (64,)],
+          2: [(4, 4), (8, 2), (2, 8), (8, 8), (1, 4)],
+          3: [(2, 1, 2), (2, 2, 2), (4, 2, 2), (1, 2, 4), (1, 1, 4),
+              (4, 1, 1)]}
+
+
+def hand_kernel(path):
+    """A kernel written by hand in gen.py's signature, for run.py and
+    replay.py: (name, source, shapes, headers). shapes is a list of
+    (label, local size): one for each size of a first line '// local
+    sizes: 16 2x1x2 ...' (label name@16, ...), or [(name, None)] without
+    one (drawn as a seed's are); headers are the .h files beside it, by
+    name."""
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    first = src.split("\n", 1)[0]
+    sizes = ([tuple(int(x) for x in word.split("x"))
+              for word in first.split(":", 1)[1].split()]
+             if first.startswith("// local sizes:") else [None])
+    folder = os.path.dirname(os.path.abspath(path))
+    headers = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".h"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                headers[name] = f.read()
+    name = os.path.basename(path)[:-3]
+    shapes = [(name + ("@" + "x".join(map(str, local)) if local else ""),
+               local) for local in sizes]
+    return name, src, shapes, headers
 
 
 class Kernel:
     """One kernel, drawn from the random stream of its seed."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, classic=False):
         self.r = random.Random(seed)
+        # The extensions draw from a stream of their own, so that the
+        # classic stream, and with it every classic choice, stays as it was.
+        self.x = None if classic else random.Random(seed * 7919 + 13)
         self.helpers = []
+        self.header = []
         self.count = 0
         # One work-item per element (the launch covers n exactly), or
         # grid-stride loops (any number of work-groups is right).
         self.guarded = self.r.random() < 0.3
+        self.dims = 1 if classic else self.x.choice([1, 1, 2, 3])
+        self.shape = None if classic else self.x.choice(SHAPES[self.dims])
+
+    # The linear ids and sizes of the work-item and its group, in any
+    # dimensionality.
+    def linear(self, kind):
+        """(get_KIND_id(0) + get_KIND_size(0) * (get_KIND_id(1) + ...))."""
+        def part(d):
+            if d == self.dims - 1:
+                return f"get_{kind}_id({d})"
+            rest = part(d + 1)
+            if d + 1 < self.dims - 1:
+                rest = f"({rest})"
+            return f"get_{kind}_id({d}) + get_{kind}_size({d}) * {rest}"
+        return part(0) if self.dims == 1 else f"({part(0)})"
+
+    def gid(self):
+        return self.linear("global")
+
+    def gsize(self):
+        return " * ".join(f"get_global_size({d})" for d in range(self.dims))
+
+    def lid(self):
+        return self.linear("local")
+
+    def lsize(self):
+        return " * ".join(f"get_local_size({d})" for d in range(self.dims))
+
+    def chance(self, p):
+        """An extension's coin: never in a classic kernel."""
+        return self.x is not None and self.x.random() < p
 
     def over_items(self, body):
         """A statement that runs body for this work-item's elements i."""
         if self.guarded:
-            return f"{{ int i = get_global_id(0); if (i < n) {{ {body} }} }}"
-        return ("for (int i = get_global_id(0); i < n; "
-                f"i += get_global_size(0)) {{ {body} }}")
+            return f"{{ int i = {self.gid()}; if (i < n) {{ {body} }} }}"
+        return (f"for (int i = {self.gid()}; i < n; "
+                f"i += {self.gsize()}) {{ {body} }}")
 
     def expr(self):
         c = self.r.randint(1, 7)
@@ -51,23 +131,30 @@ class Kernel:
         """Statements that leave in v how many elements satisfy cond, the
         same value in every work-item: atomics on global memory, or a
         work-group reduction in local memory first."""
+        first = f"{self.gid()} == 0"
         if self.r.random() < 0.5:
-            return ["lb[get_local_id(0)] = 0;",
-                    self.over_items(f"if ({cond}) lb[get_local_id(0)] += 1;"),
+            lid = self.lid()
+            return [f"lb[{lid}] = 0;",
+                    self.over_items(f"if ({cond}) lb[{lid}] += 1;"),
                     "barrier(CLK_LOCAL_MEM_FENCE);",
-                    "if (get_local_id(0) == 0) { int s = 0; "
-                    "for (int j = 0; j < get_local_size(0); j++) s += lb[j]; "
+                    f"if ({lid} == 0) {{ int s = 0; "
+                    f"for (int j = 0; j < {self.lsize()}; j++) s += lb[j]; "
                     "atomic_add(&f[*e % 3], s); }",
-                    "if (get_global_id(0) == 0) f[(*e + 1) % 3] = 0;",
+                    f"if ({first}) f[(*e + 1) % 3] = 0;",
                     "global_barrier();", "int v = f[*e % 3]; (*e)++;"]
         return [self.over_items(f"if ({cond}) atomic_add(&f[*e % 3], 1);"),
-                "if (get_global_id(0) == 0) f[(*e + 1) % 3] = 0;",
+                f"if ({first}) f[(*e + 1) % 3] = 0;",
                 "global_barrier();", "int v = f[*e % 3]; (*e)++;"]
 
     def params(self, with_k=True):
         k = " int k," if with_k else ""
         return ("global int *a, global int *b, global int *f, local int *lb, "
                 f"int n,{k} private int *e")
+
+    def define(self, text):
+        """Adds a helper; source() puts the first ones, which call none of
+        the later, in the header."""
+        self.helpers.append(text)
 
     def helper(self, depth):
         """A helper that calls the barrier; returns (name, returns int)."""
@@ -77,6 +164,9 @@ class Kernel:
         static = "static " if r.random() < 0.6 else ""
         returns = r.choice(["void", "int", "int"]) == "int"
         body = []
+        if not returns and self.chance(0.3):
+            # Every work-item leaves alike: k is the same for all.
+            body.append(f"if (k == {self.x.randint(0, 4)}) return;")
         for _ in range(r.randint(1, 2)):
             body += self.block(depth + 1)
         if returns:
@@ -85,8 +175,8 @@ class Kernel:
             body.append(r.choice(
                 ["return v;", "return v > 0 ? v : 0;", "return v != 0;"]))
         kind = "int" if returns else "void"
-        self.helpers.append(f"{static}{kind} {name}({self.params()}) {{\n  "
-                            + "\n  ".join(body) + "\n}\n")
+        self.define(f"{static}{kind} {name}({self.params()}) {{\n  "
+                    + "\n  ".join(body) + "\n}\n")
         return name, returns
 
     def converge(self):
@@ -97,10 +187,16 @@ class Kernel:
         static = "static " if r.random() < 0.6 else ""
         body = ([self.over_items("a[i] = a[i] >> 1; b[i] = a[i];")]
                 + self.count_where("a[i] != 0") + ["return v;"])
-        self.helpers.append(f"{static}int {name}({self.params(False)}) {{\n  "
-                            + "\n  ".join(body) + "\n}\n")
+        self.define(f"{static}int {name}({self.params(False)}) {{\n  "
+                    + "\n  ".join(body) + "\n}\n")
         call = f"{name}(a, b, f, lb, n, e)"
         form = r.choice(["while", "do", "for"])
+        if self.chance(0.4):
+            # A Jacobi's loop: the flag a helper returned after its barrier
+            # decides whether to go round, and a step follows in the body.
+            limit = self.x.randint(3, 40)
+            return [f"{{ int moved = 1, it = 0; while (moved && it < {limit}) "
+                    f"{{ moved = {call}; {' '.join(self.step())} it++; }} }}"]
         if form == "while":
             return [f"{{ int it = 0; while ({call} && it < 40) it++; }}"]
         if form == "do":
@@ -138,16 +234,59 @@ class Kernel:
                     f"else {{ {other} }}"]
         return self.converge()
 
-    def source(self):
+    def tail(self):
+        """Work after the last barrier that only the first work-item does,
+        behind a test of several parts or an exit that the others take."""
+        c = self.x.randint(0, 3)
+        first = f"{self.gid()} == 0"
+        return self.x.choice([
+            f"if ({first} && k > {c}) f[0] += 1;",
+            f"if (!({first}) || k == {c}) return; f[1] += 7;",
+            f"{{ int i = {self.gid()}; if (i == 0 && n > {40 * c}) "
+            "f[2] ^= 5; }"])
+
+    def header_name(self, stem):
+        return f"{stem}.h"
+
+    def source(self, stem="kernel"):
+        """The kernel's file; it includes header_name(stem) if the kernel
+        has a header (header_text())."""
         body = []
         for _ in range(self.r.randint(1, 3)):
             body += self.block(0)
-        return ("\n".join(self.helpers)
+            if self.chance(0.2):
+                body.append(f"if (k == {self.x.randint(0, 4)}) return;")
+        if self.chance(0.4):
+            body.append(self.tail())
+        if self.helpers and self.chance(0.35):
+            # Helpers are defined callees first: a prefix calls no other.
+            split = self.x.randint(1, len(self.helpers))
+            self.header = self.helpers[:split]
+            self.helpers = self.helpers[split:]
+        include = (f'#include "{self.header_name(stem)}"\n'
+                   if self.header else "")
+        return (include + "\n".join(self.helpers)
                 + "kernel void k(global int *a, global int *b, global int *f, "
                 "int n, int k) {\n  local int lb[64];\n"
                 "  int ev = 0; private int *e = &ev;\n  "
                 + "\n  ".join(body) + "\n}\n")
 
+    def header_text(self):
+        """The header the kernel includes, or None."""
+        return "\n".join(self.header) if self.header else None
+
+    def local(self):
+        """The local size: a tuple of 1 to 3, or for a classic kernel None
+        (the runner draws a 1-D one, as it always has)."""
+        return self.shape
+
 
 if __name__ == "__main__":
-    print(Kernel(int(sys.argv[1])).source(), end="")
+    args = sys.argv[1:]
+    classic = args[:1] == ["--classic"]
+    kernel = Kernel(int(args[-1]), classic)
+    print(kernel.source(), end="")
+    if kernel.header_text():
+        print("/* header " + kernel.header_name("kernel") + ":\n"
+              + kernel.header_text() + "*/")
+    print(f"/* local shape: {kernel.local()} */")

@@ -3,27 +3,39 @@ the test suite): for each seed, a kernel from gen.py runs
 
   ref        global_barrier() as barrier() in one work-group, built with
              -cl-opt-disable: the reference
-  nd         the --no-discovery output, one work-group
+  ref-O2     the same built optimised: if it differs from ref, the device
+             miscompiles the input itself, and the seed is reported as
+             INPUT (apart from the tool's results; its variants still run)
+  disc       the default output (discovery), in 17 work-groups along
+             dimension 0 for grid-stride kernels (discovery may leave
+             groups out), in one otherwise
+  nd         the --no-discovery output in one work-group
   nd2        the same in two work-groups (grid-stride kernels only)
   spin0      --no-discovery --spin-limit=0 (no abort machinery at all)
-  disc       the default output (discovery), 17 work-groups launched
-             (grid-stride kernels only: discovery may leave groups out)
 
-each built with the options the host libraries give (on PoCL they include
--cl-opt-disable: docs/pocl.md, section 6); with --O2 also each built
-optimised (ref-O2, nd-O2, nd2-O2, spin0-O2, disc-O2), which is what a
-host that builds the output its own way gets, and with --O2-only those
-alone (PoCL 3.1 miscompiles some: seeds 124, 133 and 135 with discovery;
-seed 148 even the reference),
+every output built as a host builds it: with the options libgsync gives
+(gsync.Program.build_options: the -D and -I the constraints name, and no
+-cl-opt-disable, on PoCL as anywhere: docs/pocl.md, section 6), so
+optimised; with --O0 each also with -cl-opt-disable added (disc-O0, ...).
+Every result (a, b and f[0..2] after the launch) must equal the
+reference. A variant whose state shows an abort, or that differs, fails
+the seed with its name; so does a rewrite the tool refuses for any reason
+but the uniformity checker's (REFUSED: conservative, not wrong).
 
-and every result (a, b and f[0..2] after the launch) must equal the
-reference. A variant whose state shows an abort, or that differs, fails the
-seed with its name; so does a rewrite the tool refuses for any reason but
-the uniformity checker's (REFUSED: conservative, not wrong).
+Each line starts with OK, FAIL, INPUT (ref-O2 differs from ref; the
+variants that differ from ref are listed too) or REFUSED. --classic draws
+the kernels gen.py drew before its 2-D and 3-D shapes, headers, Jacobi
+loops and early exits (the seeds that tests and docs/pocl.md name).
 
-usage: run.py --tool GSYNC_REWRITE --work DIR [--O2 | --O2-only]
-              [--kernel FILE]...
-              SEED...
+With --truth, a seed's reference is another device's result for the
+input (test/differential/truth-nvidia.txt: NVIDIA's, whose work-group
+barrier is the hardware's): PoCL gets some inputs wrong at every
+optimisation level (docs/pocl.md, section 6), and then ref agrees with
+a wrong output. INPUT then means that ref-O2 differs from the truth.
+
+usage: run.py --tool GSYNC_REWRITE --work DIR [--O0] [--classic]
+              [--truth FILE] [--variants disc,nd,spin0]
+              [--kernel FILE]... SEED...
 Exit status 1 if any seed failed."""
 import argparse
 import json
@@ -45,6 +57,7 @@ import gsync  # noqa: E402
 warnings.simplefilter("ignore")  # PyOpenCL's build-log warnings
 REFERENCE = ("#define global_barrier() "
              "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n")
+VARIANTS = ("disc", "nd", "spin0")
 
 
 class Refused(Exception):
@@ -61,6 +74,7 @@ class Launcher:
         self.a0, self.n, self.k, self.local = a0, n, k, local
 
     def run(self, code, options, groups, constraints):
+        """groups: work-groups along dimension 0 (1 along the others)."""
         ctx, mf = self.ctx, cl.mem_flags
         prg = cl.Program(ctx, code).build(options=options)
 
@@ -77,7 +91,8 @@ class Launcher:
             words = (size["fixed"] + size["per_group"] * groups + 3) // 4
             state = np.zeros(words, np.uint32)
             args.append(buf(state))
-        prg.k(self.queue, (groups * self.local,), (self.local,), *args)
+        glob = (self.local[0] * groups,) + tuple(self.local[1:])
+        prg.k(self.queue, glob, self.local, *args)
         for host, dev in zip([a, b, f], bufs):
             cl.enqueue_copy(self.queue, host, dev)
         note = ""
@@ -89,6 +104,15 @@ class Launcher:
         return a.tobytes() + b.tobytes() + f[:3].tobytes(), note
 
 
+def digest(result):
+    """FNV-1a (64 bits) of a result's bytes: what test/differential/host.c
+    prints, so that results from another device compare."""
+    h = 14695981039346656037
+    for byte in result:
+        h = ((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"
+
+
 def rewrite(tool, src_path, name, flags):
     """Runs the tool; returns (code, constraints) or raises with its error;
     the constraints' path is code's with .json added."""
@@ -97,9 +121,10 @@ def rewrite(tool, src_path, name, flags):
                            "--constraints", out + ".json"],
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        first = proc.stderr.strip().splitlines()[0]
-        if "not reached by every work-item" in first or \
-                "not every work-item reaches it" in first:
+        first = (proc.stderr.strip().splitlines() or ["no message"])[0]
+        # Every error of the uniformity check speaks of work-items; a
+        # crash (a signal, a sanitizer's exit status) is never a refusal.
+        if proc.returncode == 1 and "work-item" in first:
             raise Refused(f"{name}: {first}")
         raise RuntimeError(f"{name}: the tool refused: {first}")
     with open(out, encoding="utf-8") as code, \
@@ -107,69 +132,110 @@ def rewrite(tool, src_path, name, flags):
         return code.read(), json.load(cons)
 
 
-def check_seed(tool, work, seed, ctx, queue, o2=None):
-    """Returns a line that starts with OK, FAIL or REFUSED."""
-    kernel = gen.Kernel(seed)
-    return check_kernel(tool, work, f"seed {seed}", f"seed{seed}",
-                        kernel.source(), kernel.guarded,
-                        random.Random(seed * 7 + 1), ctx, queue, o2)
+def check_seed(tool, work, seed, ctx, queue, o0=False, classic=False,
+               only=VARIANTS, truths=None):
+    """Returns a line that starts with OK, FAIL, INPUT or REFUSED."""
+    kernel = gen.Kernel(seed, classic)
+    stem = f"seed{seed}"
+    src = kernel.source(stem)  # draws the header's helpers too
+    header = kernel.header_text()
+    if header is not None:
+        with open(os.path.join(work, kernel.header_name(stem)), "w",
+                  encoding="utf-8") as out:
+            out.write(header)
+    return check_kernel(tool, work, f"seed {seed}", stem, src, kernel.guarded,
+                        random.Random(seed * 7 + 1), ctx, queue, o0,
+                        kernel.local(), only,
+                        None if classic else (truths or {}).get(str(seed)))
 
 
-def check_file(tool, work, path, ctx, queue, o2=None):
+def check_file(tool, work, path, ctx, queue, o0=False, only=VARIANTS,
+               truths=None):
     """The same for a kernel written by hand in gen.py's signature, in
-    grid-stride style; its inputs come from the random stream of seed 6
-    (eight work-items a group: the quickest for PoCL to compile)."""
-    with open(path, encoding="utf-8") as f:
-        src = f.read()
-    name = os.path.basename(path)[:-3]
-    return check_kernel(tool, work, name, name, src, False, random.Random(6),
-                        ctx, queue, o2)
+    grid-stride style (gen.hand_kernel: its local sizes and headers); its
+    inputs come from the random stream of seed 6; one line for each local
+    size."""
+    name, src, shapes, headers = gen.hand_kernel(path)
+    for header, text in headers.items():
+        with open(os.path.join(work, header), "w", encoding="utf-8") as out:
+            out.write(text)
+    lines = []
+    for label, local in shapes:
+        lines.append(check_kernel(tool, work, label, name, src, False,
+                                  random.Random(6), ctx, queue, o0, local,
+                                  only, (truths or {}).get(label)))
+    return "\n".join(lines)
+
+
+def draw_inputs(r, guarded, local=None):
+    """(local, n, k, a0) for a kernel, drawn from r; a local size too if
+    local is None (replay's prepare.py draws the same)."""
+    drawn = r.choice([8, 16, 32, 64])
+    local = local or (drawn,)
+    items = int(np.prod(local))
+    n = r.randint(items // 2 + 1, items) if guarded else r.randint(40, 300)
+    k = r.randint(1, 3)
+    a0 = np.array([r.randint(0, 1000) for _ in range(n)], np.int32)
+    return local, n, k, a0
 
 
 def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue,
-                 o2=None):
+                 o0=False, local=None, only=VARIANTS, truth=None):
     """Runs every variant of src against the reference on inputs drawn
-    from r; returns a line that starts with OK, FAIL or REFUSED."""
-    local = r.choice([8, 16, 32, 64])
-    n = r.randint(local // 2 + 1, local) if guarded else r.randint(40, 300)
-    k = r.randint(1, 3)
-    a0 = np.array([r.randint(0, 1000) for _ in range(n)], np.int32)
+    from r (and a local size drawn from it, if local is None); returns a
+    line that starts with OK, FAIL, INPUT or REFUSED."""
+    local, n, k, a0 = draw_inputs(r, guarded, local)
     src_path = os.path.join(work, f"{stem}.cl")
     with open(src_path, "w", encoding="utf-8") as out:
         out.write(src)
     run = Launcher(ctx, queue, a0, n, k, local).run
+    shape = "x".join(str(d) for d in local)
     head = f"{label} ({'guarded' if guarded else 'grid-stride'}, " \
-           f"local size {local}, n {n}, k {k})"
+           f"local size {shape}, n {n}, k {k})"
+    include = f"-I{work}"
     try:
-        ref, _ = run(REFERENCE + src, "-cl-opt-disable", 1, None)
+        if truth is None:
+            ref, _ = run(REFERENCE + src, f"-cl-opt-disable {include}", 1,
+                         None)
+        else:
+            ref = truth
+        ref_o2, _ = run(REFERENCE + src, include, 1, None)
         results = {}
-        if o2:
-            results["ref-O2"] = run(REFERENCE + src, "", 1, None)
-        variants = [("nd", ["--no-discovery"], [1, 2]),
-                    ("spin0", ["--no-discovery", "--spin-limit=0"], [1]),
-                    ("disc", [], [17])]
+        variants = [("disc", ["--inline-includes"], [1 if guarded else 17]),
+                    ("nd", ["--inline-includes", "--no-discovery"], [1, 2]),
+                    ("spin0", ["--inline-includes", "--no-discovery",
+                               "--spin-limit=0"], [1])]
         for name, flags, launches in variants:
-            if guarded and name == "disc":
+            if name not in only:
                 continue
             code, cons = rewrite(tool, src_path, name, flags)
             lib = gsync.load(f"{src_path[:-3]}.{name}.cl.json")
-            builds = []
-            if o2 != "only":
-                builds.append(("", lib.build_options(ctx.devices[0])))
-            if o2:
-                builds.append(("-O2", ""))
+            options = lib.build_options(ctx.devices[0])
+            builds = [("", options)]
+            if o0:
+                builds.append(("-O0", options + " -cl-opt-disable"))
             for groups in launches:
                 if guarded and groups > 1:
                     continue
                 label = name + ("2" if groups == 2 else "")
-                for suffix, options in builds:
-                    results[label + suffix] = run(code, options, groups, cons)
+                for suffix, opts in builds:
+                    results[label + suffix] = run(code, opts, groups, cons)
     except Refused as err:
         return f"REFUSED {head}: {err}"
     except (RuntimeError, cl.Error) as err:
         return f"FAIL {head}: {err}"
+    if truth is not None:
+        # Another device's result (replay.py run --ref-only, on NVIDIA):
+        # PoCL can be wrong about the input at every optimisation level.
+        ref_o2 = digest(ref_o2)
+        results = {name: (digest(res), note)
+                   for name, (res, note) in results.items()}
     bad = [name + note for name, (res, note) in results.items()
            if res != ref or note]
+    if ref_o2 != ref:
+        return (f"INPUT {head}: the input itself differs built optimised"
+                + (f"; so do {' '.join(bad)}" if bad else
+                   "; every output is right"))
     if bad:
         return f"FAIL {head}: differs from the reference: {' '.join(bad)}"
     return f"OK {head}"
@@ -179,29 +245,42 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", required=True)
     parser.add_argument("--work", required=True)
-    parser.add_argument("--O2", dest="o2", action="store_const",
-                        const="also", default=None,
-                        help="also every variant built optimised")
-    parser.add_argument("--O2-only", dest="o2", action="store_const",
-                        const="only",
-                        help="every variant built optimised, no other")
+    parser.add_argument("--O0", dest="o0", action="store_true",
+                        help="also every output built with -cl-opt-disable")
+    parser.add_argument("--classic", action="store_true",
+                        help="the kernels gen.py drew before its extensions")
     parser.add_argument("--kernel", action="append", default=[],
                         help="also a kernel file written by hand")
+    parser.add_argument("--truth",
+                        help="a file of 'SEED HASH' lines: each seed's "
+                        "reference result from another device (replay.py "
+                        "run --ref-only), which then is the reference")
+    parser.add_argument("--variants", default=",".join(VARIANTS),
+                        help="which outputs run: disc (the default output; "
+                        "nd and nd2 without discovery; spin0 without the "
+                        "spin limit too), comma-separated")
     parser.add_argument("seeds", type=int, nargs="*")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ctx = cl.create_some_context(interactive=False)
     queue = cl.CommandQueue(ctx)
     failed = 0
-    tool, work, o2 = args.tool, args.work, args.o2
-    lines = [lambda s=s: check_seed(tool, work, s, ctx, queue, o2)
+    tool, work, o0 = args.tool, args.work, args.o0
+    only = tuple(args.variants.split(","))
+    truths = {}
+    if args.truth:
+        with open(args.truth, encoding="utf-8") as f:
+            truths = dict(line.split()[:2] for line in f if line.strip())
+    lines = [lambda s=s: check_seed(tool, work, s, ctx, queue, o0,
+                                    args.classic, only, truths)
              for s in args.seeds]
-    lines += [lambda p=p: check_file(tool, work, p, ctx, queue, o2)
+    lines += [lambda p=p: check_file(tool, work, p, ctx, queue, o0, only,
+                                     truths)
               for p in args.kernel]
     for check in lines:
-        line = check()
-        print(line, flush=True)
-        failed += line.startswith("FAIL")
+        out = check()
+        print(out, flush=True)
+        failed += sum(line.startswith("FAIL") for line in out.split("\n"))
     return 1 if failed else 0
 
 

@@ -4,7 +4,8 @@
 // work-item add the group's sum to f[r % 3] and clears the next slot
 // before the barrier (gen.py's scheme); the kernel does the same with the
 // odd elements after it. Built optimised by PoCL 3.1, the rewritten kernel
-// with discovery lost the second sum (docs/pocl.md, bug 4).
+// with discovery lost the second sum (docs/pocl.md, section 6:
+// entry-exit.cl).
 static int count(global int *a, global int *b, global int *f, local int *lb,
                  int n, int first, int r) {
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
