@@ -292,8 +292,9 @@ void gsri_plan_anchors(gsri_ctx *ctx) {
     if (w.missed)
       gsri_report_in(ctx, GSR_WARNING, fn->file, w.missed_line, w.missed_col,
                      "'%s' has code written by a macro where PoCL needs an "
-                     "anchor (%u place%s): on PoCL, build this kernel with "
-                     "-cl-opt-disable (docs/pocl.md)",
+                     "anchor (%u place%s): PoCL can run it wrong at any "
+                     "optimisation level; write that code without the "
+                     "macro (docs/pocl.md)",
                      fn->name, w.missed, w.missed == 1 ? "" : "s");
   }
   free(w.reach);

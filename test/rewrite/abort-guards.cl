@@ -12,7 +12,7 @@
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // RUN: %gsync-run --build-only %t.cl
-// WARN: abort-guards.cl:[[@LINE+35]]:25: warning: 'k' has code written by a macro where PoCL needs an anchor (1 place): on PoCL, build this kernel with -cl-opt-disable (docs/pocl.md)
+// WARN: abort-guards.cl:[[@LINE+35]]:25: warning: 'k' has code written by a macro where PoCL needs an anchor (1 place): PoCL can run it wrong at any optimisation level; write that code without the macro (docs/pocl.md)
 #define SYNC() global_barrier()
 #define TWICE(x) do { x; x; } while (0)
 #define BUMP { a[0]++; }
