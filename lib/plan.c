@@ -319,7 +319,7 @@ static void plan_site(gsri_ctx *ctx, gsri_site *s, int in_ctx) {
  * risk for nothing. The one exception is the probe launch that measures
  * how many groups fit, in which no group takes part: gsync_join_all has
  * its return only in a build with -Dgsync_fit_probe, which libgsync's options
- * give (and with them -cl-opt-disable on PoCL; see discovery-none.cl). */
+ * give; that exit is anchored as discovery's is (discovery-none.cl). */
 static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
   if (fn->body_lbrace == NO_OFF) {
     gsri_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,

@@ -16,9 +16,9 @@
  * options have it): a launch with word 4 nonzero (libgsync's
  * gsync_max_groups writes it, and zeroes words 1-4 again after) is a
  * probe, in which no work-group runs the kernel's code; gsync_join_all, at
- * the kernel's entry, returns for it. Without -Dgsync_fit_probe the entry
- * has no return (PoCL 3.1 miscompiles some kernels with one when it
- * optimises; libgsync builds unoptimised there: docs/pocl.md).
+ * the kernel's entry, returns for it (an exit at the entry, anchored as
+ * discovery's is: docs/pocl.md, section 6). Without -Dgsync_fit_probe the
+ * entry has no return.
  *
  * In the probe, linear local id 0 of each group counts itself in word 1.
  * The first (the count was 0) polls word 1 until it has not moved for

@@ -170,6 +170,41 @@ void gsync_anchor(private struct gsync_ctx *c) {
 #define gsync_anchor(c) ((void)0)
 #endif
 
+/* Work-item ids read afresh at every use, where the anchors are on.
+ * After a work-group barrier whose leader block does an atomic (every
+ * rule's), PoCL 3.1 built optimised can give an id query another
+ * work-item's value: in a 4x4 group, a count into local memory indexed by
+ * the linear local id keeps only the last work-item of each row
+ * (test/pocl/kernels/leader-ids.cl, differential seed 1051; docs/pocl.md,
+ * section 6). No anchor reaches that. Read through a volatile, the ids
+ * are right; these macros hold for the rules after this point and for
+ * the user's code. */
+#if (defined(POCL_DEVICE_ADDRESS_BITS) || defined(gsync_anchors)) &&            \
+    !defined(gsync_no_anchors)
+size_t gsync_fresh_local_id(uint d) {
+  volatile size_t id = get_local_id(d);
+  return id;
+}
+size_t gsync_fresh_global_id(uint d) {
+  volatile size_t id = get_global_id(d);
+  return id;
+}
+#define get_local_id(d) gsync_fresh_local_id(d)
+#define get_global_id(d) gsync_fresh_global_id(d)
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
+size_t gsync_fresh_local_linear_id(void) {
+  volatile size_t id = get_local_linear_id();
+  return id;
+}
+size_t gsync_fresh_global_linear_id(void) {
+  volatile size_t id = get_global_linear_id();
+  return id;
+}
+#define get_local_linear_id() gsync_fresh_local_linear_id()
+#define get_global_linear_id() gsync_fresh_global_linear_id()
+#endif
+#endif
+
 /* Starts a context: discovery calls it first, from every work-item. */
 void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
                      local uint *shared) {

@@ -21,19 +21,25 @@ kernels with anchors, as the tool writes them, are right.
                     meet in one block: with a local size of 1x2x4 the
                     `if (i == 0)` block after them runs twice, at every
                     optimisation level: f[0] must be 1
+  leader-ids.cl     after a barrier whose leader does an atomic, a 4x4
+                    group's reduction into lb[linear local id] keeps one
+                    work-item of each row: f[0] must count the a[i] > 100
 
 The first four are PoCL adding a barrier at the top of the blocks that
 lead only to a barrier not every path reaches, stopping its climb at a
 block that holds only a barrier, and so putting its barrier inside a
 branch not every work-item takes; the fifth is its tail replication
-copying the code after such a join once per way in. Each kernel runs as
+copying the code after such a join once per way in; the sixth is a
+work-item id queried after such a barrier coming out as another work-item's. Each kernel runs as
 it is, optimised and with -cl-opt-disable, and is reported as
 "reproduces" or "does not reproduce" (a fixed PoCL does not fail it).
 Then each runs anchored, as the tool writes the output: a statement no
 compiler can move (here a volatile store; the tool's gsync_anchor() is a
 volatile read) after every work-group barrier, after every statement
 that holds a return, at the top of every loop body that reaches a
-barrier and at the end of the kernel. That form must be right at both
+barrier and at the end of the kernel, and get_local_id() and
+get_global_id() read through a volatile, as the tool's prelude has them
+wherever it has anchors. That form must be right at both
 optimisation levels; so must the first four with the anchors compiled
 out (-Dno_anchors) at -cl-opt-disable, while optimised every kernel must
 fail with them compiled out, or the anchors are not what makes the
@@ -51,7 +57,13 @@ import pyopencl as cl
 warnings.simplefilter("ignore")
 
 ANCHOR = ("#ifdef no_anchors\n#define anchor() ((void)0)\n#else\n"
-          "void anchor(void) { volatile int a; a = 0; }\n#endif\n")
+          "void anchor(void) { volatile int a; a = 0; }\n"
+          "size_t fresh_local_id(uint d) {\n"
+          "  volatile size_t id = get_local_id(d);\n  return id;\n}\n"
+          "size_t fresh_global_id(uint d) {\n"
+          "  volatile size_t id = get_global_id(d);\n  return id;\n}\n"
+          "#define get_local_id(d) fresh_local_id(d)\n"
+          "#define get_global_id(d) fresh_global_id(d)\n#endif\n")
 
 
 def anchored(src):
@@ -99,7 +111,9 @@ def main():
               int(a0[:10].max()).bit_length(), True),
              ("entry-exit.cl", (16,), 100, a0[:100],
               int(np.count_nonzero(a0[:100] & 1)), True),
-             ("exit-join.cl", (1, 2, 4), 8, a0[:8], 1, False)]
+             ("exit-join.cl", (1, 2, 4), 8, a0[:8], 1, False),
+             ("leader-ids.cl", (4, 4), 15, a0[:15],
+              int(np.count_nonzero(a0[:15] > 100)), True)]
     failed = 0
     teeth = 0
     for name, local, n, a, want, o0_right in cases:
