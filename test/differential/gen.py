@@ -36,6 +36,15 @@ SHAPES = {1: [(8,), (16,), (32,), (64,)],
               (4, 1, 1)]}
 
 
+def refused(returncode, message):
+    """Whether the tool's exit status and first line of error say that
+    the uniformity check refused the kernel (conservative, no wrong
+    result): exit 1 and a message about work-items, as every error of
+    the check is. A crash (a signal, a sanitizer's status) never is. One
+    rule for run.py and replay.py."""
+    return returncode == 1 and "work-item" in message
+
+
 def hand_kernel(path):
     """A kernel written by hand in gen.py's signature, for run.py and
     replay.py: (name, source, shapes, headers). shapes is a list of

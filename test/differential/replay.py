@@ -78,9 +78,11 @@ def prepare(args):
                  "-o", os.path.join(d, name + ".cl"),
                  "--constraints", os.path.join(d, name + ".json")],
                 capture_output=True, text=True, check=False)
+            first = (proc.stderr.strip().splitlines() or ["no message"])[0]
             meta["variants"][name] = (
                 "ok" if proc.returncode == 0 else
-                (proc.stderr.strip().splitlines() or ["refused"])[0])
+                ("refused: " if gen.refused(proc.returncode, first)
+                 else "error: ") + first)
         with open(os.path.join(d, "meta.json"), "w", encoding="utf-8") as out:
             json.dump(meta, out)
     return 0
@@ -113,8 +115,7 @@ def replay_seed(args, d):
     refused = [v for v, why in meta["variants"].items() if why != "ok"]
     if refused:
         why = meta["variants"][refused[0]]
-        kind = ("REFUSED" if "not reached by every work-item" in why or
-                "not every work-item reaches it" in why else "FAIL")
+        kind = "REFUSED" if why.startswith("refused: ") else "FAIL"
         return kind, f"{kind} {head}: {refused[0]}: {why}"
     ref = host(args, d, meta, "ref.cl", 1, options="-cl-opt-disable")
     ref_o2 = host(args, d, meta, "ref.cl", 1)

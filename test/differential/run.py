@@ -122,9 +122,7 @@ def rewrite(tool, src_path, name, flags):
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         first = (proc.stderr.strip().splitlines() or ["no message"])[0]
-        # Every error of the uniformity check speaks of work-items; a
-        # crash (a signal, a sanitizer's exit status) is never a refusal.
-        if proc.returncode == 1 and "work-item" in first:
+        if gen.refused(proc.returncode, first):
             raise Refused(f"{name}: {first}")
         raise RuntimeError(f"{name}: the tool refused: {first}")
     with open(out, encoding="utf-8") as code, \
