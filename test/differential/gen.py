@@ -45,6 +45,14 @@ def refused(returncode, message):
     return returncode == 1 and "work-item" in message
 
 
+def inputs(seed=None):
+    """The random stream a case's inputs (run.draw_inputs) come from: the
+    seed's, or with None the stream of every kernel written by hand. run.py
+    and replay.py both take it from here, so that a case has the same
+    inputs on every machine (truth-nvidia.txt depends on it)."""
+    return random.Random(6 if seed is None else seed * 7 + 1)
+
+
 def hand_kernel(path):
     """A kernel written by hand in gen.py's signature, for run.py and
     replay.py: (name, source, shapes, headers). shapes is a list of
@@ -283,6 +291,12 @@ class Kernel:
     def header_text(self):
         """The header the kernel includes, or None."""
         return "\n".join(self.header) if self.header else None
+
+    def headers(self, stem):
+        """{file name: text} of the header source(stem) includes: empty
+        if it has none. Call it after source()."""
+        text = self.header_text()
+        return {self.header_name(stem): text} if text is not None else {}
 
     def local(self):
         """The local size: a tuple of 1 to 3, or for a classic kernel None

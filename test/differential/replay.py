@@ -26,7 +26,6 @@ import argparse
 import collections
 import json
 import os
-import random
 import shlex
 import subprocess
 import sys
@@ -44,16 +43,14 @@ def prepare(args):
     for seed in args.seeds:
         kernel = gen.Kernel(seed)
         src = kernel.source("seed")
-        headers = ({kernel.header_name("seed"): kernel.header_text()}
-                   if kernel.header_text() is not None else {})
-        cases.append((f"seed{seed}", seed, src, headers, kernel.guarded,
-                      random.Random(seed * 7 + 1), kernel.local()))
+        cases.append((f"seed{seed}", seed, src, kernel.headers("seed"),
+                      kernel.guarded, gen.inputs(seed), kernel.local()))
     for path in args.kernel:
         # As run.py's check_file.
         _, src, shapes, headers = gen.hand_kernel(path)
         for label, local in shapes:
             cases.append((f"kernel-{label}", label, src, headers, False,
-                          random.Random(6), local))
+                          gen.inputs(), local))
     for stem, seed, src, headers, guarded, r, local in cases:
         d = os.path.join(args.out, stem)
         os.makedirs(d, exist_ok=True)

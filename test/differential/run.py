@@ -40,7 +40,6 @@ Exit status 1 if any seed failed."""
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
 import warnings
@@ -136,13 +135,11 @@ def check_seed(tool, work, seed, ctx, queue, o0=False, classic=False,
     kernel = gen.Kernel(seed, classic)
     stem = f"seed{seed}"
     src = kernel.source(stem)  # draws the header's helpers too
-    header = kernel.header_text()
-    if header is not None:
-        with open(os.path.join(work, kernel.header_name(stem)), "w",
-                  encoding="utf-8") as out:
-            out.write(header)
+    for name, text in kernel.headers(stem).items():
+        with open(os.path.join(work, name), "w", encoding="utf-8") as out:
+            out.write(text)
     return check_kernel(tool, work, f"seed {seed}", stem, src, kernel.guarded,
-                        random.Random(seed * 7 + 1), ctx, queue, o0,
+                        gen.inputs(seed), ctx, queue, o0,
                         kernel.local(), only,
                         None if classic else (truths or {}).get(str(seed)))
 
@@ -151,8 +148,7 @@ def check_file(tool, work, path, ctx, queue, o0=False, only=VARIANTS,
                truths=None):
     """The same for a kernel written by hand in gen.py's signature, in
     grid-stride style (gen.hand_kernel: its local sizes and headers); its
-    inputs come from the random stream of seed 6; one line for each local
-    size."""
+    inputs come from gen.inputs(); one line for each local size."""
     name, src, shapes, headers = gen.hand_kernel(path)
     for header, text in headers.items():
         with open(os.path.join(work, header), "w", encoding="utf-8") as out:
@@ -160,14 +156,14 @@ def check_file(tool, work, path, ctx, queue, o0=False, only=VARIANTS,
     lines = []
     for label, local in shapes:
         lines.append(check_kernel(tool, work, label, name, src, False,
-                                  random.Random(6), ctx, queue, o0, local,
+                                  gen.inputs(), ctx, queue, o0, local,
                                   only, (truths or {}).get(label)))
     return "\n".join(lines)
 
 
 def draw_inputs(r, guarded, local=None):
     """(local, n, k, a0) for a kernel, drawn from r; a local size too if
-    local is None (replay's prepare.py draws the same)."""
+    local is None (replay.py prepare draws the same)."""
     drawn = r.choice([8, 16, 32, 64])
     local = local or (drawn,)
     items = int(np.prod(local))
