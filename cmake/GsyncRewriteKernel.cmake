@@ -17,11 +17,9 @@
 # for the build to make them. The directory that holds gsync.h is on the
 # include path last, so kernels may include it.
 #
-# Each output has a command of its own, which runs the whole rewrite (the
-# tool writes the same bytes whichever files it is asked for), so that a
-# deleted output is made again with every generator: with one command for
-# both, the Makefile generators rebuild only the first output and leave a
-# deleted second one missing.
+# Every run of the tool writes both outputs, so that they always come from
+# one run, and a build runs it once; a deleted output is made again with
+# every generator (test/downstream deletes each in turn).
 #
 # Installed with gsync-rewrite's CMake package (find_package(gsync-rewrite))
 # and used by its own source tree. Needs CMake 3.20 for DEPFILE with the
@@ -76,35 +74,63 @@ function(gsync_rewrite_kernel output)
   list(APPEND args ${arg_OPTIONS})
 
   get_filename_component(name "${src}" NAME)
-  _gsync_rewrite_command("${out}" "${src}" "${name}" ${args} "${src}"
-                         -o "${out}")
+  set(run gsync::gsync-rewrite ${args} "${src}" -o "${out}")
   if(arg_CONSTRAINTS)
     get_filename_component(json "${arg_CONSTRAINTS}" ABSOLUTE
       BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
-    # The same rewrite again for the constraints; the output it writes
-    # too goes where no one looks.
-    get_filename_component(json_name "${json}" NAME)
-    set(scratch "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/gsync-rewrite-kernel")
-    file(MAKE_DIRECTORY "${scratch}")
-    _gsync_rewrite_command("${json}" "${src}" "${name} (constraints)" ${args}
-      "${src}" -o "${scratch}/${json_name}.cl" --constraints "${json}")
+    list(APPEND run --constraints "${json}")
   endif()
-endfunction()
-
-# The command that writes file (one output of gsync_rewrite_kernel()) by
-# running gsync-rewrite with the arguments that follow; it reruns when src,
-# a file src includes, or the tool changes.
-function(_gsync_rewrite_command file src comment)
-  set(args ${ARGN})
   set(depfile)
+  set(deps)
   if(CMAKE_GENERATOR MATCHES "Make|Ninja")
-    set(depfile DEPFILE "${file}.d")
-    list(APPEND args -MD -MF "${file}.d" -MT "${file}")
+    set(depfile DEPFILE "${out}.d")
+    set(deps -MD -MF "${out}.d" -MT "${out}")
   endif()
-  add_custom_command(OUTPUT "${file}"
-    COMMAND gsync::gsync-rewrite ${args}
+
+  # One command writes the kernel, and the constraints with it. Ninja
+  # reruns a command when any of its outputs is missing, so there both are
+  # its outputs. The other generators make a command's second output again
+  # only when its first is out of date too (the Makefile generators' check
+  # for a missing one takes effect a build later): there the constraints
+  # have a command of their own, which runs after the kernel's and runs
+  # the same rewrite again only when they are missing. Each run writes
+  # the pair, and one build runs the tool once.
+  set(outputs "${out}")
+  if(arg_CONSTRAINTS AND CMAKE_GENERATOR MATCHES "Ninja")
+    list(APPEND outputs "${json}")
+    list(APPEND deps -MT "${json}")
+  endif()
+  add_custom_command(OUTPUT ${outputs}
+    COMMAND ${run} ${deps}
     DEPENDS "${src}" gsync::gsync-rewrite
     ${depfile}
-    COMMENT "gsync-rewrite ${comment}"
+    COMMENT "gsync-rewrite ${name}"
     VERBATIM)
+  if(arg_CONSTRAINTS AND NOT CMAKE_GENERATOR MATCHES "Ninja")
+    get_filename_component(json_name "${json}" NAME)
+    set(script
+      "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/gsync-rewrite-kernel/${json_name}.cmake")
+    set(quoted)
+    foreach(a IN LISTS run)
+      if(a STREQUAL "gsync::gsync-rewrite")
+        set(a "$<TARGET_FILE:gsync::gsync-rewrite>")
+      endif()
+      string(APPEND quoted " [==[${a}]==]")
+    endforeach()
+    file(GENERATE OUTPUT "${script}" CONTENT
+"# Written by gsync_rewrite_kernel(): makes ${json_name} again when it is
+# missing, with the rewrite that writes its kernel too.
+if(NOT EXISTS [==[${json}]==])
+  message(STATUS [==[gsync-rewrite ${name} (${json_name} was missing)]==])
+  execute_process(COMMAND${quoted} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR \"gsync-rewrite failed (exit status \${rc})\")
+  endif()
+endif()
+")
+    add_custom_command(OUTPUT "${json}"
+      COMMAND "${CMAKE_COMMAND}" -P "${script}"
+      DEPENDS "${out}" "${script}"
+      VERBATIM)
+  endif()
 endfunction()
