@@ -2214,6 +2214,64 @@ static void poll_cap_learn(gsync_kernel *k, cl_uint admitted) {
   }
 }
 
+
+/* Reports a failed clEnqueueNDRangeKernel of k with what the code means
+ * for this kernel, where OpenCL's code alone says too little: the local
+ * size the kernel was compiled for (reqd_work_group_size) or the most it
+ * can have on this device, or the arguments the caller must set. */
+static gsync_status launch_fail(const gsync_kernel *k, cl_command_queue queue,
+                                cl_uint work_dim, const size_t *local,
+                                cl_int rc, char *err, size_t errlen) {
+  const char *name = k->info.name;
+  cl_device_id dev = NULL;
+  size_t reqd[3] = {0, 0, 0}, most = 0;
+  if (rc == CL_INVALID_WORK_GROUP_SIZE &&
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) ==
+          CL_SUCCESS) {
+    size_t items = 1;
+    int differs = 0;
+    for (cl_uint d = 0; d < work_dim; d++)
+      items *= local[d];
+    if (clGetKernelWorkGroupInfo(k->kernel, dev,
+                                 CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                 sizeof reqd, reqd, NULL) == CL_SUCCESS &&
+        reqd[0] != 0) {
+      for (cl_uint d = 0; d < 3; d++)
+        differs |= reqd[d] != (d < work_dim ? local[d] : 1);
+      if (differs)
+        return fail(err, errlen, GSYNC_ERR_OPENCL,
+                    "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): the "
+                    "kernel was compiled with reqd_work_group_size(%zu, %zu, "
+                    "%zu); launch it with that local size",
+                    name, cl_error_name(rc), (int)rc, reqd[0], reqd[1],
+                    reqd[2]);
+    }
+    if (clGetKernelWorkGroupInfo(k->kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof most, &most, NULL) == CL_SUCCESS &&
+        most != 0 && items > most)
+      return fail(err, errlen, GSYNC_ERR_OPENCL,
+                  "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): a "
+                  "local size of %zu work-items is more than the %zu this "
+                  "kernel can have on this device (CL_KERNEL_WORK_GROUP_SIZE)",
+                  name, cl_error_name(rc), (int)rc, items, most);
+  }
+  if (rc == CL_INVALID_KERNEL_ARGS) {
+    cl_uint own = k->info.state_index;
+    if (k->state != NULL && own > 0)
+      return fail(err, errlen, GSYNC_ERR_OPENCL,
+                  "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): not "
+                  "every argument is set; set the kernel's own %u (indices 0 "
+                  "to %u) with clSetKernelArg before the launch, and libgsync "
+                  "sets the state argument (index %u)",
+                  name, cl_error_name(rc), (int)rc, own, own - 1, own);
+    return fail(err, errlen, GSYNC_ERR_OPENCL,
+                "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): not "
+                "every argument is set; set them with clSetKernelArg before "
+                "the launch",
+                name, cl_error_name(rc), (int)rc);
+  }
+  return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
+}
 /* Sets the state argument and enqueues a launch that check_shape passed,
  * after the handle's previous command; k->lock is held. Returns GSYNC_OK
  * or GSYNC_ERR_OPENCL. */
@@ -2269,7 +2327,7 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
                               n, after, in_order ? NULL : &ev);
   pthread_mutex_unlock(&launch_lock);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
+    return launch_fail(k, queue, work_dim, local, rc, err, errlen);
   if ((st = record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
     return st;
   k->launched = 1;

@@ -87,6 +87,28 @@ class LaunchInfo:
                     "leaves the data past their ids untouched")
 
 
+# OpenCL C scalar types and the numpy type of the same size and kind.
+_NUMPY_SCALARS = {
+    "char": "int8", "uchar": "uint8", "short": "int16", "ushort": "uint16",
+    "int": "int32", "uint": "uint32", "long": "int64", "ulong": "uint64",
+    "half": "float16", "float": "float32", "double": "float64",
+}
+_NUMPY_BY_SIZE = {
+    1: "np.int8 or np.uint8", 2: "np.int16, np.uint16 or np.float16",
+    4: "np.int32, np.uint32 or np.float32",
+    8: "np.int64, np.uint64 or np.float64",
+}
+
+
+def _arg_type(kernel, n):
+    """The OpenCL C type of kernel's argument n, where the device says it
+    (many do only for programs built with -cl-kernel-arg-info), else None."""
+    try:
+        return kernel.get_arg_info(n, cl.kernel_arg_info.TYPE_NAME).strip()
+    except (cl.Error, AttributeError):
+        return None
+
+
 def _shape(name, value):
     """A launch extent as a tuple of 1 to 3 ints."""
     t = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
@@ -251,13 +273,16 @@ class Kernel:
                 self._cap_prepare(queue, total,
                                   int(np.prod(local, dtype=object)))
             with _launch_lock:
-                try:
-                    for n, a in enumerate(args):
+                for n, a in enumerate(args):
+                    try:
                         self.kernel.set_arg(n, a)
+                    except cl.Error as e:
+                        raise self._arg_error(n, a, e) from None
+                try:
                     if self.state is not None:
                         self.kernel.set_arg(self.info.state_index, self.state)
                 except cl.Error as e:
-                    raise cl_error("clSetKernelArg", e) from None
+                    raise cl_error("clSetKernelArg (state)", e) from None
                 try:
                     ev = cl.enqueue_nd_range_kernel(
                         queue, self.kernel, glob, local,
@@ -265,12 +290,82 @@ class Kernel:
                         wait_for=[self._last] if self._last is not None
                         else None)
                 except cl.Error as e:
-                    raise cl_error("clEnqueueNDRangeKernel", e) from None
+                    raise self._launch_error(queue, local, e) from None
             self._last = ev
             self._launched = True
             self._last_groups = total
             self._last_dim = len(groups)
             self._last_shape = tuple(groups) + (1,) * (3 - len(groups))
+
+    def _arg_error(self, n, value, e):
+        """An OpenCLError for argument n that set_arg refused, naming the
+        parameter and, for a Python number, the numpy type to pass."""
+        err = cl_error("clSetKernelArg", e)
+        params = self.info.params or ()
+        what = f"argument {n}"
+        if n < len(params):
+            p = params[n]
+            what += f" ({p.name}, {p.words})" if p.name else f" ({p.words})"
+        hint = ""
+        if isinstance(value, (bool, int, float)) and \
+                not isinstance(value, np.generic):
+            ctype = _arg_type(self.kernel, n)
+            size = (params[n].bytes if n < len(params) and
+                    params[n].kind == "private" else None)
+            hint = (f"; a Python {type(value).__name__} has no OpenCL size: "
+                    "pass a numpy scalar of the parameter's type")
+            if ctype in _NUMPY_SCALARS:
+                hint += f", np.{_NUMPY_SCALARS[ctype]}({value!r}) for a {ctype}"
+            elif size in _NUMPY_BY_SIZE:
+                hint += f" ({size} bytes: {_NUMPY_BY_SIZE[size]})"
+        elif isinstance(value, np.generic) and n < len(params) and \
+                params[n].kind == "private" and \
+                value.nbytes != params[n].bytes:
+            hint = (f"; a {value.dtype} is {value.nbytes} bytes, the "
+                    f"parameter takes {params[n].bytes}")
+        return OpenCLError(f"kernel {self.name}: {what}: {err}{hint}",
+                           err.code)
+
+    def _launch_error(self, queue, local, e):
+        """An OpenCLError for a launch the driver refused, saying what the
+        code means for this kernel (launch_fail in libgsync.c)."""
+        err = cl_error("clEnqueueNDRangeKernel", e)
+        head = f"kernel {self.name}: {err}"
+        wgi = cl.kernel_work_group_info
+        if err.code == cl.status_code.INVALID_WORK_GROUP_SIZE:
+            try:
+                reqd = tuple(self.kernel.get_work_group_info(
+                    wgi.COMPILE_WORK_GROUP_SIZE, queue.device))
+            except cl.Error:
+                reqd = (0, 0, 0)
+            want = tuple(local) + (1,) * (3 - len(local))
+            if reqd[0] and reqd != want:
+                return OpenCLError(
+                    f"{head}: the kernel was compiled with "
+                    f"reqd_work_group_size({reqd[0]}, {reqd[1]}, {reqd[2]}); "
+                    "launch it with that local size", err.code)
+            try:
+                most = self.kernel.get_work_group_info(wgi.WORK_GROUP_SIZE,
+                                                       queue.device)
+            except cl.Error:
+                most = 0
+            items = int(np.prod(local, dtype=object))
+            if most and items > most:
+                return OpenCLError(
+                    f"{head}: a local size of {items} work-items is more "
+                    f"than the {most} this kernel can have on this device "
+                    "(CL_KERNEL_WORK_GROUP_SIZE)", err.code)
+        if err.code == cl.status_code.INVALID_KERNEL_ARGS:
+            own = self.num_args
+            if self.state is not None and own > 0:
+                return OpenCLError(
+                    f"{head}: not every argument is set; pass the kernel's "
+                    f"own {own} to the launch (or set indices 0 to {own - 1} "
+                    "on Kernel.kernel), and gsync sets the state argument "
+                    f"(index {own})", err.code)
+            return OpenCLError(f"{head}: not every argument is set; pass "
+                               "them to the launch", err.code)
+        return err
 
     def _cap_prepare(self, queue, groups, local):
         """Chooses the launch's poll cap and, where the state's word does

@@ -12,7 +12,7 @@ import pyopencl as cl
 import pytest
 
 import gsync
-from conftest import EXAMPLES, KERNELS
+from conftest import EXAMPLES, KERNELS, SRC
 
 sys.path.insert(0, EXAMPLES)
 import heat  # noqa: E402  examples/heat.py
@@ -177,6 +177,43 @@ def test_refused_launches(context, queue, rewritten):
     assert 1 <= k.finish(queue).participants <= 4
 
 
+def test_launch_errors_name_the_cause(context, queue, rewritten):
+    """A launch the driver refuses says why in this kernel's terms: which
+    argument a Python number was given for and the numpy type to pass,
+    which arguments are unset, which local size the kernel was compiled
+    for (launch_fail in libgsync.c; test/run/misuse.test for C)."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    built = prog_build(prog, context)
+    k = prog.kernel(queue, built.stencil, max_groups=4)
+    a, b, n, iters = stencil_args(context)
+    with pytest.raises(gsync.OpenCLError, match=re.escape(
+            "kernel stencil: argument 2 (n, a value of 4 bytes): "
+            "clSetKernelArg failed: CL_INVALID_VALUE (-30); a Python int has "
+            "no OpenCL size: pass a numpy scalar of the parameter's type")):
+        k.enqueue(queue, 2, 8, a, b, 256, iters)
+    with pytest.raises(gsync.OpenCLError, match=re.escape(
+            "argument 3 (iters, a value of 4 bytes): clSetKernelArg failed: "
+            "CL_INVALID_ARG_SIZE (-51); a int16 is 2 bytes, the parameter "
+            "takes 4")):
+        k.enqueue(queue, 2, 8, a, b, n, np.int16(2))
+    fresh = prog.kernel(queue, prog.build(context).stencil, max_groups=4)
+    with pytest.raises(gsync.OpenCLError, match=re.escape(
+            "kernel stencil: clEnqueueNDRangeKernel failed: "
+            "CL_INVALID_KERNEL_ARGS (-52): not every argument is set; pass "
+            "the kernel's own 4 to the launch (or set indices 0 to 3 on "
+            "Kernel.kernel), and gsync sets the state argument (index 4)")):
+        fresh.enqueue(queue, 2, 8)
+    reqd = rewritten(os.path.join(SRC, "test", "run", "Inputs", "reqd.cl"))
+    kr = reqd.kernel(queue, reqd.build(context).reqd, max_groups=4)
+    with pytest.raises(gsync.OpenCLError, match=re.escape(
+            "kernel reqd: clEnqueueNDRangeKernel failed: "
+            "CL_INVALID_WORK_GROUP_SIZE (-54): the kernel was compiled with "
+            "reqd_work_group_size(16, 1, 1); launch it with that local "
+            "size")):
+        kr.enqueue(queue, 2, 8, a, n)
+    assert 1 <= kr(queue, 2, 16, a, n).participants <= 2
+
+
 def test_mismatched_output(context, queue, rewritten):
     flip = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
     tree = rewritten(os.path.join(KERNELS, "stencil.cl"))
@@ -221,6 +258,22 @@ def test_rewrite_refused():
                       "  if (get_global_id(0)) global_barrier();\n}\n")
     assert e.value.exit_status == 1
     assert re.search(r"<stdin>:2:\d+: error", e.value.diagnostics)
+
+
+@pytest.mark.parametrize("path", ["nothere.cl", "kernels/nothere.cl",
+                                  "my kernel (copy).cl"])
+def test_rewrite_a_mistyped_path(tmp_path, monkeypatch, path):
+    """A str of one line that is no kernel text is a path: a missing file
+    is FileNotFoundError naming it, never the text parsed as a kernel."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match="no such kernel file") as e:
+        gsync.rewrite(path)
+    assert e.value.filename == path
+
+
+def test_rewrite_a_one_line_kernel_text():
+    prog = gsync.rewrite("kernel void k(global int *a) { a[0] = 1; }")
+    assert "kernel void k" in prog.source
 
 
 def test_threads_take_turns(context, rewritten):

@@ -13,7 +13,8 @@
  * run-test kernel rewritten with the default barrier), nd.cl and nd.json
  * (the same with --no-discovery), nd-old.json (nd.json without "params",
  * as older tools wrote it), nd-image.json (nd.json with an image for
- * parameter 2) and fifo, a FIFO; scratch files are made there too. Exit
+ * parameter 2), reqd.cl and reqd.json (Inputs/reqd.cl rewritten: a kernel
+ * with reqd_work_group_size) and fifo, a FIFO; scratch files are made there too. Exit
  * status 0 when every case passed.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -639,6 +640,60 @@ static int pick_device(cl_platform_id *platform) {
   return 0;
 }
 
+/* What a launch the driver refuses says: the local size a kernel was
+ * compiled for (reqd.cl: 16), the most work-items a kernel can have, and
+ * the arguments a kernel is missing, where OpenCL's code names none. */
+static void launch_errors(gsync_program *gp, cl_program prog, cl_mem buf) {
+  char err[ERRLEN];
+  cl_int rc;
+  gsync_kernel *gk = NULL;
+  cl_kernel bare = clCreateKernel(prog, "stencil", &rc);
+  gsync_kernel_create(gp, ctx, queue, bare, 4, &gk, err, sizeof err);
+  expect("gsync_enqueue: a kernel whose own arguments are not set",
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err),
+         GSYNC_ERR_OPENCL, err);
+  check("gsync_enqueue: ... says which arguments to set",
+        strstr(err, "CL_INVALID_KERNEL_ARGS (-52): not every argument is "
+                    "set; set the kernel's own 4 (indices 0 to 3) with "
+                    "clSetKernelArg before the launch, and libgsync sets the "
+                    "state argument (index 4)") != NULL);
+  gsync_kernel_release(gk);
+  clReleaseKernel(bare);
+
+  gsync_program *rp = NULL;
+  if (gsync_program_load(in_dir("reqd.json"), &rp, err, sizeof err)) {
+    fprintf(stderr, "libgsync-misuse: %s\n", err);
+    exit(2);
+  }
+  char *source = slurp("reqd.cl");
+  cl_program p = build(source, gsync_program_build_options(rp, dev));
+  cl_kernel k = clCreateKernel(p, "reqd", &rc);
+  cl_uint n = 64;
+  clSetKernelArg(k, 0, sizeof buf, &buf);
+  clSetKernelArg(k, 1, sizeof n, &n);
+  gk = NULL;
+  gsync_kernel_create(rp, ctx, queue, k, 4, &gk, err, sizeof err);
+  expect("gsync_enqueue: another local size than reqd_work_group_size",
+         gsync_enqueue(gk, queue, 2, 8, NULL, err, sizeof err),
+         GSYNC_ERR_OPENCL, err);
+  check("gsync_enqueue: ... names the size the kernel was compiled for",
+        strstr(err, "kernel reqd: clEnqueueNDRangeKernel failed: "
+                    "CL_INVALID_WORK_GROUP_SIZE (-54): the kernel was "
+                    "compiled with reqd_work_group_size(16, 1, 1); launch it "
+                    "with that local size") != NULL);
+  expect("gsync_enqueue: the local size of reqd_work_group_size",
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
+         err);
+  cl_uint parts = 0;
+  expect("gsync_finish: ... completes",
+         gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_OK, err);
+  gsync_kernel_release(gk);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  free(source);
+  gsync_program_release(rp);
+}
+
 /* gsync_launch_note: nothing to say where every launched group took part
  * or the caller's struct is too short to say how many were launched; the
  * whole length however short the buffer, as snprintf. */
@@ -737,6 +792,7 @@ int main(int argc, char **argv) {
     max_groups(gk, buf);
   }
   gsync_kernel_release(gk);
+  launch_errors(gp, prog, buf);
 
   launch_note();
   for (int s = GSYNC_OK; s <= GSYNC_ERR_CANCELLED; s++)
