@@ -22,6 +22,7 @@ heat.progress(), heat.cancel() (finish() raises gsync.LaunchCancelled)
 and heat.set_deadline(seconds).
 """
 
+import errno
 import os
 import shutil
 import subprocess
@@ -129,17 +130,21 @@ def find_tool():
 
 
 def _is_path(source_or_path):
+    """Whether rewrite() takes source_or_path as a file's path: a path-like
+    object, or a str of one line with none of the characters ; { } that
+    every kernel's text has. Anything else is OpenCL C text."""
     if isinstance(source_or_path, os.PathLike):
         return True
-    return ("\n" not in source_or_path and len(source_or_path) < 4096 and
-            os.path.isfile(source_or_path))
+    return not any(c in source_or_path for c in "\n;{}")
 
 
 def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
             spin_limit=None, include_dirs=(), options=(), tool=None):
-    """Runs gsync-rewrite on a kernel file (a path, or a str naming an
-    existing file on one line) or on OpenCL C text, and returns the
-    Program of its output and constraints (``source`` holds the output).
+    """Runs gsync-rewrite on a kernel file or on OpenCL C text, and returns
+    the Program of its output and constraints (``source`` holds the
+    output). source_or_path is a path (a path-like object, or a str of one
+    line with no ``;``, ``{`` or ``}``: FileNotFoundError if there is no
+    such file) or else the kernel's text.
 
     barrier: the barrier rule (--barrier); defines: a dict {NAME: value or
     None} or a list of "NAME=value" strings (-D); discovery=False:
@@ -162,7 +167,13 @@ def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
     args += list(options)
     text = None
     if _is_path(source_or_path):
-        args.append(os.fspath(source_or_path))
+        path = os.fspath(source_or_path)
+        if not os.path.exists(path):
+            raise FileNotFoundError(
+                errno.ENOENT, "gsync.rewrite: no such kernel file (a str of "
+                "one line with no ';', '{' or '}' is a path, not OpenCL C "
+                "text)", path)
+        args.append(path)
     else:
         args.append("-")
         text = source_or_path
