@@ -382,6 +382,10 @@ extern const char *const gsri_feature_names[GSR_N_FEATURES];
  * one. */
 gsr_status gsri_language_options(gsri_ctx *ctx);
 void gsri_language_dispose(gsri_ctx *ctx);
+/* After a parse with errors: a note on names the errors call unknown that
+ * OpenCL C 2.0 (input parsed as 1.x) or a 3.0 feature that is off (input
+ * parsed as 3.0) declares, saying which option declares them. */
+void gsri_language_hint(gsri_ctx *ctx);
 /* Sets ctx->features_used: the optional features the output uses. */
 void gsri_find_features(gsri_ctx *ctx);
 /* Reports barrier state used inside a block (device-side enqueue);

@@ -784,3 +784,176 @@ int gsri_check_blocks(gsri_ctx *ctx) {
   }
   return found;
 }
+
+/* ---- names of a later version or an optional feature ----
+ *
+ * OpenCL C 2.0 code rewritten without -cl-std= is parsed as 1.2, and clang
+ * then says only "unknown type name 'atomic_uint'". After a parse with
+ * errors, each name such an error calls unknown is looked up again in a
+ * small parse of the same options with -cl-std=CL2.0 (input parsed as 1.0
+ * to 1.2) or with one more 3.0 feature (input parsed as 3.0), and a note
+ * says which option declares it. */
+
+#define HINT_NAMES 4
+#define PROBE_PATH "/gsync-rewrite-builtin/probe.cl"
+
+/* The name an error about an unknown identifier is about, copied into
+ * name (size bytes); 0 if text is no such error. */
+static int unknown_name(const char *text, char *name, size_t size) {
+  static const char *const forms[] = {"unknown type name '",
+                                      "use of undeclared identifier '",
+                                      "implicit declaration of function '"};
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+    size_t n = strlen(forms[i]);
+    if (strncmp(text, forms[i], n) != 0)
+      continue;
+    const char *end = strchr(text + n, '\'');
+    if (!end || end == text + n || (size_t)(end - text - n) >= size)
+      return 0;
+    memcpy(name, text + n, (size_t)(end - text - n));
+    name[end - text - n] = '\0';
+    return is_identifier(name, strlen(name));
+  }
+  return 0;
+}
+
+/* Which of names[0..n) a parse with ctx's options plus extra declares:
+ * bit i set for names[i]. */
+static unsigned probe_names(const gsri_ctx *ctx, const char *extra,
+                            char names[][64], int n) {
+  gsr_options o = *ctx->opt;
+  const char **args = calloc((size_t)o.num_parser_args + 1, sizeof *args);
+  if (!args)
+    return 0;
+  memcpy(args, o.parser_args, (size_t)o.num_parser_args * sizeof *args);
+  args[o.num_parser_args] = extra;
+  o.parser_args = args;
+  o.num_parser_args++;
+  gsri_ctx probe;
+  memset(&probe, 0, sizeof probe);
+  probe.opt = &o;               /* no diag callback: its reports go nowhere */
+  probe.barrier = ctx->barrier; /* for the predefined version */
+  probe.discovery = ctx->discovery;
+  unsigned known = 0;
+  gsri_buf src = {0};
+  for (int i = 0; i < n; i++)
+    gsri_buf_printf(&src,
+                    "#ifndef %s\nvoid gsync_probe_%d(void) { "
+                    "(void)sizeof(__typeof__(%s) *); }\n#endif\n",
+                    names[i], i, names[i]);
+  const char **pargs = NULL;
+  if (gsri_language_options(&probe) == GSR_OK && !src.failed &&
+      (pargs = calloc((size_t)probe.n_lang_args + 1, sizeof *pargs)) != NULL) {
+    pargs[0] = "-xcl";
+    for (int i = 0; i < probe.n_lang_args; i++)
+      pargs[i + 1] = probe.lang_args[i];
+    struct CXUnsavedFile f = {PROBE_PATH, src.data, (unsigned long)src.len};
+    CXIndex index = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    if (clang_parseTranslationUnit2(
+            index, PROBE_PATH, pargs, probe.n_lang_args + 1, &f, 1,
+            CXTranslationUnit_KeepGoing, &tu) == CXError_Success) {
+      known = (1u << n) - 1;
+      for (unsigned d = 0; d < clang_getNumDiagnostics(tu); d++) {
+        CXDiagnostic diag = clang_getDiagnostic(tu, d);
+        unsigned line;
+        clang_getSpellingLocation(clang_getDiagnosticLocation(diag), NULL,
+                                  &line, NULL, NULL);
+        CXString s = clang_getDiagnosticSpelling(diag);
+        char name[64];
+        /* Line 2 + 3i holds names[i]. */
+        if (line >= 2 && (line - 2) % 3 == 0 && (int)(line - 2) / 3 < n &&
+            unknown_name(clang_getCString(s), name, sizeof name))
+          known &= ~(1u << ((line - 2) / 3));
+        clang_disposeString(s);
+        clang_disposeDiagnostic(diag);
+      }
+      clang_disposeTranslationUnit(tu);
+    }
+    clang_disposeIndex(index);
+  }
+  free(pargs);
+  gsri_language_dispose(&probe);
+  gsri_buf_free(&src);
+  free(args);
+  return known;
+}
+
+/* The names of names[0..n) in bits, as a list for a note: 'a', 'b' and 'c'. */
+static void list_names(gsri_buf *b, char names[][64], int n, unsigned bits) {
+  int total = 0, done = 0;
+  for (int i = 0; i < n; i++)
+    total += (bits >> i) & 1;
+  for (int i = 0; i < n; i++) {
+    if (!((bits >> i) & 1))
+      continue;
+    gsri_buf_printf(b, "%s'%s'",
+                    done == 0           ? ""
+                    : done == total - 1 ? " and "
+                                        : ", ",
+                    names[i]);
+    done++;
+  }
+}
+
+/* See internal.h. */
+void gsri_language_hint(gsri_ctx *ctx) {
+  if (!ctx->tu || strcmp(ctx->cl_std, "2.0") == 0)
+    return; /* 2.0 has every feature */
+  char names[HINT_NAMES][64];
+  int n = 0;
+  CXSourceLocation at = clang_getNullLocation();
+  for (unsigned d = 0; d < clang_getNumDiagnostics(ctx->tu) && n < HINT_NAMES;
+       d++) {
+    CXDiagnostic diag = clang_getDiagnostic(ctx->tu, d);
+    CXString s = clang_getDiagnosticSpelling(diag);
+    int fresh = clang_getDiagnosticSeverity(diag) >= CXDiagnostic_Error &&
+                unknown_name(clang_getCString(s), names[n], sizeof names[n]);
+    for (int i = 0; fresh && i < n; i++)
+      fresh = strcmp(names[i], names[n]) != 0;
+    if (fresh && n++ == 0)
+      at = clang_getDiagnosticLocation(diag);
+    clang_disposeString(s);
+    clang_disposeDiagnostic(diag);
+  }
+  if (n == 0)
+    return;
+  gsri_buf note = {0};
+  if (strcmp(ctx->cl_std, "3.0") != 0) {
+    unsigned known = probe_names(ctx, "-cl-std=CL2.0", names, n);
+    if (known) {
+      list_names(&note, names, n, known);
+      gsri_buf_printf(&note,
+                      " %s OpenCL C 2.0, and the input is parsed as OpenCL "
+                      "C %s%s: give gsync-rewrite the -cl-std= the program is "
+                      "built with (-cl-std=CL2.0, or -cl-std=CL3.0 for a 3.0 "
+                      "device)",
+                      known & (known - 1) ? "are" : "is", ctx->cl_std,
+                      ctx->cl_std_given ? "" : " (no -cl-std= given)");
+    }
+  } else {
+    unsigned left = (1u << n) - 1;
+    for (int f = 0; f < GSR_N_FEATURES && left; f++) {
+      if (ctx->features & BIT(f))
+        continue;
+      gsri_buf ext = {0};
+      gsri_buf_printf(&ext, "-cl-ext=+%s", gsri_feature_names[f]);
+      unsigned known =
+          ext.failed ? 0 : probe_names(ctx, ext.data, names, n) & left;
+      gsri_buf_free(&ext);
+      if (!known)
+        continue;
+      gsri_buf_puts(&note, note.len ? "; " : "");
+      list_names(&note, names, n, known);
+      gsri_buf_printf(&note,
+                      " %s the OpenCL C 3.0 feature %s, which the input is "
+                      "parsed without: -cl-ext=+%s, if the device declares it",
+                      known & (known - 1) ? "need" : "needs",
+                      gsri_feature_names[f], gsri_feature_names[f]);
+      left &= ~known;
+    }
+  }
+  if (note.len)
+    gsri_report_loc(ctx, GSR_NOTE, at, "%s", gsri_buf_text(ctx, &note));
+  gsri_buf_free(&note);
+}

@@ -152,6 +152,16 @@ static gsr_status choose_rules(gsri_ctx *ctx) {
   return GSR_OK;
 }
 
+/* Passes the parse's diagnostics on (gsri_parse_diagnostics); after an
+ * error, a note on the names that a later OpenCL C version or a feature
+ * would declare. */
+static gsr_status diagnose(gsri_ctx *ctx, int only_errors) {
+  gsr_status st = gsri_parse_diagnostics(ctx, only_errors);
+  if (st == GSR_ERR_INPUT)
+    gsri_language_hint(ctx);
+  return st;
+}
+
 /* --inline-includes: writes the text of the included files into the input
  * (into flat) and parses that instead, so that the later stages see one
  * file. Diagnostics of the first parse were held back unless they were
@@ -163,13 +173,13 @@ static gsr_status parse_inlined(gsri_ctx *ctx, gsri_buf *flat) {
     return st;
   if (flat->len == ctx->src_len &&
       (!flat->len || memcmp(flat->data, ctx->src, flat->len) == 0))
-    return gsri_parse_diagnostics(ctx, 0); /* it includes nothing */
+    return diagnose(ctx, 0); /* it includes nothing */
   gsri_parse_dispose(ctx);
   ctx->src = flat->data;
   ctx->src_len = flat->len;
   ctx->inlined = 1;
   st = gsri_parse(ctx);
-  return st == GSR_OK ? gsri_parse_diagnostics(ctx, 0) : st;
+  return st == GSR_OK ? diagnose(ctx, 0) : st;
 }
 
 /* Runs the whole pipeline. See gsync_rewrite.h. */
@@ -212,7 +222,7 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   if (st == GSR_OK)
     st = boundary(&ctx, gsri_parse(&ctx));
   if (st == GSR_OK)
-    st = boundary(&ctx, gsri_parse_diagnostics(&ctx, opt->inline_includes));
+    st = boundary(&ctx, diagnose(&ctx, opt->inline_includes));
   if (st == GSR_OK)
     st = boundary(&ctx, gsri_list_includes(&ctx));
   if (st == GSR_OK)
