@@ -2214,7 +2214,6 @@ static void poll_cap_learn(gsync_kernel *k, cl_uint admitted) {
   }
 }
 
-
 /* Reports a failed clEnqueueNDRangeKernel of k with what the code means
  * for this kernel, where OpenCL's code alone says too little: the local
  * size the kernel was compiled for (reqd_work_group_size) or the most it
@@ -2233,8 +2232,8 @@ static gsync_status launch_fail(const gsync_kernel *k, cl_command_queue queue,
     for (cl_uint d = 0; d < work_dim; d++)
       items *= local[d];
     if (clGetKernelWorkGroupInfo(k->kernel, dev,
-                                 CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                 sizeof reqd, reqd, NULL) == CL_SUCCESS &&
+                                 CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof reqd,
+                                 reqd, NULL) == CL_SUCCESS &&
         reqd[0] != 0) {
       for (cl_uint d = 0; d < 3; d++)
         differs |= reqd[d] != (d < work_dim ? local[d] : 1);

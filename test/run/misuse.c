@@ -14,8 +14,8 @@
  * (the same with --no-discovery), nd-old.json (nd.json without "params",
  * as older tools wrote it), nd-image.json (nd.json with an image for
  * parameter 2), reqd.cl and reqd.json (Inputs/reqd.cl rewritten: a kernel
- * with reqd_work_group_size) and fifo, a FIFO; scratch files are made there too. Exit
- * status 0 when every case passed.
+ * with reqd_work_group_size) and fifo, a FIFO; scratch files are made there
+ * too. Exit status 0 when every case passed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "libgsync.h"
@@ -682,8 +682,7 @@ static void launch_errors(gsync_program *gp, cl_program prog, cl_mem buf) {
                     "compiled with reqd_work_group_size(16, 1, 1); launch it "
                     "with that local size") != NULL);
   expect("gsync_enqueue: the local size of reqd_work_group_size",
-         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK,
-         err);
+         gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
   cl_uint parts = 0;
   expect("gsync_finish: ... completes",
          gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_OK, err);
