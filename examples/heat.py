@@ -67,8 +67,8 @@ def main(argv=None):
     print(f"device:       {dev.name}")
     print(f"launched:     {a.groups} work-groups x {a.local} work-items, "
           "one launch")
-    print(f"took part:    {info.participants} work-groups of the "
-          f"{a.groups} launched")
+    print(f"took part:    {info.participants} work-group"
+          f"{'' if info.participants == 1 else 's'} of the {a.groups} launched")
     if info.note:  # fewer than launched: why, and what it means for ids
         print(f"note:         {info.note}")
     print(f"barriers:     {2 * a.steps} global barriers per launch")

@@ -58,27 +58,40 @@ static void on_interrupt(int sig) {
 }
 
 /* Waits for the launch that done marks the end of, showing its progress
- * out of total barriers when the device lets the host read it. */
+ * out of total barriers when the device lets the host read it: a bar on a
+ * terminal, else a line each time the count has moved, at most one a
+ * second. Until the first barrier the device may still be compiling the
+ * kernel (PoCL compiles it at its first launch), and the bar says so. */
 static void show_progress(gsync_kernel *gk, cl_event done, cl_uint total) {
   int tty = isatty(STDERR_FILENO), shown = 0;
   struct timespec tick = {0, 50000000};
   cl_int status = CL_QUEUED;
+  cl_uint last = 0;
   for (unsigned polls = 0;; polls++) {
     clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
                    &status, NULL);
     if (status == CL_COMPLETE || status < 0)
       break;
     gsync_progress_info p = {sizeof p, 0, 0, 0};
-    if (gsync_progress(gk, &p, NULL, 0) == GSYNC_OK &&
-        (tty || polls % 20 == 19)) {
+    if (gsync_progress(gk, &p, NULL, 0) != GSYNC_OK) {
+      nanosleep(&tick, NULL);
+      continue;
+    }
+    if (tty) {
       int width = 40, filled = (int)((double)p.barriers / total * width);
-      if (tty)
-        fprintf(stderr, "\r[%-*.*s] %u of %u barriers%s", width, filled,
+      if (p.barriers == 0)
+        fprintf(stderr,
+                "\r[%-*s] waiting for the first barrier (the kernel "
+                "may still be compiling)",
+                width, "");
+      else
+        fprintf(stderr, "\r[%-*.*s] %u of %u barriers%s\033[K", width, filled,
                 "########################################", p.barriers, total,
                 interrupted ? ", cancelling" : "");
-      else
-        fprintf(stderr, "progress: %u of %u barriers\n", p.barriers, total);
       shown = 1;
+    } else if (p.barriers != last && polls % 20 == 19) {
+      fprintf(stderr, "progress: %u of %u barriers\n", p.barriers, total);
+      last = p.barriers;
     }
     nanosleep(&tick, NULL);
   }
@@ -138,6 +151,7 @@ int main(int argc, char **argv) {
   char options[4096];
   snprintf(options, sizeof options, "%s %s",
            gsync_program_build_options(gp, dev), GSYNC_WATCH_BUILD_OPTION);
+  fprintf(stderr, "building the kernel for %s\n", name);
   if (clBuildProgram(prog, 1, &dev, options, NULL, NULL)) {
     static char log[1 << 16];
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log,
@@ -224,8 +238,8 @@ int main(int argc, char **argv) {
   printf("device:       %s\n", name);
   printf("launched:     %zu work-groups x %zu work-items, one launch\n", groups,
          local);
-  printf("took part:    %u work-groups of the %zu launched\n",
-         info.participants, groups);
+  printf("took part:    %u work-group%s of the %zu launched\n",
+         info.participants, info.participants == 1 ? "" : "s", groups);
   /* Fewer than launched: why, and what it means for a kernel's ids. */
   char note[512];
   if (gsync_launch_note(&info, note, sizeof note) > 0)
