@@ -254,7 +254,7 @@ ulong gsync_clock(uint polls) {
 #endif
 #ifdef gsync_clock_tsc
 /* A CPU device: the time-stamp counter, at gsync_clock_hz (libgsync passes
- * the measured rate; without it, 4 GHz: the limit is then at most that many
+ * the measured rate, to 50 MHz; without it, 4 GHz: the limit is then at most that many
  * times too long on a slower counter, never too short on any counter up to
  * 4 GHz). */
 #ifndef gsync_clock_hz

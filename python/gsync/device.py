@@ -142,6 +142,7 @@ kernel void gsync_tsc(global ulong *t) {
 """
 _tsc_rates = {}
 _tsc_lock = threading.Lock()
+TSC_STEP = 50_000_000  # the rate is rounded to this (tsc_hz in libgsync.c)
 
 
 def cpu_clock_hz(dev):
@@ -175,6 +176,10 @@ def cpu_clock_hz(dev):
                 h1, c1 = read()
                 if c1 > c0 and h1 > h0:
                     hz = int((c1 - c0) / (h1 - h0))
+                    # To a multiple of 50 MHz, as tsc_hz in libgsync.c: the
+                    # same option in every process, for the driver's cache.
+                    if hz >= TSC_STEP:
+                        hz = (hz + TSC_STEP // 2) // TSC_STEP * TSC_STEP
             except cl.Error:
                 hz = 0
         _tsc_rates[key] = hz
