@@ -2044,19 +2044,22 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
 static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
                                   char *err, size_t errlen);
 
-/* Releases k's event, state buffer and kernel reference; NULL is a no-op. */
+/* Releases k's event, state buffer and kernel reference; NULL is a no-op.
+ * A launch may still run: the buffer object outlives it by OpenCL's rules,
+ * and the memory a watched state lives in is given back after k's latest
+ * command (watch_unmap, watch_release). */
 void gsync_kernel_release(gsync_kernel *k) {
   if (k == NULL)
     return;
   if (k->state != NULL)
     watch_unmap(k); /* after k->last, so before it is released */
+  if (k->state != NULL)
+    clReleaseMemObject(k->state);
+  watch_release(k); /* after k->last too */
   if (k->last != NULL)
     clReleaseEvent(k->last);
   if (k->last_q != NULL)
     clReleaseCommandQueue(k->last_q);
-  if (k->state != NULL)
-    clReleaseMemObject(k->state);
-  watch_release(k);
   if (k->kernel != NULL)
     clReleaseKernel(k->kernel);
   free_abort_info(&k->abort);
@@ -3496,12 +3499,29 @@ static void watch_unmap(gsync_kernel *k) {
   k->watch.shared = NULL;
 }
 
-/* Frees the SVM that held k's state, after its buffer was released. */
+/* Frees the SVM that held k's state, after its buffer was released and
+ * after k's latest command: a launch still running writes its words there
+ * (progress, the grid, discovery's) until it ends, and a block freed at
+ * once could be another allocation's by then. The free is a command
+ * after that one on its queue, so that the caller does not wait; where it
+ * cannot be enqueued, the host waits for the latest command first. */
 static void watch_release(gsync_kernel *k) {
-  if (k->watch.ctx != NULL) {
-    clSVMFree(k->watch.ctx, k->watch.shared);
-    clReleaseContext(k->watch.ctx);
+  if (k->watch.ctx == NULL)
+    return;
+  void *svm = k->watch.shared;
+  cl_uint n;
+  const cl_event *after;
+  if (k->last_q == NULL ||
+      after_latest(k, k->last_q, &n, &after, NULL, 0) != GSYNC_OK ||
+      clEnqueueSVMFree(k->last_q, 1, &svm, NULL, NULL, n, after, NULL) !=
+          CL_SUCCESS ||
+      clFlush(k->last_q) != CL_SUCCESS) {
+    wait_latest(k);
+    clSVMFree(k->watch.ctx, svm);
   }
+  k->watch.shared = NULL;
+  clReleaseContext(k->watch.ctx);
+  k->watch.ctx = NULL;
 }
 
 /* Returns the enumerator's name as a static string. */

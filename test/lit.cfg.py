@@ -7,6 +7,8 @@
 #               for devices without PyOpenCL
 #   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
 #   %gsync-watch  test/run/watch.c: running launches watched, cancelled
+#   %gsync-hostile  test/run/hostile.c: the host side under hostile use,
+#               with canaries around the state
 #   %heat-host  the bundled example's host program
 #   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
 #   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
@@ -75,6 +77,9 @@ config.substitutions.append(
      "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_diffhost))
 config.substitutions.append(
     ("%gsync-watch", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_watch))
+config.substitutions.append(
+    ("%gsync-hostile",
+     "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_hostile))
 config.substitutions.append(
     ("%gsync-misuse", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_misuse))
 config.substitutions.append(
