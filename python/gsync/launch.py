@@ -167,6 +167,20 @@ class Kernel:
             # The first launch waits on this fill through _last.
             self._zero(queue)
 
+    def __del__(self):
+        # A launch may still run when the Kernel goes: where its state
+        # lives in memory the host shares (fine-grained SVM, which is
+        # freed with the Watch), the launch writes its words there until
+        # it ends, so the memory must outlive it. A state buffer of the
+        # device's own outlives its commands by OpenCL's rules.
+        w = getattr(self, "watch_state", None)
+        last = getattr(self, "_last", None)
+        if w is not None and w.svm is not None and last is not None:
+            try:
+                last.wait()
+            except cl.Error:
+                pass
+
     @property
     def num_args(self):
         """How many arguments the caller sets: the kernel's own."""
