@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,16 +115,21 @@ enum {
 };
 /* Word WATCH_MODE: what the host watches in a launch (prelude.cl). */
 enum { WATCH_PROGRESS = 1, WATCH_CANCEL_BIT = 2 };
+/* gsync_progress and gsync_cancel take no lock, so what they read is
+ * published: shared once the memory it points to is cleared (a release
+ * store; they load it with acquire), prepare once why and probe are set,
+ * which stay as they are from then on. */
 typedef struct watch_state {
-  cl_uint *shared; /* the state as the host sees it when shared, else NULL */
-  cl_context ctx;  /* retained while shared is SVM */
+  /* the state as the host sees it when shared, else NULL */
+  _Atomic(cl_uint *) shared;
+  cl_context ctx;          /* retained while shared is SVM */
   cl_command_queue mapped; /* retained while shared is a mapped buffer */
-  int prepare;             /* write words 18-21, 23, 24 before each launch */
+  atomic_int prepare;      /* write words 18-21, 23, 24 before each launch */
   int has_clock;           /* the device has the clock a deadline needs */
   cl_uint deadline_ms;
-  cl_uint tag;     /* the latest launch's tag (atomic: gsync_cancel) */
-  char probe[240]; /* what was measured of a host-visible buffer, or "" */
-  const char *why; /* why there is no channel (static), when none */
+  _Atomic cl_uint tag; /* the latest launch's tag (gsync_cancel names it) */
+  char probe[240];     /* what was measured of a host-visible buffer, or "" */
+  const char *why;     /* why there is no channel (static), when none */
 } watch_state;
 
 struct gsync_kernel {
@@ -2932,8 +2938,9 @@ static gsync_status watch_share_state(gsync_kernel *k, cl_context ctx,
   }
   clReleaseMemObject(k->state);
   k->state = buf;
-  k->watch.shared = svm;
   k->watch.ctx = ctx;
+  /* Cleared above, before gsync_progress can see it. */
+  atomic_store_explicit(&k->watch.shared, svm, memory_order_release);
   return GSYNC_OK;
 }
 
@@ -3219,13 +3226,18 @@ static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
     return cl_fail(err, errlen, "clRetainCommandQueue", rc);
   }
   /* Word 22 through the mapping, as gsync_cancel writes it (zero_state
-   * leaves it to the host), the rest as every later launch's zeroing. */
+   * leaves it to the host once the state is shared), the rest as every
+   * later launch's zeroing too, which ends before gsync_progress can see
+   * the memory. */
   memset(p, 0, k->state_bytes);
   clReleaseMemObject(k->state);
   k->state = buf;
-  k->watch.shared = p;
   k->watch.mapped = queue;
-  return zero_state(k, queue, err, errlen);
+  gsync_status st = zero_state(k, queue, err, errlen);
+  if (st == GSYNC_OK && (rc = wait_latest(k)) != CL_SUCCESS)
+    st = cl_fail(err, errlen, "waiting for the state's zeroing", rc);
+  atomic_store_explicit(&k->watch.shared, p, memory_order_release);
+  return st;
 }
 
 /* GSYNC_WATCH_CHANNEL: "svm", "mapped" or "none" forces that channel (or
@@ -3316,7 +3328,8 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
     st = cl_fail(err, errlen, "waiting for the last launch", rc);
     goto out;
   }
-  if (k->watch.shared == NULL &&
+  /* Chosen once: why and probe stay as a reader may be reading them. */
+  if (!atomic_load(&k->watch.prepare) &&
       (st = watch_choose(k, ctx, dev, queue, err, errlen)) != GSYNC_OK)
     goto out;
   k->watch.has_clock = watch_device_clock(dev);
@@ -3340,7 +3353,7 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
     free(name);
     goto out;
   }
-  k->watch.prepare = 1;
+  atomic_store_explicit(&k->watch.prepare, 1, memory_order_release);
 out:
   pthread_mutex_unlock(&k->lock);
   if (support != NULL && support->size > sizeof support->size) {
@@ -3361,7 +3374,8 @@ out:
  * source kept. */
 static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
                                   char *err, size_t errlen) {
-  cl_uint tag = k->watch.tag + 1 != 0 ? k->watch.tag + 1 : 1;
+  cl_uint tag = atomic_load(&k->watch.tag) + 1;
+  tag = tag != 0 ? tag : 1;
   cl_uint mode =
       k->watch.shared != NULL ? WATCH_PROGRESS | WATCH_CANCEL_BIT : 0;
   const struct {
@@ -3381,7 +3395,7 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
     if (st != GSYNC_OK)
       return st;
   }
-  __atomic_store_n(&k->watch.tag, tag, __ATOMIC_SEQ_CST);
+  atomic_store(&k->watch.tag, tag);
   return GSYNC_OK;
 }
 
@@ -3401,9 +3415,9 @@ static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
 
 /* Why progress and cancel do not work on k: not watched, or no channel. Reads
  * only what gsync_watch_enable set before any launch. */
-static gsync_status watch_unshared(const gsync_kernel *k, const char *fn,
-                                   char *err, size_t errlen) {
-  if (!k->watch.prepare)
+static gsync_status watch_unshared(gsync_kernel *k, const char *fn, char *err,
+                                   size_t errlen) {
+  if (!atomic_load_explicit(&k->watch.prepare, memory_order_acquire))
     return fail(err, errlen, GSYNC_ERR_ARGUMENT,
                 "%s: kernel %s is not watched (call gsync_watch_enable)", fn,
                 k->info.name);
@@ -3419,11 +3433,12 @@ gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
   static const char fn[] = "gsync_progress";
   if (k == NULL || info == NULL)
     return null_argument(err, errlen, fn, k == NULL ? "k" : "info");
-  if (k->watch.shared == NULL)
+  const cl_uint *w =
+      atomic_load_explicit(&k->watch.shared, memory_order_acquire);
+  if (w == NULL)
     return watch_unshared(k, fn, err, errlen);
   gsync_progress_info got = {sizeof got, 0, 0, 0};
-  const cl_uint *w = k->watch.shared;
-  got.launches = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
+  got.launches = atomic_load(&k->watch.tag);
   /* Until the latest launch's words are written (its tag with them), the
    * words are an earlier launch's: the latest has done nothing yet. */
   if (__atomic_load_n(&w[WATCH_TAG], __ATOMIC_ACQUIRE) == got.launches)
@@ -3447,13 +3462,14 @@ gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen) {
   static const char fn[] = "gsync_cancel";
   if (k == NULL)
     return null_argument(err, errlen, fn, "k");
-  if (k->watch.shared == NULL)
+  cl_uint *w = atomic_load_explicit(&k->watch.shared, memory_order_acquire);
+  if (w == NULL)
     return watch_unshared(k, fn, err, errlen);
-  cl_uint tag = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
+  cl_uint tag = atomic_load(&k->watch.tag);
   if (tag == 0)
     return fail(err, errlen, GSYNC_ERR_LAUNCH,
                 "%s: kernel %s: nothing launched", fn, k->info.name);
-  __atomic_store_n(&k->watch.shared[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&w[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
   return GSYNC_OK;
 }
 

@@ -45,7 +45,8 @@
 #               build tree (build/python) and its tools, under a timeout
 # Features: ninja, when the Ninja build tool is installed; pyopencl, when
 # the python3 of %pytest has pyopencl, numpy and pytest; sanitize, in a
-# GSYNC_SANITIZE build.
+# GSYNC_SANITIZE build; tsan, when cc links a program with
+# -fsanitize=thread.
 import os
 import sys
 
@@ -152,3 +153,15 @@ if subprocess.run([config.python3, "-c", "import pyopencl, numpy, pytest"],
                   stdout=subprocess.DEVNULL,
                   stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("pyopencl")
+# test/run/hostile-tsan.test builds libgsync again with ThreadSanitizer.
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    try:
+        if subprocess.run(["cc", "-fsanitize=thread", "-x", "c", "-", "-o",
+                           os.path.join(tmp, "a.out")],
+                          input=b"int main(void) { return 0; }\n",
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            config.available_features.add("tsan")
+    except OSError:
+        pass

@@ -20,6 +20,7 @@
 #include "check.h"
 #include "pick-device.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,14 +83,37 @@ static cl_kernel build(const gsync_program *p, const char *source,
   return k;
 }
 
-/* Sets the stencil's own arguments: a and b of n words, iters rounds. */
-static void stencil_args(cl_kernel k, cl_mem a, cl_mem b, cl_uint n,
+/* The stencil kernel of DIR/name.cl built with libgsync's options and
+ * then extra, its own arguments set: a and b of N words, iters rounds. */
+typedef struct stencil {
+  gsync_program *p;
+  char *source;
+  cl_kernel kern;
+  cl_mem a, b;
+} stencil;
+enum { N = 4096 };
+
+static void stencil_open(stencil *s, const char *name, const char *extra,
                          cl_uint iters) {
-  if (clSetKernelArg(k, 0, sizeof a, &a) ||
-      clSetKernelArg(k, 1, sizeof b, &b) ||
-      clSetKernelArg(k, 2, sizeof n, &n) ||
-      clSetKernelArg(k, 3, sizeof iters, &iters))
+  cl_int rc;
+  cl_uint n = N;
+  s->p = load(name, &s->source);
+  s->kern = build(s->p, s->source, extra, "stencil");
+  s->a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &rc);
+  s->b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &rc);
+  if (clSetKernelArg(s->kern, 0, sizeof s->a, &s->a) ||
+      clSetKernelArg(s->kern, 1, sizeof s->b, &s->b) ||
+      clSetKernelArg(s->kern, 2, sizeof n, &n) ||
+      clSetKernelArg(s->kern, 3, sizeof iters, &iters))
     die("clSetKernelArg", "stencil");
+}
+
+static void stencil_close(stencil *s) {
+  clReleaseMemObject(s->a);
+  clReleaseMemObject(s->b);
+  clReleaseKernel(s->kern);
+  gsync_program_release(s->p);
+  free(s->source);
 }
 
 /* Whether the len bytes at p all hold CANARY. */
@@ -156,18 +180,13 @@ static int release_round(gsync_program *p, cl_kernel kern, size_t state_bytes,
  * memory that held the state must outlive the launch. Three rounds, as
  * the allocator may hand the freed state to another block in one. */
 static void case_release(size_t state_bytes) {
-  enum { N = 4096, ROUNDS = 3 };
-  char *source;
-  gsync_program *p = load("out", &source);
-  cl_kernel kern = build(p, source, GSYNC_WATCH_BUILD_OPTION, "stencil");
-  cl_int rc;
-  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &rc);
-  cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 4, NULL, &rc);
-  stencil_args(kern, a, b, N, 300);
+  enum { ROUNDS = 3 };
+  stencil s;
+  stencil_open(&s, "out", GSYNC_WATCH_BUILD_OPTION, 300);
   int ok = 1, running = 1;
   for (int r = 0; r < ROUNDS; r++) {
     int ran;
-    ok &= release_round(p, kern, state_bytes, &ran);
+    ok &= release_round(s.p, s.kern, state_bytes, &ran);
     running &= ran;
   }
   check(running, "release: each handle released while its launch runs");
@@ -175,11 +194,88 @@ static void case_release(size_t state_bytes) {
         "release: nothing written to the freed state (%d rounds, canaries "
         "of %zu bytes)",
         ROUNDS, state_bytes);
-  clReleaseMemObject(a);
-  clReleaseMemObject(b);
-  clReleaseKernel(kern);
-  gsync_program_release(p);
-  free(source);
+  stencil_close(&s);
+}
+
+/* What another thread saw of a handle while gsync_watch_enable ran. */
+typedef struct watcher {
+  gsync_kernel *k;
+  int started; /* set by the thread, atomically, once it runs */
+  int stop;    /* set by the main thread, atomically */
+  long calls;  /* of gsync_progress and gsync_cancel */
+  long odd;    /* results neither "not watched yet" nor what follows */
+  long before; /* calls that found the handle not yet watched */
+} watcher;
+
+/* Calls gsync_progress and gsync_cancel without pause until told to stop:
+ * before the watch is published they say "not watched"
+ * (GSYNC_ERR_ARGUMENT); after, progress is 0 and cancel finds nothing
+ * launched (GSYNC_ERR_LAUNCH), or, on a device without a channel, both
+ * say so (GSYNC_ERR_DEVICE). Anything else is counted as odd. */
+static void *watch_from_afar(void *arg) {
+  watcher *w = arg;
+  __atomic_store_n(&w->started, 1, __ATOMIC_RELEASE);
+  while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+    gsync_progress_info info = {sizeof info, 7, 7, 7};
+    gsync_status p = gsync_progress(w->k, &info, NULL, 0);
+    gsync_status c = gsync_cancel(w->k, NULL, 0);
+    w->calls += 2;
+    w->before += p == GSYNC_ERR_ARGUMENT;
+    w->odd += !(p == GSYNC_ERR_ARGUMENT || p == GSYNC_ERR_DEVICE ||
+                (p == GSYNC_OK && info.barriers == 0 && info.launches == 0));
+    w->odd += c != GSYNC_ERR_ARGUMENT && c != GSYNC_ERR_LAUNCH &&
+              c != GSYNC_ERR_DEVICE;
+  }
+  return NULL;
+}
+
+/* gsync_progress and gsync_cancel from one thread while another calls
+ * gsync_watch_enable, which moves the state into shared memory, clears it
+ * and publishes it: the readers must see it unpublished or whole (run
+ * under ThreadSanitizer, a data race is reported). Then a launch watched
+ * from that thread completes and is right. */
+static void case_threads(void) {
+  enum { ROUNDS = 20 };
+  char err[ERRLEN];
+  stencil s;
+  stencil_open(&s, "out", GSYNC_WATCH_BUILD_OPTION, 2);
+  gsync_program *p = s.p;
+  cl_kernel kern = s.kern;
+  long calls = 0, odd = 0, before = 0;
+  int enabled = 1;
+  for (int r = 0; r < ROUNDS; r++) {
+    gsync_kernel *gk;
+    if (gsync_kernel_create(p, ctx, queue, kern, 8, &gk, err, sizeof err))
+      die("gsync_kernel_create", err);
+    watcher w = {gk, 0, 0, 0, 0, 0};
+    pthread_t t;
+    if (pthread_create(&t, NULL, watch_from_afar, &w) != 0)
+      die("pthread_create", NULL);
+    while (!__atomic_load_n(&w.started, __ATOMIC_ACQUIRE))
+      sleep_s(0.0001);
+    enabled &= gsync_watch_enable(gk, ctx, dev, queue, NULL, err, sizeof err) ==
+               GSYNC_OK;
+    sleep_s(0.001);
+    __atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    calls += w.calls;
+    odd += w.odd;
+    before += w.before;
+    gsync_kernel_release(gk);
+  }
+  check(enabled, "threads: gsync_watch_enable -> GSYNC_OK in each round");
+  check(odd == 0 && before > 0 && before < calls,
+        "threads: progress and cancel during gsync_watch_enable saw it "
+        "unpublished or whole");
+  gsync_kernel *gk;
+  if (gsync_kernel_create(p, ctx, queue, kern, 8, &gk, err, sizeof err) ||
+      gsync_watch_enable(gk, ctx, dev, queue, NULL, err, sizeof err))
+    die("gsync_watch_enable", err);
+  cl_uint parts = 0;
+  check(gsync_enqueue(gk, queue, 8, 64, &parts, err, sizeof err) == GSYNC_OK,
+        "threads: a launch of the watched handle completes");
+  gsync_kernel_release(gk);
+  stencil_close(&s);
 }
 
 int main(int argc, char **argv) {
@@ -197,6 +293,8 @@ int main(int argc, char **argv) {
     die("clCreateCommandQueue", NULL);
   if (strcmp(argv[1], "release") == 0 && argc == 4)
     case_release(strtoul(argv[3], NULL, 10));
+  else if (strcmp(argv[1], "threads") == 0)
+    case_threads();
   else
     die("unknown case", argv[1]);
   clReleaseCommandQueue(queue);
