@@ -99,7 +99,9 @@ typedef struct gsri_rule {
   unsigned state_fixed;                     /* @state-fixed: bytes */
   unsigned state_per_group;                 /* @state-per-group: bytes */
   int has_state_fixed, has_state_per_group; /* given: each only once */
-  int poll_cap;   /* @poll-cap: a discovery rule that reads the host's cap */
+  int poll_cap; /* @poll-cap: a discovery rule that reads the host's cap */
+  unsigned long max_groups; /* @max-groups: most work-groups a launch may
+                               have (its counters' range); 0: no bound */
   int is_barrier; /* barrier-NAME.cl, else a support file (discovery) */
   int from_dir;   /* read from the rules directory, not built in */
 } gsri_rule;
@@ -472,6 +474,7 @@ gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out);
 /* The state layout and the output's fingerprint (layout.c). */
 unsigned gsri_state_fixed_bytes(const gsri_ctx *ctx);
 unsigned gsri_state_per_group_bytes(const gsri_ctx *ctx);
+unsigned long gsri_max_groups(const gsri_ctx *ctx);
 /* Appends "gsync-layout/1 barrier=... fixed=..." (docs/constraints.md). */
 void gsri_layout_string(const gsri_ctx *ctx, gsri_buf *out);
 /* Appends the #define lines of the fingerprint and the layout. */

@@ -38,6 +38,23 @@ static int parse_uint(const char *s, size_t len, unsigned *out) {
   return 1;
 }
 
+/* Parses an unsigned decimal number from 1 to 4294967295 (a launch's
+ * work-groups are counted in 32-bit words); returns 0 if s is not one. */
+static int parse_count(const char *s, size_t len, unsigned long *out) {
+  unsigned long long v = 0;
+  if (len == 0 || len > 10)
+    return 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9')
+      return 0;
+    v = v * 10 + (unsigned long long)(s[i] - '0');
+  }
+  if (v == 0 || v > 0xffffffffull)
+    return 0;
+  *out = (unsigned long)v;
+  return 1;
+}
+
 /* Nonzero if the len bytes at s are one of the strings of the NULL-ended
  * list. */
 static int one_of(const char *s, size_t len, const char *const *list) {
@@ -145,6 +162,13 @@ static const char *take_value(gsri_rule *r, const char *key, const char *v,
     if (!strncmp(r->name, "barrier-", 8))
       return "belongs in a discovery rule, not a barrier";
     return vl ? "takes no value" : NULL;
+  }
+  if (!strcmp(key, "max-groups")) {
+    if (r->max_groups)
+      return "is given twice";
+    if (!parse_count(v, vl, &r->max_groups))
+      return "must be a number of work-groups from 1 to 4294967295";
+    return NULL;
   }
   if (!strcmp(key, "state-per-group")) {
     if (r->has_state_per_group++)

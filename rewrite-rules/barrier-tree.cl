@@ -7,6 +7,7 @@
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 256
  * @state-per-group 2
+ * @max-groups 1073741823
  *
  * Both paths use the algorithm of CUDA's grid.sync() on a flip word: the
  * adds of one barrier sum to 0x80000000 (participant 0 adds
@@ -98,11 +99,11 @@ void gsync_tree_nap(uint ns) {
 
 /* p, through an address the hardware knows only once v has come back, so
  * that a load through it is issued after the add that returned v. The
- * word's low bits never hold 2^30 while fewer than 2^30 groups add. Only
- * the first poll goes through it: the later ones follow it in program
- * order, and a second pointer live in the spin cost registers (35 instead
- * of 32 in test/run/kernels/xpx.cl on an H100, 6 groups per SM instead
- * of 8). */
+ * word's low bits never hold 2^30 while fewer than 2^30 groups add (its
+ * max-groups). Only the first poll goes through it: the later ones follow
+ * it in program order, and a second pointer live in the spin cost
+ * registers (35 instead of 32 in test/run/kernels/xpx.cl on an H100, 6
+ * groups per SM instead of 8). */
 global uint *gsync_tree_after(global uint *p, uint v) {
   return (v & 0x7fffffffu) == 0x40000000u ? p + 1 : p;
 }

@@ -173,6 +173,14 @@ struct gsync_kernel {
   cl_device_id last_dev; /* its device and local size */
   size_t last_local;
   int cap_unread; /* its count has not yet been taken for the cap */
+  /* What a launch on the device of the latest launch checked may have
+   * (check_device_shape): work-items per group (the device's and the
+   * kernel's bound) and per dimension, and the device's size_t. */
+  struct {
+    cl_device_id dev; /* NULL until a launch was checked */
+    size_t group_items, dim_items[3], max_size;
+    const char *group_bound; /* which bound group_items is */
+  } limits;
   /* Calls on one handle from several threads take turns: each holds this
    * for its whole length (see libgsync.h). */
   pthread_mutex_t lock;
@@ -2096,8 +2104,16 @@ static gsync_status check_launch(const gsync_kernel *k, size_t groups,
     return GSYNC_OK;
   if (i->max_work_groups != 0 && groups > i->max_work_groups)
     return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: %zu work-groups exceed its limit of %zu", i->name,
-                groups, i->max_work_groups);
+                "kernel %s: %zu work-groups exceed its limit of %zu (the "
+                "most its barrier and discovery count)",
+                i->name, groups, i->max_work_groups);
+  /* Constraints from before max_work_groups: the state's words count
+   * work-groups in 32 bits whatever the rules. */
+  if (groups > 0xffffffffu)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: %zu work-groups exceed the %lu its state can "
+                "count",
+                i->name, groups, 0xfffffffful);
   if (local_size < i->min_local_size)
     return fail(err, errlen, GSYNC_ERR_LAUNCH,
                 "kernel %s: local size %zu is below its minimum of %zu",
@@ -2105,11 +2121,53 @@ static gsync_status check_launch(const gsync_kernel *k, size_t groups,
   return GSYNC_OK;
 }
 
-/* Checks an N-D launch shape: the products of the work-groups and of the
- * local sizes over the dimensions fit a size_t and pass check_launch. Sets
- * *total to the work-groups launched. Returns GSYNC_OK or
- * GSYNC_ERR_LAUNCH. */
-static gsync_status check_shape(const gsync_kernel *k, cl_uint work_dim,
+/* Reads into k->limits what a launch on dev may have, unless it holds
+ * dev's already. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
+static gsync_status read_limits(gsync_kernel *k, cl_device_id dev, char *err,
+                                size_t errlen) {
+  if (k->limits.dev == dev)
+    return GSYNC_OK;
+  size_t group = 0, kernel_group = 0, items[16];
+  cl_uint dims = 0, bits = 0;
+  cl_int rc = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof group,
+                              &group, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims,
+                         &dims, NULL);
+  if (rc == CL_SUCCESS && (dims < 3 || dims > 16))
+    rc = CL_INVALID_VALUE;
+  if (rc == CL_SUCCESS)
+    rc = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                         dims * sizeof items[0], items, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetDeviceInfo(dev, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetKernelWorkGroupInfo(k->kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
+                                  sizeof kernel_group, &kernel_group, NULL);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetDeviceInfo (launch limits)", rc);
+  k->limits.group_bound = "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE";
+  if (kernel_group != 0 && kernel_group < group) {
+    group = kernel_group;
+    k->limits.group_bound = "the kernel's CL_KERNEL_WORK_GROUP_SIZE";
+  }
+  k->limits.group_items = group;
+  memcpy(k->limits.dim_items, items, sizeof k->limits.dim_items);
+  k->limits.max_size =
+      bits >= 64 || bits == 0 ? SIZE_MAX : ((size_t)1 << bits) - 1;
+  k->limits.dev = dev;
+  return GSYNC_OK;
+}
+
+/* Checks an N-D launch shape on queue: the products of the work-groups
+ * and of the local sizes over the dimensions fit a size_t and pass
+ * check_launch; each dimension's local size, their product, and each
+ * dimension's global size and offset keep to the device's limits (an
+ * OpenCL driver may abort the process on a launch past them, PoCL does).
+ * offset may be NULL. Sets *total to the work-groups launched. Returns
+ * GSYNC_OK, GSYNC_ERR_LAUNCH or GSYNC_ERR_OPENCL. */
+static gsync_status check_shape(gsync_kernel *k, cl_command_queue queue,
+                                cl_uint work_dim, const size_t *offset,
                                 const size_t *groups, const size_t *local,
                                 size_t *total, char *err, size_t errlen) {
   size_t g = 1, l = 1;
@@ -2122,6 +2180,35 @@ static gsync_status check_shape(const gsync_kernel *k, cl_uint work_dim,
     l *= local[d];
   }
   gsync_status st = check_launch(k, g, l, err, errlen);
+  cl_device_id dev;
+  cl_int rc;
+  if (st == GSYNC_OK &&
+      (rc = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev,
+                                  NULL)) != CL_SUCCESS)
+    st = cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)", rc);
+  if (st == GSYNC_OK)
+    st = read_limits(k, dev, err, errlen);
+  for (cl_uint d = 0; st == GSYNC_OK && d < work_dim; d++) {
+    size_t before = offset != NULL ? offset[d] : 0;
+    if (local[d] > k->limits.dim_items[d])
+      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: local size %zu in dimension %u exceeds the "
+                "device's limit of %zu (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                k->info.name, local[d], (unsigned)d, k->limits.dim_items[d]);
+    else if (groups[d] > k->limits.max_size / local[d] ||
+             before > k->limits.max_size - groups[d] * local[d])
+      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: %zu x %zu work-items%s in dimension %u exceed "
+                "the %zu the device's size_t holds",
+                k->info.name, groups[d], local[d],
+                before != 0 ? " past the offset" : "", (unsigned)d,
+                k->limits.max_size);
+  }
+  if (st == GSYNC_OK && l > k->limits.group_items)
+    st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+              "kernel %s: local size %zu exceeds the %zu work-items a "
+              "work-group may have (%s)",
+              k->info.name, l, k->limits.group_items, k->limits.group_bound);
   if (st == GSYNC_OK)
     *total = g;
   return st;
@@ -2301,7 +2388,7 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
                          k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
   gsync_status st =
-      check_shape(k, 1, &groups, &local_size, &total, err, errlen);
+      check_shape(k, queue, 1, NULL, &groups, &local_size, &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, 1, NULL, &groups, &local_size, total, err,
                          errlen);
@@ -2330,8 +2417,8 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
                 "and a local size for each",
                 k->info.name);
   pthread_mutex_lock(&k->lock);
-  gsync_status st =
-      check_shape(k, work_dim, groups, local_size, &total, err, errlen);
+  gsync_status st = check_shape(k, queue, work_dim, global_offset, groups,
+                                local_size, &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, work_dim, global_offset, groups, local_size,
                          total, err, errlen);
@@ -2603,8 +2690,8 @@ gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
     launch = 0x3fffffffu;
   shape[0] = launch;
   pthread_mutex_lock(&k->lock);
-  gsync_status st =
-      check_shape(k, work_dim, shape, local_size, &total, err, errlen);
+  gsync_status st = check_shape(k, queue, work_dim, NULL, shape, local_size,
+                                &total, err, errlen);
   size_t local = 1, i;
   for (cl_uint d = 0; d < work_dim; d++)
     local *= local_size[d];

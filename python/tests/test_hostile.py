@@ -5,6 +5,7 @@ state was, filled with a pattern) is checked after the run."""
 import ctypes
 import gc
 import os
+import re
 import time
 
 import numpy as np
@@ -73,3 +74,56 @@ def test_dropping_a_watched_kernel_while_it_runs(context, stencil_prog):
         queue.finish()
         assert _intact(blocks, nbytes), "the freed state was written"
         assert running, "the launch ended before the Kernel was dropped"
+
+
+@pytest.fixture(scope="module")
+def flip(context):
+    """The stencil with the flip barrier, whose state does not grow with
+    the groups: a Kernel can be made for 2^34 of them."""
+    prog = gsync.rewrite(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    return prog, prog.build(context)
+
+
+@pytest.mark.parametrize("groups,local,offset,says", [
+    (2**33, 1, None, "8589934592 work-groups exceed its limit of 1073741823"),
+    (2**30, 1, None, "exceed its limit of 1073741823"),
+    ((2**16, 2**16), (1, 1), None, "4294967296 work-groups exceed its limit"),
+    ((1, 1), ("DIM0", 2), None, "work-items a work-group may have"),
+    ((1, 1, 1), (1, 1, "DIM2+1"), None, "in dimension 2 exceeds the device"),
+    (2, 1, 2**64 - 2, "past the offset in dimension 0 exceed"),
+], ids=["2^33", "2^30", "2^16x2^16", "local", "local-dim2", "offset"])
+def test_launch_limits(device, queue, flip, groups, local, offset, says):
+    """Launches past a rule's or the device's limits: refused with
+    libgsync's message, before the driver sees them (PoCL aborts the
+    process on 2^33 groups)."""
+    prog, built = flip
+    dims = device.max_work_item_sizes
+    local = tuple(dims[0] if x == "DIM0" else dims[2] + 1 if x == "DIM2+1"
+                  else x for x in local) if isinstance(local, tuple) else local
+    k = prog.kernel(queue, built.stencil, max_groups=2**34)
+    with pytest.raises(gsync.LaunchError, match=re.escape(says)):
+        k.enqueue(queue, groups, local, *_stencil_args(queue.context),
+                  offset=offset)
+
+
+def _stencil_args(context, n=256):
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    b = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    return a, b, np.uint32(n), np.uint32(2)
+
+
+@pytest.mark.parametrize("groups,local", [
+    ("12", 1), (2, "4"), (b"12", 1), (True, 4), (2.0, 4), ((2, "1"), (1, 1)),
+    (None, 4)])
+def test_shapes_that_are_not_counts(queue, flip, groups, local):
+    """A str is no sequence of counts ("12" once launched 1 x 2 groups), nor
+    is a bool, a float or None: ArgumentError, naming what was given."""
+    prog, built = flip
+    k = prog.kernel(queue, built.stencil, max_groups=16)
+    with pytest.raises(gsync.ArgumentError, match="must be an int or a tuple "
+                       "of ints"):
+        k.enqueue(queue, groups, local, *_stencil_args(queue.context))
+    with pytest.raises(gsync.ArgumentError, match="must be an int"):
+        k.groups_that_fit(queue, local if isinstance(local, str) else "16")
+    assert k(queue, 2, 4, *_stencil_args(queue.context)).launched == 2
+

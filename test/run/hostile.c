@@ -12,6 +12,14 @@
  *                      for 64 work-groups. A watched launch's handle is
  *                      released while the launch runs: the memory that
  *                      held its state must not be written once freed.
+ *   limits DIR         DIR/flip.cl, flip.json: the stencil with the flip
+ *                      barrier, and flip-old.json with max_work_groups 0,
+ *                      as older tools wrote it. Launches past the rules'
+ *                      and the device's limits are refused before the
+ *                      driver sees them.
+ *   threads DIR        DIR/out.cl, out.json as for release. gsync_progress
+ *                      and gsync_cancel in one thread while another calls
+ *                      gsync_watch_enable (see hostile-tsan.test).
  *   (GSYNC_PLATFORM=TEXT: the first platform whose name holds TEXT)
  * Exit status 0 when every check passed, 2 when the case could not run.
  */
@@ -197,6 +205,93 @@ static void case_release(size_t state_bytes) {
   stencil_close(&s);
 }
 
+/* One launch's shape, and what its refusal's message says (NULL: the
+ * launch runs). */
+typedef struct shape_case {
+  const char *what, *says;
+  cl_uint dims;
+  size_t groups[3], local[3], offset[3];
+} shape_case;
+
+/* Launches past a rule's or the device's limits: each refused by
+ * libgsync with GSYNC_ERR_LAUNCH and a message that says which limit,
+ * before the driver sees it (PoCL aborts the process on 2^33 groups).
+ * DIR/flip.cl, flip.json: the stencil rewritten with the flip barrier,
+ * whose state does not grow with the groups, so a handle can be made for
+ * 2^34 of them. */
+static void case_limits(void) {
+  char err[ERRLEN];
+  stencil s;
+  stencil_open(&s, "flip", "", 2);
+  size_t dims[3]; /* the device's work-items per dimension */
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dims, dims, NULL);
+  gsync_kernel *gk;
+  if (gsync_kernel_create(s.p, ctx, queue, s.kern, (size_t)1 << 34, &gk, err,
+                          sizeof err))
+    die("gsync_kernel_create", err);
+  const size_t g33 = (size_t)1 << 33, g30 = (size_t)1 << 30, g16 = 1u << 16;
+  const size_t near_end = SIZE_MAX - 1;
+  const shape_case cases[] = {
+      {"2^33 work-groups", "limit of", 1, {g33}, {1}, {0}},
+      {"2^30 work-groups", "limit of", 1, {g30}, {1}, {0}},
+      {"2^16 x 2^16 work-groups", "limit of", 2, {g16, g16}, {1, 1}, {0, 0}},
+      {"a local size above the device's",
+       "a work-group may have",
+       2,
+       {1, 1},
+       {dims[0], 2},
+       {0, 0}},
+      {"a local size above the device's in dimension 2",
+       "in dimension 2",
+       3,
+       {1, 1, 1},
+       {1, 1, dims[2] + 1},
+       {0, 0, 0}},
+      {"2 work-groups past an offset of SIZE_MAX - 1",
+       "past the offset",
+       1,
+       {2},
+       {1},
+       {near_end}},
+      {"a shape within the limits", NULL, 2, {2, 1}, {16, 4}, {0, 0}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const shape_case *c = &cases[i];
+    err[0] = '\0';
+    gsync_status st = gsync_enqueue_nd(gk, queue, c->dims, c->offset, c->groups,
+                                       c->local, err, sizeof err);
+    if (st == GSYNC_OK)
+      st = gsync_finish(gk, queue, NULL, err, sizeof err);
+    check(c->says ? st == GSYNC_ERR_LAUNCH && strstr(err, c->says) != NULL
+                  : st == GSYNC_OK,
+          "limits: %s -> %s", c->what, gsync_status_name(st));
+    if (c->says)
+      printf("message: %s\n", err);
+  }
+  err[0] = '\0';
+  gsync_status st =
+      gsync_enqueue(gk, queue, (size_t)1 << 33, 1, NULL, err, sizeof err);
+  check(st == GSYNC_ERR_LAUNCH, "limits: gsync_enqueue of 2^33 -> %s",
+        gsync_status_name(st));
+  gsync_kernel_release(gk);
+  /* Constraints from before max_work_groups (flip-old.json says 0): the
+   * state's 32-bit words still bound the launch. */
+  gsync_program *old;
+  if (gsync_program_load(in_dir("flip-old.json"), &old, err, sizeof err) ||
+      gsync_kernel_create(old, ctx, queue, s.kern, (size_t)1 << 34, &gk, err,
+                          sizeof err))
+    die("flip-old.json", err);
+  err[0] = '\0';
+  st = gsync_enqueue(gk, queue, (size_t)1 << 33, 1, NULL, err, sizeof err);
+  check(st == GSYNC_ERR_LAUNCH && strstr(err, "its state can count"),
+        "limits: 2^33 work-groups, constraints without a limit -> %s",
+        gsync_status_name(st));
+  printf("message: %s\n", err);
+  gsync_kernel_release(gk);
+  gsync_program_release(old);
+  stencil_close(&s);
+}
+
 /* What another thread saw of a handle while gsync_watch_enable ran. */
 typedef struct watcher {
   gsync_kernel *k;
@@ -295,6 +390,8 @@ int main(int argc, char **argv) {
     case_release(strtoul(argv[3], NULL, 10));
   else if (strcmp(argv[1], "threads") == 0)
     case_threads();
+  else if (strcmp(argv[1], "limits") == 0)
+    case_limits();
   else
     die("unknown case", argv[1]);
   clReleaseCommandQueue(queue);

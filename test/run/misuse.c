@@ -547,7 +547,7 @@ static void launches(gsync_kernel *gk) {
          GSYNC_ERR_LAUNCH, err);
   expect("gsync_enqueue: local size above the device's",
          gsync_enqueue(gk, queue, 1, 1u << 20, NULL, err, sizeof err),
-         GSYNC_ERR_OPENCL, err);
+         GSYNC_ERR_LAUNCH, err);
   expect("gsync_finish: after refused launches only",
          gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_ERR_LAUNCH,
          err);
