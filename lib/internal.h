@@ -127,6 +127,9 @@ gsr_status gsri_rules_load(struct gsri_ctx *ctx, const char *rules_dir,
  * text and len set), reporting through diag; 0 on a problem, -1 when out
  * of memory (not reported), 1 when good. */
 int gsri_rule_parse_header(gsri_rule *r, gsr_diag_fn diag, void *user);
+/* Nonzero if the len bytes at s start with GSR_PREFIX in any case: names
+ * that -D and -U may not give, and that every rule tunable has. */
+int gsri_reserved_name(const char *s, size_t len);
 /* Frees one rule's fields (rule-header.c) and zeroes it. */
 void gsri_rule_free(gsri_rule *r);
 const gsri_rule *gsri_rules_find(const gsri_ruleset *set, const char *kind,

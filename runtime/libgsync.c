@@ -553,8 +553,20 @@ static gsync_status get_strings(const where *w, json_object *obj,
   return GSYNC_OK;
 }
 
+/* Nonzero if the macro name at v starts with the prefix gsync-rewrite
+ * reserves, gsync_ in any case: its own macros and the rules' tunables. */
+static int reserved_macro(const char *v) {
+  static const char prefix[] = "gsync_";
+  for (size_t i = 0; i < sizeof prefix - 1; i++)
+    if ((v[i] >= 'A' && v[i] <= 'Z' ? v[i] - 'A' + 'a' : v[i]) != prefix[i])
+      return 0;
+  return 1;
+}
+
 /* Fills p->build_args from "build.options", optional (files from before
- * it have none). */
+ * it have none). A -D or -U of a reserved name is refused: the tool never
+ * writes one (it refuses them), and with one a rule built from these
+ * options could use more state than the file's sizes give it. */
 static gsync_status load_build(const where *top, json_object *root,
                                gsync_program *p) {
   json_object *build;
@@ -563,7 +575,23 @@ static gsync_status load_build(const where *top, json_object *root,
     return st;
   where w = *top;
   w.path = "build";
-  return get_strings(&w, build, "options", 0, &p->build_args, &p->n_build_args);
+  st = get_strings(&w, build, "options", 0, &p->build_args, &p->n_build_args);
+  for (size_t i = 0; st == GSYNC_OK && i < p->n_build_args; i++) {
+    const char *a = p->build_args[i], *v = a + 2;
+    if (a[0] != '-' || (a[1] != 'D' && a[1] != 'U'))
+      continue;
+    if (*v == '\0' && i + 1 < p->n_build_args)
+      v = p->build_args[i + 1];
+    v += strspn(v, " \t");
+    if (reserved_macro(v))
+      st = fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"build.options[%zu]\" (\"%.80s\") %s a macro "
+                "with the prefix gsync_ (in any case), which gsync-rewrite "
+                "reserves for its own macros and its rules' tunables: the "
+                "file was edited",
+                w.file, i, a, a[1] == 'D' ? "defines" : "undefines");
+  }
+  return st;
 }
 
 /* Fills program->c_version, extensions, features and atomic_caps from the

@@ -260,6 +260,29 @@ def parse_layout(s):
             "grid": int(g[6]), "abort": int(g[7]), "record": int(g[8])}
 
 
+def reserved_macro(name):
+    """Whether the macro name starts with the prefix gsync-rewrite reserves
+    (gsync_, in any case) for its own macros and its rules' tunables."""
+    return name[:6].lower() == "gsync_"
+
+
+def _check_build_args(w, args):
+    """Refuses a -D or -U of a reserved name in "build.options" (load_build
+    in libgsync.c): the tool never writes one, and with one a rule built
+    from these options could use more state than the file's sizes give."""
+    for i, a in enumerate(args):
+        if a[:2] not in ("-D", "-U"):
+            continue
+        v = a[2:] or (args[i + 1] if i + 1 < len(args) else "")
+        if reserved_macro(v.lstrip(" \t")):
+            raise w.fail(
+                f'field "build.options[{i}]" ("{a[:80]}") '
+                f'{"defines" if a[1] == "D" else "undefines"} a macro with '
+                "the prefix gsync_ (in any case), which gsync-rewrite "
+                "reserves for its own macros and its rules' tunables: the "
+                "file was edited")
+
+
 class Constraints:
     """A validated constraints file; see gsync.Program for its use."""
 
@@ -282,6 +305,7 @@ class Constraints:
         build = w.field(doc, "build", dict, optional=True)
         self.build_args = ([] if build is None else
                            _Where(path, "build").strings(build, "options"))
+        _check_build_args(w, self.build_args)
         kernels = w.field(doc, "kernels", list)
         record = (ABORT_RECORD_BYTES if self.timed_record
                   else ABORT_RECORD_BYTES_UNTIMED)

@@ -127,3 +127,19 @@ def test_shapes_that_are_not_counts(queue, flip, groups, local):
         k.groups_that_fit(queue, local if isinstance(local, str) else "16")
     assert k(queue, 2, 4, *_stencil_args(queue.context)).launched == 2
 
+
+def test_reserved_macros_are_not_the_rewrites(tmp_path):
+    """A -D or -U of a name with the prefix gsync_ (in any case): the
+    tool's own and its rules' tunables, which would reach the driver
+    through the constraints' build options (a tree barrier whose leaves
+    were shrunk so wrote past its state). The tool refuses them, and so
+    does load() in a file's build options."""
+    with pytest.raises(gsync.RewriteError) as e:
+        gsync.rewrite(os.path.join(KERNELS, "stencil.cl"), barrier="tree",
+                      discovery=False, defines={"GSYNC_TREE_LEAF": "2u"})
+    assert e.value.exit_status == 2
+    assert "option '-DGSYNC_TREE_LEAF=2u' defines 'GSYNC_TREE_LEAF'" in str(
+        e.value)
+    with pytest.raises(gsync.RewriteError, match="undefines 'gsync_watch'"):
+        gsync.rewrite(os.path.join(KERNELS, "stencil.cl"),
+                      options=["-Ugsync_watch"])

@@ -12,6 +12,12 @@
  *                      for 64 work-groups. A watched launch's handle is
  *                      released while the launch runs: the memory that
  *                      held its state must not be written once freed.
+ *   macros DIR BYTES   DIR/nd.cl, nd.json: the stencil with the tree barrier
+ *                      and --no-discovery; nd-reserved.json with
+ *                      -DGSYNC_TREE_LEAF=2u in build.options; BYTES: the
+ *                      state's size for 8 groups. Build options that
+ *                      shrink the tree's leaves must not move its writes
+ *                      past the state; the constraints may not hold them.
  *   limits DIR         DIR/flip.cl, flip.json: the stencil with the flip
  *                      barrier, and flip-old.json with max_work_groups 0,
  *                      as older tools wrote it. Launches past the rules'
@@ -205,6 +211,58 @@ static void case_release(size_t state_bytes) {
   stencil_close(&s);
 }
 
+/* A build of the tree barrier's output (DIR/nd.cl, --no-discovery) with
+ * options that shrink its leaves, launched as a host that follows the
+ * constraints by hand does: a state of the size they give for 8 groups
+ * (BYTES), followed by a canary, and 8 groups that all run at once (the
+ * lit test lets PoCL run 8 threads). The rule's leaves must stay inside
+ * the state, whatever the build defines. Then the same options written
+ * into the constraints' build.options (nd-reserved.json) are refused by
+ * gsync_program_load. */
+static void case_macros(size_t state_bytes) {
+  enum { GROUPS = 8, GUARD = 4096 };
+  char err[ERRLEN];
+  stencil s;
+  stencil_open(&s, "nd", "-DGSYNC_TREE_LEAF=2u -DGSYNC_TREE_FLAT_MAX=2u", 20);
+  cl_int rc;
+  cl_mem state =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE, state_bytes + GUARD, NULL, &rc);
+  unsigned char *host = malloc(state_bytes + GUARD);
+  if (rc != CL_SUCCESS || host == NULL)
+    die("clCreateBuffer", "state");
+  memset(host, 0, state_bytes);
+  memset(host + state_bytes, CANARY, GUARD);
+  size_t local = 64, global = GROUPS * local;
+  if (clEnqueueWriteBuffer(queue, state, CL_TRUE, 0, state_bytes + GUARD, host,
+                           0, NULL, NULL) ||
+      clSetKernelArg(s.kern, 4, sizeof state, &state) ||
+      clEnqueueNDRangeKernel(queue, s.kern, 1, NULL, &global, &local, 0, NULL,
+                             NULL) ||
+      clEnqueueReadBuffer(queue, state, CL_TRUE, 0, state_bytes + GUARD, host,
+                          0, NULL, NULL))
+    die("the launch", "tree with small leaves");
+  cl_uint words[16];
+  memcpy(words, host, sizeof words);
+  check(words[5] == GROUPS && words[10] == 0,
+        "macros: the launch of %d groups completed (%u took part, abort word "
+        "%u)",
+        GROUPS, (unsigned)words[5], (unsigned)words[10]);
+  check(intact(host + state_bytes, GUARD),
+        "macros: nothing written past the %zu bytes of state", state_bytes);
+  gsync_program *p;
+  err[0] = '\0';
+  gsync_status st =
+      gsync_program_load(in_dir("nd-reserved.json"), &p, err, sizeof err);
+  check(st == GSYNC_ERR_FORMAT,
+        "macros: constraints whose build options "
+        "define GSYNC_TREE_LEAF -> %s",
+        gsync_status_name(st));
+  printf("message: %s\n", err);
+  free(host);
+  clReleaseMemObject(state);
+  stencil_close(&s);
+}
+
 /* One launch's shape, and what its refusal's message says (NULL: the
  * launch runs). */
 typedef struct shape_case {
@@ -392,6 +450,8 @@ int main(int argc, char **argv) {
     case_threads();
   else if (strcmp(argv[1], "limits") == 0)
     case_limits();
+  else if (strcmp(argv[1], "macros") == 0 && argc == 4)
+    case_macros(strtoul(argv[3], NULL, 10));
   else
     die("unknown case", argv[1]);
   clReleaseCommandQueue(queue);
