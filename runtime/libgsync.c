@@ -95,6 +95,11 @@ struct gsync_program {
   char **build_args; /* "build.options": the rewrite's -D, -U, -I, ... */
   size_t n_build_args;
   char *build_options; /* what gsync_program_build_options returned */
+  /* -I directories held open for PoCL, which reads them through
+   * /proc/self/fd (include_alias): the paths and their descriptors. */
+  char **alias_dirs;
+  int *alias_fds;
+  size_t n_alias;
   /* The identity of the output the constraints belong to ("fingerprint",
    * "state_layout"); NULL in files from before they were written. */
   char *fingerprint;
@@ -1383,6 +1388,12 @@ void gsync_program_release(gsync_program *program) {
     free(program->build_args[i]);
   free(program->build_args);
   free(program->build_options);
+  for (size_t i = 0; i < program->n_alias; i++) {
+    close(program->alias_fds[i]);
+    free(program->alias_dirs[i]);
+  }
+  free(program->alias_dirs);
+  free(program->alias_fds);
   for (size_t i = 0; i < program->n_features; i++)
     free(program->features[i]);
   free(program->features);
@@ -1747,9 +1758,17 @@ static unsigned long long tsc_hz(void) {
 #endif
 }
 
+/* Whether arg must be quoted for clBuildProgram's option parsers, which
+ * split at blanks. */
+static int needs_quotes(const char *arg) {
+  return strpbrk(arg, " \t\"'\\") != NULL;
+}
+
 /* Appends to b (of *len bytes used, *cap allocated) a space and then arg,
- * in double quotes with \ and " escaped if it holds a space or a quote, as
- * clBuildProgram's option parsers split. Returns 0 when out of memory. */
+ * quoted if it needs it as OpenCL compilers take a quoted value: an
+ * option's value after its flag in double quotes (-I"/a b", -D"N=a b"),
+ * with \ and " escaped; any other argument whole. Returns 0 when out of
+ * memory. */
 static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
   size_t need = *len + 2 * strlen(arg) + 4;
   if (need > *cap) {
@@ -1760,13 +1779,20 @@ static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
     *b = p;
     *cap = c;
   }
-  int quote = strpbrk(arg, " \t\"'\\") != NULL;
+  int quote = needs_quotes(arg);
+  size_t flag = quote && arg[0] == '-' &&
+                        ((arg[1] >= 'A' && arg[1] <= 'Z') ||
+                         (arg[1] >= 'a' && arg[1] <= 'z'))
+                    ? 2
+                    : 0;
   char *o = *b + *len;
   if (*len > 0)
     *o++ = ' ';
+  memcpy(o, arg, flag);
+  o += flag;
   if (quote)
     *o++ = '"';
-  for (const char *s = arg; *s; s++) {
+  for (const char *s = arg + flag; *s; s++) {
     if (quote && (*s == '"' || *s == '\\'))
       *o++ = '\\';
     *o++ = *s;
@@ -1775,6 +1801,54 @@ static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
     *o++ = '"';
   *o = '\0';
   *len = (size_t)(o - *b);
+  return 1;
+}
+
+/* Whether dev is PoCL's (its platform's name). */
+static int is_pocl(cl_device_id dev) {
+  cl_platform_id platform;
+  char name[64] = "";
+  return dev != NULL &&
+         clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform,
+                         NULL) == CL_SUCCESS &&
+         clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name,
+                           NULL) == CL_SUCCESS &&
+         strstr(name, "Portable Computing Language") != NULL;
+}
+
+/* Writes into out (outlen bytes) an -I option for the directory dir that
+ * holds no blank or quote: PoCL 3.1 turns the quotes of -I"/a b" into
+ * blanks and searches " /a b ", so for it the directory is held open (in
+ * p, until the program is released) and named as /proc/self/fd/N, which
+ * its compiler, in this process, reads as the directory. Returns 0 where
+ * that cannot be done (no /proc), and the option is quoted instead. */
+static int include_alias(gsync_program *p, const char *dir, char *out,
+                         size_t outlen) {
+  size_t i = 0;
+  while (i < p->n_alias && strcmp(p->alias_dirs[i], dir) != 0)
+    i++;
+  if (i == p->n_alias) {
+    char **dirs = realloc(p->alias_dirs, (i + 1) * sizeof *dirs);
+    if (dirs != NULL)
+      p->alias_dirs = dirs;
+    int *fds = realloc(p->alias_fds, (i + 1) * sizeof *fds);
+    if (fds != NULL)
+      p->alias_fds = fds;
+    char *copy = dirs != NULL && fds != NULL ? dup_string(dir) : NULL;
+    int fd = copy != NULL ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd < 0) {
+      free(copy);
+      return 0;
+    }
+    p->alias_dirs[i] = copy;
+    p->alias_fds[i] = fd;
+    p->n_alias++;
+  }
+  struct stat st;
+  snprintf(out, outlen, "/proc/self/fd/%d", p->alias_fds[i]);
+  if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+    return 0;
+  snprintf(out, outlen, "-I/proc/self/fd/%d", p->alias_fds[i]);
   return 1;
 }
 
@@ -1787,8 +1861,14 @@ const char *gsync_program_build_options(const gsync_program *program,
   char *b = NULL, num[64];
   size_t len = 0, cap = 0;
   int ok = append_option(&b, &len, &cap, c_std_option(program, dev));
-  for (size_t i = 0; ok && i < p->n_build_args; i++)
-    ok = append_option(&b, &len, &cap, p->build_args[i]);
+  int pocl = is_pocl(dev);
+  for (size_t i = 0; ok && i < p->n_build_args; i++) {
+    const char *a = p->build_args[i];
+    if (pocl && strncmp(a, "-I", 2) == 0 && a[2] != '\0' && needs_quotes(a) &&
+        include_alias(p, a + 2, num, sizeof num))
+      a = num;
+    ok = append_option(&b, &len, &cap, a);
+  }
   unsigned cc = nv_compute_capability(dev);
   if (ok && cc) {
     snprintf(num, sizeof num, "-DGSYNC_NV_SM=%u", cc);

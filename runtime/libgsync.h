@@ -92,8 +92,11 @@ gsync_status gsync_program_check_device(const gsync_program *program,
  * the required atomic capabilities (PoCL builds 2.0 atomics only that
  * way). Then the preprocessor options the source was rewritten with
  * (constraints "build.options": -D and -I, paths absolute, -I for the
- * input's own directory first), an argument with a space or a quote in
- * double quotes. Then, on NVIDIA devices,
+ * input's own directory first), the value of one with a blank or a quote
+ * in double quotes after its flag (-I"/a b", -D"N=a b"), as OpenCL
+ * compilers take it; on PoCL, which takes the quotes of -I"/a b" for
+ * blanks, such a directory is held open until gsync_program_release and
+ * named -I/proc/self/fd/N. Then, on NVIDIA devices,
  * -DGSYNC_NV_SM=<compute capability, e.g. 90>, so rules use PTX that only
  * newer GPUs have (sm_70+) only where it exists; on a CPU device with a
  * spin limit, -Dgsync_clock_hz=<its time-stamp counter's rate>, the clock

@@ -501,6 +501,14 @@ class Constraints:
         self.fingerprint = fp
         self.layout = lay
 
+    def __del__(self):
+        # The -I directories held open for PoCL (device._include_alias).
+        for fd in self.__dict__.get("_include_fds", {}).values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
     def kernel(self, name):
         for k in self.kernels:
             if k.name == name:

@@ -143,3 +143,25 @@ def test_reserved_macros_are_not_the_rewrites(tmp_path):
     with pytest.raises(gsync.RewriteError, match="undefines 'gsync_watch'"):
         gsync.rewrite(os.path.join(KERNELS, "stencil.cl"),
                       options=["-Ugsync_watch"])
+
+
+def test_a_kernel_in_a_directory_with_a_blank(context, queue, tmp_path):
+    """A kernel whose directory's name holds a blank, including a header
+    from there, rewritten with a -D whose value holds blanks: the build
+    options build it on the device (PoCL refused the -I quoted whole,
+    "-I/a b", and took -I"/a b" as " /a b "), and it sees both."""
+    d = tmp_path / "sp ace"
+    d.mkdir()
+    inputs = os.path.join(os.path.dirname(KERNELS), "Inputs")
+    for name in ("header-fill.cl", "header-fill.h"):
+        with open(os.path.join(inputs, name)) as f:
+            (d / name).write_text(f.read())
+    prog = gsync.rewrite(d / "header-fill.cl", defines={"V": "1 + 1"})
+    assert f"-I{d}" in prog.constraints.build_args
+    assert '-D"V=1 + 1"' in prog.build_options(queue.device)
+    k = prog.kernel(queue, prog.build(context).fill, max_groups=1)
+    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+    k(queue, 1, 1, out)
+    got = np.zeros(1, np.uint32)
+    cl.enqueue_copy(queue, got, out)
+    assert got[0] == 42

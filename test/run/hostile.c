@@ -18,6 +18,10 @@
  *                      state's size for 8 groups. Build options that
  *                      shrink the tree's leaves must not move its writes
  *                      past the state; the constraints may not hold them.
+ *   spaces DIR SUB     DIR/SUB/out.cl, out.json: a kernel in a directory
+ *                      whose name holds a blank, rewritten with a -D whose
+ *                      value holds blanks. libgsync's build options must
+ *                      build it on the device.
  *   limits DIR         DIR/flip.cl, flip.json: the stencil with the flip
  *                      barrier, and flip-old.json with max_work_groups 0,
  *                      as older tools wrote it. Launches past the rules'
@@ -263,6 +267,50 @@ static void case_macros(size_t state_bytes) {
   stencil_close(&s);
 }
 
+/* The output of a kernel in a directory whose name holds a blank, which
+ * includes a header from there and was rewritten with a -D whose value
+ * holds blanks: libgsync's build options must build it (PoCL refused the
+ * -I it was given whole in quotes, "-I/a b", and searched " /a b " for
+ * -I"/a b"), and the launch must see the header and the value. DIR/sub
+ * holds out.cl and out.json; the kernel fill writes 40 + V (2). */
+static void case_spaces(const char *sub) {
+  char err[ERRLEN], name[4096], *source;
+  snprintf(name, sizeof name, "%s/out", sub);
+  gsync_program *p = load(name, &source);
+  const char *options = gsync_program_build_options(p, dev);
+  cl_int rc;
+  cl_program prog =
+      clCreateProgramWithSource(ctx, 1, (const char **)&source, NULL, &rc);
+  rc = rc == CL_SUCCESS ? clBuildProgram(prog, 1, &dev, options, NULL, NULL)
+                        : rc;
+  check(rc == CL_SUCCESS, "spaces: libgsync's options build it (%d)", rc);
+  printf("options: %s\n", options);
+  if (rc != CL_SUCCESS) {
+    char log[2048] = "";
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log,
+                          NULL);
+    printf("log: %s\n", log);
+    exit(1);
+  }
+  cl_kernel kern = clCreateKernel(prog, "fill", &rc);
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4, NULL, &rc);
+  cl_uint got = 0;
+  gsync_kernel *gk;
+  if (clSetKernelArg(kern, 0, sizeof out, &out) ||
+      gsync_kernel_create(p, ctx, queue, kern, 1, &gk, err, sizeof err) ||
+      gsync_enqueue(gk, queue, 1, 1, &got, err, sizeof err) ||
+      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 4, &got, 0, NULL, NULL))
+    die("the launch", err);
+  check(got == 42, "spaces: the kernel saw the header and the value (%u)",
+        (unsigned)got);
+  gsync_kernel_release(gk);
+  clReleaseMemObject(out);
+  clReleaseKernel(kern);
+  clReleaseProgram(prog);
+  gsync_program_release(p);
+  free(source);
+}
+
 /* One launch's shape, and what its refusal's message says (NULL: the
  * launch runs). */
 typedef struct shape_case {
@@ -450,6 +498,8 @@ int main(int argc, char **argv) {
     case_threads();
   else if (strcmp(argv[1], "limits") == 0)
     case_limits();
+  else if (strcmp(argv[1], "spaces") == 0 && argc == 4)
+    case_spaces(argv[3]);
   else if (strcmp(argv[1], "macros") == 0 && argc == 4)
     case_macros(strtoul(argv[3], NULL, 10));
   else
