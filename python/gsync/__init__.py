@@ -99,8 +99,10 @@ class Program:
         # One string: the options quote what holds a space.
         opts = " ".join([self.build_options(devices[0])] +
                         ([WATCH_BUILD_OPTION] if watch else []) + list(options))
-        return cl.Program(context, self.source).build(options=[opts.strip()],
-                                                      devices=devices)
+        # Not from PyOpenCL's cache of binaries: a program it gives keeps
+        # no source, and Kernel() checks the source's fingerprint.
+        return cl.Program(context, self.source).build(
+            options=[opts.strip()], devices=devices, cache_dir=False)
 
     def kernel(self, queue, kernel, max_groups):
         """Prepares kernel (a pyopencl.Kernel of a program built from this
