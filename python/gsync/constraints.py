@@ -217,13 +217,53 @@ def _drop_trailing_commas(text):
     return "".join(out)
 
 
+# json-c, libgsync's parser, reads values nested at most this deep (the
+# document 1, what an object or array holds one more:
+# JSON_TOKENER_DEFAULT_DEPTH) and calls a deeper file "nesting too deep";
+# Python's parser would recurse until RecursionError.
+MAX_NESTING = 32
+
+
+def _nesting(text):
+    """How deep the values of text nest, as json-c counts: the document is
+    at 1, what an object or array holds one deeper; an object's keys are
+    no values, and strings are skipped."""
+    stack, deepest = [], 0
+    in_string = escaped = key = False
+    for ch in text:
+        if in_string:
+            escaped = not escaped and ch == "\\"
+            in_string = escaped or ch != '"'
+        elif ch == '"':
+            in_string = True
+            if not key:
+                deepest = max(deepest, len(stack) + 1)
+        elif ch in "[{":
+            stack.append(ch)
+            deepest = max(deepest, len(stack))
+            key = ch == "{"
+        elif ch in "]}":
+            if stack:
+                stack.pop()
+            key = False
+        elif ch == ",":
+            key = bool(stack) and stack[-1] == "{"
+        elif ch == ":":
+            key = False
+        elif not ch.isspace():
+            deepest = max(deepest, len(stack) + 1)  # a number or a literal
+    return deepest
+
+
 def _parse_json(name, data):
     """The document in data, read as json-c reads it: strings may hold
-    control characters and bytes that are not UTF-8, and a comma may end
-    an object or array."""
+    control characters and bytes that are not UTF-8, a comma may end
+    an object or array, and nesting stops at MAX_NESTING."""
     if b"\0" in data:
         raise FormatError(f"{name}: not valid JSON: it holds a NUL byte")
     text = data.decode("utf-8", "surrogateescape")
+    if _nesting(text) > MAX_NESTING:
+        raise FormatError(f"{name}: not valid JSON: nesting too deep")
     try:
         return json.loads(text, strict=False)
     except json.JSONDecodeError as first:

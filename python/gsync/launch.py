@@ -152,6 +152,11 @@ class Kernel:
             raise ArgumentError("gsync_kernel_create: "
                                 f'{"queue" if queue is None else "kernel"} '
                                 "is NULL")
+        if not isinstance(kernel, cl.Kernel):
+            raise ArgumentError(
+                "gsync_kernel_create: kernel must be a pyopencl.Kernel of a "
+                "program built from this output (built.NAME, built = "
+                f"prog.build(ctx)), not {kernel!r:.40}")
         name = kernel.function_name
         info = c.kernel(name)
         if info is None:
@@ -164,6 +169,11 @@ class Kernel:
             src = kernel.program.get_info(cl.program_info.SOURCE)
         except cl.Error:
             src = ""
+        except UnicodeDecodeError as e:
+            # PyOpenCL decodes the source as UTF-8, which OpenCL C need not
+            # be (a comment in Latin-1): its bytes, as the output holds them.
+            src = (e.object.decode("utf-8", "surrogateescape")
+                   if isinstance(e.object, bytes) else "")
         if src:
             program.check_source(src)
         if info.global_barrier:

@@ -119,8 +119,11 @@ def test_read_as_json_c_reads(original, tmp_path, gsync_run):
     with pytest.raises(gsync.FormatError) as e:
         gsync.load(js)
     assert "is not a version like" in str(e.value)
-    assert str(e.value).encode("utf-8", "surrogateescape") == \
+    assert e.value.raw == \
         libgsync_message(gsync_run, out, js).encode("utf-8", "surrogateescape")
+    # The message prints: the stray byte shows as an escape.
+    assert '"\x01\t\\xff"' in str(e.value)
+    str(e.value).encode("utf-8")
 
 
 @pytest.mark.parametrize("text", ['{"format": "gsync-constraints"} x', "[]"])

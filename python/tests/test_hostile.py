@@ -6,6 +6,7 @@ import ctypes
 import gc
 import os
 import re
+import subprocess
 import time
 
 import numpy as np
@@ -145,6 +146,17 @@ def test_reserved_macros_are_not_the_rewrites(tmp_path):
                       options=["-Ugsync_watch"])
 
 
+def _fill(context, queue, prog):
+    """What the kernel fill of prog, built and launched as one group of
+    one work-item, writes to out[0]."""
+    k = prog.kernel(queue, prog.build(context).fill, max_groups=1)
+    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+    k(queue, 1, 1, out)
+    got = np.zeros(1, np.uint32)
+    cl.enqueue_copy(queue, got, out)
+    return int(got[0])
+
+
 def test_a_kernel_in_a_directory_with_a_blank(context, queue, tmp_path):
     """A kernel whose directory's name holds a blank, including a header
     from there, rewritten with a -D whose value holds blanks: the build
@@ -159,9 +171,102 @@ def test_a_kernel_in_a_directory_with_a_blank(context, queue, tmp_path):
     prog = gsync.rewrite(d / "header-fill.cl", defines={"V": "1 + 1"})
     assert f"-I{d}" in prog.constraints.build_args
     assert '-D"V=1 + 1"' in prog.build_options(queue.device)
-    k = prog.kernel(queue, prog.build(context).fill, max_groups=1)
-    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
-    k(queue, 1, 1, out)
-    got = np.zeros(1, np.uint32)
-    cl.enqueue_copy(queue, got, out)
-    assert got[0] == 42
+    assert _fill(context, queue, prog) == 42
+
+
+LATIN1 = (b"// Gr\xfc\xdfe: a comment in Latin-1, copied byte for byte\n"
+          b"kernel void fill(global uint *out) {\n"
+          b"  global_barrier();\n"
+          b"  if (get_global_id(0) == 0)\n"
+          b"    out[0] = 42u;\n"
+          b"}\n")
+
+
+def test_a_kernel_that_is_not_utf8(context, queue, tmp_path):
+    """OpenCL C need not be UTF-8: a kernel with a Latin-1 comment is
+    rewritten byte for byte, as a file or as text, and builds, launches and
+    passes the source check; load() reads such an output too (a
+    UnicodeDecodeError before)."""
+    path = tmp_path / "latin1.cl"
+    path.write_bytes(LATIN1)
+    prog = gsync.rewrite(path)
+    assert b"Gr\xfc\xdfe" in prog.source.encode("utf-8", "surrogateescape")
+    assert gsync.rewrite(LATIN1).source.encode(
+        "utf-8", "surrogateescape").count(b"Gr\xfc\xdfe") == 1
+    assert _fill(context, queue, prog) == 42
+    subprocess.run([gsync.find_tool(), str(path), "-o",
+                    str(tmp_path / "o.cl"), "--constraints",
+                    str(tmp_path / "o.json")], check=True)
+    assert (gsync.load(tmp_path / "o.json", source_path=tmp_path / "o.cl")
+            .source.encode("utf-8", "surrogateescape")
+            == (tmp_path / "o.cl").read_bytes())
+
+
+def test_a_file_named_like_an_option(tmp_path, monkeypatch):
+    """rewrite("-Dx.cl") names a file, not a -D: the input comes after
+    "--" (the tool took it as -D x.cl and found no input before)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-Dx.cl").write_bytes(LATIN1)
+    assert "gsync_fingerprint" in gsync.rewrite("-Dx.cl").source
+
+
+def test_messages_print(tmp_path):
+    """A message that quotes a lone surrogate (a JSON escape, or a byte
+    that is not UTF-8) prints: it shows as an escape (printing one raised
+    UnicodeEncodeError), and ``raw`` holds libgsync's bytes."""
+    js = tmp_path / "s.json"
+    js.write_text('{"format": "gsync-\\ud800", "version": 1}')
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert str(e.value).endswith('field "format" is "gsync-\\ud800", not '
+                                 '"gsync-constraints"')
+    str(e.value).encode("utf-8")
+    assert b"gsync-\xed\xa0\x80" in e.value.raw
+    js.write_bytes(b'{"format": "gsync-\xff", "version": 1}')
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert '"gsync-\\xff"' in str(e.value) and b"gsync-\xff" in e.value.raw
+
+
+def test_a_kernel_given_by_name(context, queue, stencil_prog):
+    """Program.kernel wants a pyopencl.Kernel: a name is an ArgumentError
+    that says so, not an AttributeError."""
+    with pytest.raises(gsync.ArgumentError, match="must be a "
+                       "pyopencl.Kernel .*not 'stencil'"):
+        stencil_prog.kernel(queue, "stencil", max_groups=4)
+
+
+def test_a_negative_offset(queue, flip):
+    """A negative offset is a LaunchError, not PyOpenCL's bare error."""
+    prog, built = flip
+    k = prog.kernel(queue, built.stencil, max_groups=4)
+    with pytest.raises(gsync.LaunchError, match="offset -1 is negative"):
+        k.enqueue(queue, 2, 4, *_stencil_args(queue.context), offset=-1)
+    with pytest.raises(gsync.LaunchError, match="offset -5 is negative"):
+        k.enqueue(queue, (2, 1), (4, 1), *_stencil_args(queue.context),
+                  offset=(0, -5))
+
+
+@pytest.mark.parametrize("text,deep", [
+    ('{"x": ' + "[" * 31 + "]" * 31 + "}", False),
+    ('{"x": ' + "[" * 32 + "]" * 32 + "}", True),
+    ('{"a":' * 31 + "1" + "}" * 31, False),
+    ('{"a":' * 32 + "1" + "}" * 32, True),
+    ("[" * 5000 + "]" * 5000, True),
+], ids=["32-arrays", "33-arrays", "32-values", "33-values", "5000"])
+def test_deep_nesting(tmp_path, gsync_run, text, deep):
+    """Values nested past json-c's 32 levels are "nesting too deep", as
+    libgsync says, not a RecursionError; 32 are read."""
+    js = tmp_path / "deep.json"
+    js.write_text(text)
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert ("nesting too deep" in str(e.value)) == deep
+    r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl", "x.cl",
+                        "--constraints", str(js), "--groups", "1", "--local",
+                        "1"], capture_output=True, text=True, timeout=60)
+    assert r.stderr.splitlines()[0] == f"gsync-run: error: {e.value}"
+    r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl", "x.cl",
+                        "--constraints", str(js), "--groups", "1", "--local",
+                        "1"], capture_output=True, text=True, timeout=60)
+    assert r.stderr.splitlines()[0] == f"gsync-run: error: {e.value}"
