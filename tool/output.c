@@ -166,6 +166,14 @@ static int resolve_new(out_file *o) {
   return 0;
 }
 
+/* Records st (of o's file, or for a new one its directory) as what o is. */
+static void identify(out_file *o, const struct stat *st) {
+  o->known = 1;
+  o->dev = st->st_dev;
+  o->ino = st->st_ino;
+  o->rdev = S_ISCHR(st->st_mode) ? st->st_rdev : 0;
+}
+
 /* Finds out how o is written: its kind, the path and directory, whether
  * a file is there and its mode, and its identity for out_plan's
  * comparison. Returns 0 or an exit code after saying why. */
@@ -174,6 +182,8 @@ static int classify(out_file *o) {
   size_t tl = strlen(o->target);
   if (strcmp(o->target, "-") == 0) {
     o->kind = OUT_STDOUT;
+    if (fstat(STDOUT_FILENO, &st) == 0)
+      identify(o, &st);
     return 0;
   }
   if (tl == 0) {
@@ -186,8 +196,7 @@ static int classify(out_file *o) {
   if (o->target[tl - 1] == '/')
     return cannot_write(o, "the name of a directory, not of a file");
   if (stat(o->target, &st) == 0) {
-    o->dev = st.st_dev;
-    o->ino = st.st_ino;
+    identify(o, &st);
     if (S_ISDIR(st.st_mode))
       return cannot_write(o, strerror(EISDIR));
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
@@ -219,28 +228,44 @@ static int classify(out_file *o) {
   if (!S_ISDIR(st.st_mode))
     return cannot_write(o, strerror(ENOTDIR));
   /* A new file is told apart by its directory and name. */
-  if (!o->existed) {
-    o->dev = st.st_dev;
-    o->ino = st.st_ino;
-  }
+  if (!o->existed)
+    identify(o, &st);
   if (access(o->dir, W_OK | X_OK) != 0)
     return cannot_write(o, strerror(errno));
   return 0;
 }
 
-/* Nonzero if a and b (classified) are one file: the same existing file,
- * or the same new name in the same directory; "-" is one file too. */
+/* Nonzero if o names a new file (its identity is its directory's). */
+static int is_new(const out_file *o) {
+  return o->kind == OUT_REPLACE && !o->existed;
+}
+
+/* Nonzero if a and b (classified) land in one file or stream, however
+ * named: standard output ("-") and the file it is (/dev/stdout,
+ * /proc/self/fd/1, or a file it was redirected to under its own name),
+ * one file by two names (a link, a hard link), one character device by
+ * two nodes, or one new name in one directory. */
 static int same_target(const out_file *a, const out_file *b) {
-  if (a->kind != b->kind)
-    return 0;
-  if (a->kind == OUT_STDOUT)
+  if (a->kind == OUT_STDOUT && b->kind == OUT_STDOUT)
     return 1;
-  if (a->existed != b->existed || a->dev != b->dev || a->ino != b->ino)
+  if (!a->known || !b->known || is_new(a) != is_new(b))
     return 0;
-  if (a->kind == OUT_THROUGH || a->existed)
+  if (a->rdev != 0 || b->rdev != 0)
+    return a->rdev == b->rdev;
+  if (a->dev != b->dev || a->ino != b->ino)
+    return 0;
+  if (!is_new(a))
     return 1;
   const char *na = strrchr(a->path, '/'), *nb = strrchr(b->path, '/');
   return strcmp(na ? na + 1 : a->path, nb ? nb + 1 : b->path) == 0;
+}
+
+/* Nonzero if o is the null device (under any node), which takes any
+ * number of outputs and keeps none. */
+static int is_null_device(const out_file *o) {
+  struct stat null;
+  return o->rdev != 0 && stat("/dev/null", &null) == 0 &&
+         S_ISCHR(null.st_mode) && null.st_rdev == o->rdev;
 }
 
 int out_add(out_set *s, const char *target, const char *option) {
@@ -262,18 +287,23 @@ int out_plan(out_set *s) {
   for (size_t i = 0; i < s->n; i++)
     for (size_t j = i + 1; j < s->n; j++) {
       const out_file *a = &s->files[i], *b = &s->files[j];
-      struct stat st;
-      /* The same character device twice (-o /dev/null -MF /dev/null) is
-       * harmless; any other file would keep only one of the two. */
-      if (!same_target(a, b) ||
-          (a->kind == OUT_THROUGH && stat(a->path, &st) == 0 &&
-           S_ISCHR(st.st_mode)))
+      /* The null device twice (-o /dev/null -MF /dev/null) is harmless;
+       * any other file or stream would get the two outputs interleaved,
+       * or keep only one. */
+      if (!same_target(a, b) || is_null_device(a))
         continue;
-      fprintf(stderr,
-              "gsync-rewrite: error: options '%s' and '%s' name the same file "
-              "'%s'; each output needs its own\n"
-              "Try 'gsync-rewrite --help' for more information.\n",
-              a->option, b->option, b->target);
+      if (a->kind == OUT_STDOUT || b->kind == OUT_STDOUT)
+        fprintf(stderr,
+                "gsync-rewrite: error: options '%s' and '%s' both write to "
+                "standard output ('%s' is it); each output needs its own\n",
+                a->option, b->option,
+                a->kind == OUT_STDOUT ? b->target : a->target);
+      else
+        fprintf(stderr,
+                "gsync-rewrite: error: options '%s' and '%s' name the same "
+                "file '%s'; each output needs its own\n",
+                a->option, b->option, b->target);
+      fprintf(stderr, "Try 'gsync-rewrite --help' for more information.\n");
       return EXIT_USAGE;
     }
   return 0;

@@ -37,8 +37,13 @@ typedef struct out_file {
   char *dir;   /* the directory of path (OUT_REPLACE) */
   int existed; /* path held a regular file */
   mode_t mode; /* its permission bits, kept by the new file */
-  dev_t dev;   /* what it is, to find two outputs naming one file: */
-  ino_t ino;   /* the file, or for a new one its directory */
+  /* What it is, to find two outputs that land in one file or stream: the
+   * file (standard output's, a device's, a FIFO's, a regular file's), or
+   * for a new one its directory; known is 0 where it is neither (standard
+   * output closed). A character device is told by its number, rdev. */
+  int known;
+  dev_t dev, rdev;
+  ino_t ino;
   /* Filled in by out_commit. */
   char *tmp;    /* the staged temporary file */
   char *backup; /* a link to the previous file while renaming */
@@ -56,11 +61,11 @@ int out_add(out_set *s, const char *target, const char *option);
 
 /* Checks every file before anything is written: an empty name, one that
  * ends in '/', a directory, a block device, a socket, a missing or
- * unwritable directory, a read-only file, and two options that name one
- * file (unless both are the same character device, as -o /dev/null -MF
- * /dev/null). Follows symbolic links, dangling ones too. Returns 0, or an
- * exit code (2 for two options naming one file, 3 for the rest) after
- * saying why. */
+ * unwritable directory, a read-only file, and two options that land in
+ * one file or stream (standard output by any name included; the null
+ * device may take several, as -o /dev/null -MF /dev/null). Follows
+ * symbolic links, dangling ones too. Returns 0, or an exit code (2 for two
+ * options naming one file, 3 for the rest) after saying why. */
 int out_plan(out_set *s);
 
 /* Writes every file with its data: each OUT_REPLACE file to a temporary
