@@ -46,6 +46,7 @@ typedef struct out_file {
   ino_t ino;
   /* Filled in by out_commit. */
   char *tmp;    /* the staged temporary file */
+  int lock_fd;  /* holds it locked (journal.c), -1 for none */
   char *backup; /* a link to the previous file while renaming */
   int renamed;
 } out_file;
@@ -70,8 +71,11 @@ int out_plan(out_set *s);
 
 /* Writes every file with its data: each OUT_REPLACE file to a temporary
  * file beside it, then the others through, then every temporary file
- * renamed over its target, all under a lock on their directories; if a
- * rename fails, those done are undone. Returns 0, or an exit code after
+ * renamed over its target, all under a lock on their directories and
+ * after a journal of what is renamed (journal.c), so that a run killed
+ * at any instant leaves the old files or the new ones once the next run
+ * in those directories has finished its commit or removed its files; if
+ * a rename fails, those done are undone. Returns 0, or an exit code after
  * saying why; on failure no target has changed (but what was written
  * through). */
 int out_commit(out_set *s);
