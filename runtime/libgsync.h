@@ -131,7 +131,11 @@ gsync_status gsync_program_check_source(const gsync_program *program,
  * (GSYNC_ERR_MISMATCH; see gsync_program_check_source), creates the state
  * buffer in ctx and enqueues its zeroing on queue. For a kernel that
  * reaches no global_barrier() it only records that the kernel needs no
- * state. The handle retains kernel; release it before its context. */
+ * state. The handle retains kernel; release it before its context.
+ * gsync_kernel_release may come while a launch of the handle runs: the
+ * state, the shared memory of a watched one too, is given back once the
+ * launch is over, and the call does not wait for it (but for a state in
+ * a host-visible buffer, which it unmaps once the launch is over). */
 gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
                                  cl_command_queue queue, cl_kernel kernel,
                                  size_t max_groups, gsync_kernel **out,
