@@ -436,7 +436,7 @@ static void *watch_from_afar(void *arg) {
  * under ThreadSanitizer, a data race is reported). Then a launch watched
  * from that thread completes and is right. */
 static void case_threads(void) {
-  enum { ROUNDS = 20 };
+  enum { ROUNDS = 8 };
   char err[ERRLEN];
   stencil s;
   stencil_open(&s, "out", GSYNC_WATCH_BUILD_OPTION, 2);
