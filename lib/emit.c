@@ -150,7 +150,8 @@ static json_object *kernel_object(gsri_ctx *ctx, const gsri_func *fn) {
     add(arg, "poll_cap_offset",
         json_object_new_int(GSR_STATE_POLL_CAP_WORD * 4));
   add(k, "state_arg", arg);
-  add(k, "max_work_groups", json_object_new_int(0));
+  add(k, "max_work_groups",
+      json_object_new_int64((int64_t)gsri_max_groups(ctx)));
   add(k, "min_local_size", json_object_new_int(1));
   add(k, "coresident_launch_required",
       json_object_new_boolean(ctx->no_discovery));

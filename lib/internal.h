@@ -99,7 +99,9 @@ typedef struct gsri_rule {
   unsigned state_fixed;                     /* @state-fixed: bytes */
   unsigned state_per_group;                 /* @state-per-group: bytes */
   int has_state_fixed, has_state_per_group; /* given: each only once */
-  int poll_cap;   /* @poll-cap: a discovery rule that reads the host's cap */
+  int poll_cap; /* @poll-cap: a discovery rule that reads the host's cap */
+  unsigned long max_groups; /* @max-groups: most work-groups a launch may
+                               have (its counters' range); 0: no bound */
   int is_barrier; /* barrier-NAME.cl, else a support file (discovery) */
   int from_dir;   /* read from the rules directory, not built in */
 } gsri_rule;
@@ -125,6 +127,9 @@ gsr_status gsri_rules_load(struct gsri_ctx *ctx, const char *rules_dir,
  * text and len set), reporting through diag; 0 on a problem, -1 when out
  * of memory (not reported), 1 when good. */
 int gsri_rule_parse_header(gsri_rule *r, gsr_diag_fn diag, void *user);
+/* Nonzero if the len bytes at s start with GSR_PREFIX in any case: names
+ * that -D and -U may not give, and that every rule tunable has. */
+int gsri_reserved_name(const char *s, size_t len);
 /* Frees one rule's fields (rule-header.c) and zeroes it. */
 void gsri_rule_free(gsri_rule *r);
 const gsri_rule *gsri_rules_find(const gsri_ruleset *set, const char *kind,
@@ -476,6 +481,7 @@ gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out);
 /* The state layout and the output's fingerprint (layout.c). */
 unsigned gsri_state_fixed_bytes(const gsri_ctx *ctx);
 unsigned gsri_state_per_group_bytes(const gsri_ctx *ctx);
+unsigned long gsri_max_groups(const gsri_ctx *ctx);
 /* Appends "gsync-layout/1 barrier=... fixed=..." (docs/constraints.md). */
 void gsri_layout_string(const gsri_ctx *ctx, gsri_buf *out);
 /* Appends the #define lines of the fingerprint and the layout. */

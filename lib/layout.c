@@ -55,6 +55,13 @@ unsigned gsri_state_per_group_bytes(const gsri_ctx *ctx) {
   return ctx->barrier->state_per_group + ctx->discovery->state_per_group;
 }
 
+/* The most work-groups a launch may have: the smaller bound of the
+ * barrier's and the discovery's @max-groups; 0 when neither has one. */
+unsigned long gsri_max_groups(const gsri_ctx *ctx) {
+  unsigned long b = ctx->barrier->max_groups, d = ctx->discovery->max_groups;
+  return b == 0 ? d : d == 0 || b < d ? b : d;
+}
+
 /* Appends the layout string: the rules by name and by a hash of their
  * text, and the layout of the state buffer. libgsync parses it, so its
  * grammar is fixed (docs/constraints.md). */

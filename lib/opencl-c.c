@@ -306,12 +306,47 @@ static int add_predefines(gsri_ctx *ctx, int has_images) {
   return ok;
 }
 
+/* Refuses a -D or -U of a reserved name (gsync_ in any case: what the
+ * tool injects, and the rules' tunables, GSYNC_TREE_LEAF): what the
+ * rewrite is given goes into the constraints' build options, with which
+ * libgsync builds the output, and a rule reconfigured there could use
+ * more state than the constraints promise. Returns GSR_OK, or GSR_ERR_OPTIONS
+ * after reporting. */
+static gsr_status check_macro_options(gsri_ctx *ctx) {
+  const gsr_options *opt = ctx->opt;
+  for (int i = 0; i < opt->num_parser_args; i++) {
+    const char *a = opt->parser_args[i], *v;
+    if (strcmp(a, "-include") == 0 || strcmp(a, "-I") == 0) {
+      i++; /* a value, whatever it spells */
+      continue;
+    }
+    if (a[0] != '-' || (a[1] != 'D' && a[1] != 'U'))
+      continue;
+    v = a + 2;
+    if (!*v && i + 1 < opt->num_parser_args)
+      v = opt->parser_args[++i];
+    if (!gsri_reserved_name(v, strlen(v)))
+      continue;
+    gsri_report(ctx, GSR_ERROR, 0, 0,
+                "option '%s%s%s' %s '%.*s', a name with the prefix '%s' (in "
+                "any case) that gsync-rewrite reserves for its own macros and "
+                "its rules' tunables",
+                a, v == a + 2 ? "" : " ", v == a + 2 ? "" : v,
+                a[1] == 'D' ? "defines" : "undefines", (int)strcspn(v, "="), v,
+                GSR_PREFIX);
+    return GSR_ERR_OPTIONS;
+  }
+  return GSR_OK;
+}
+
 /* Works out the language from the -cl-std= and -cl-ext= options: the
  * version, the 3.0 features, and the arguments that tell libclang
  * (ctx->lang_args). Returns GSR_OK, GSR_ERR_OPTIONS after reporting a bad
  * option, or GSR_ERR_NOMEM. */
 gsr_status gsri_language_options(gsri_ctx *ctx) {
   const gsr_options *opt = ctx->opt;
+  if (check_macro_options(ctx) != GSR_OK)
+    return GSR_ERR_OPTIONS;
   memcpy(ctx->cl_std, "1.2", 4);
   for (int i = 0; i < opt->num_parser_args; i++) {
     const char *a = opt->parser_args[i];

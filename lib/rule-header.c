@@ -38,6 +38,23 @@ static int parse_uint(const char *s, size_t len, unsigned *out) {
   return 1;
 }
 
+/* Parses an unsigned decimal number from 1 to 4294967295 (a launch's
+ * work-groups are counted in 32-bit words); returns 0 if s is not one. */
+static int parse_count(const char *s, size_t len, unsigned long *out) {
+  unsigned long long v = 0;
+  if (len == 0 || len > 10)
+    return 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9')
+      return 0;
+    v = v * 10 + (unsigned long long)(s[i] - '0');
+  }
+  if (v == 0 || v > 0xffffffffull)
+    return 0;
+  *out = (unsigned long)v;
+  return 1;
+}
+
 /* Nonzero if the len bytes at s are one of the strings of the NULL-ended
  * list. */
 static int one_of(const char *s, size_t len, const char *const *list) {
@@ -146,6 +163,13 @@ static const char *take_value(gsri_rule *r, const char *key, const char *v,
       return "belongs in a discovery rule, not a barrier";
     return vl ? "takes no value" : NULL;
   }
+  if (!strcmp(key, "max-groups")) {
+    if (r->max_groups)
+      return "is given twice";
+    if (!parse_count(v, vl, &r->max_groups))
+      return "must be a number of work-groups from 1 to 4294967295";
+    return NULL;
+  }
   if (!strcmp(key, "state-per-group")) {
     if (r->has_state_per_group++)
       return "is given twice";
@@ -243,6 +267,58 @@ static int check_anchors(const gsri_rule *r, gsr_diag_fn diag, void *user) {
   return 1;
 }
 
+/* Nonzero if the len bytes at s start with the reserved prefix gsync_ in
+ * any case: the tool's own names, and the rules' tunables (GSYNC_). */
+int gsri_reserved_name(const char *s, size_t len) {
+  size_t k = strlen(GSR_PREFIX);
+  if (len < k)
+    return 0;
+  for (size_t i = 0; i < k; i++) {
+    char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+    if (c != GSR_PREFIX[i])
+      return 0;
+  }
+  return 1;
+}
+
+/* Checks that every macro the rule gives a default with #ifndef (a
+ * tunable: GSYNC_TREE_LEAF) has the prefix gsync_ (in any case), which the
+ * tool refuses in -D and -U and libgsync in a constraints file's build
+ * options: a tunable of another name could be set through them, and a
+ * rule reconfigured so could use more state than the constraints give
+ * it. Returns 0 after reporting. */
+static int check_tunables(const gsri_rule *r, gsr_diag_fn diag, void *user) {
+  const char *p = r->text, *end = r->text + r->len;
+  for (unsigned line = 1; p < end; line++) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (eol == NULL)
+      eol = end;
+    const char *q = p + strspn(p, " \t");
+    if (q < eol && *q == '#') {
+      q++;
+      q += strspn(q, " \t");
+      if ((size_t)(eol - q) > 6 && memcmp(q, "ifndef", 6) == 0 &&
+          (q[6] == ' ' || q[6] == '\t')) {
+        q += 6 + strspn(q + 6, " \t");
+        const char *name = q;
+        while (q < eol && ident_char(*q))
+          q++;
+        size_t n = (size_t)(q - name);
+        if (n > 0 && !gsri_reserved_name(name, n)) {
+          rule_error(diag, user, r->file, line, (unsigned)(name - p) + 1,
+                     "the tunable '%.*s' needs the prefix '%s' (in any "
+                     "case), which -D and -U may not name: a build through "
+                     "the constraints could set it otherwise",
+                     (int)n, name, GSR_PREFIX);
+          return 0;
+        }
+      }
+    }
+    p = eol + 1;
+  }
+  return 1;
+}
+
 /* Reads and checks the name and header of a rule file into r (whose
  * name, file, text and len are set): the name of letters, digits, '-'
  * and '_'; no NUL byte; a first comment whose "@key value" lines know
@@ -319,7 +395,7 @@ int gsri_rule_parse_header(gsri_rule *r, gsr_diag_fn diag, void *user) {
     p = eol + 1;
     line++;
   }
-  if (!check_anchors(r, diag, user))
+  if (!check_anchors(r, diag, user) || !check_tunables(r, diag, user))
     return 0;
   if (!r->summary)
     r->summary = gsri_strdup("");

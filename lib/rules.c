@@ -10,6 +10,7 @@
  *   @atomic-capability  a CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES bit it needs
  *   @state-fixed        bytes of state it needs besides the shared header
  *   @state-per-group    bytes of state per launched work-group
+ *   @max-groups         the most work-groups a launch may have
  * File names: prelude.cl, barrier-NAME.cl, discovery-NAME.cl. Headers are
  * checked as they are read (gsri_rule_parse_header, rule-header.c), so that a
  * rule from

@@ -7,6 +7,7 @@
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 256
  * @state-per-group 2
+ * @max-groups 1073741823
  *
  * Both paths use the algorithm of CUDA's grid.sync() on a flip word: the
  * adds of one barrier sum to 0x80000000 (participant 0 adds
@@ -42,7 +43,9 @@
  * gsync_device_fence() gives release and acquire. GSYNC_TREE_FLAT_MAX and
  * GSYNC_TREE_LEAF may be defined smaller to run the tree with few groups
  * in tests; the state holds ceil(groups / GSYNC_TREE_LEAF) leaves only
- * while the leaf is 64 or more, or the groups are at most 4.
+ * while the leaf is 64 or more, or the groups are few (4 with leaves of
+ * 2), and where they would not fit the groups stay on the top word
+ * (gsync_tree_leaves).
  *
  * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).
@@ -69,6 +72,23 @@
 #endif
 #ifndef GSYNC_TREE_LEAF
 #define GSYNC_TREE_LEAF 64u
+#endif
+#if !(GSYNC_TREE_LEAF >= 1)
+#error "GSYNC_TREE_LEAF must be at least 1"
+#endif
+/* Whether the launch's groups arrive at leaves: above GSYNC_TREE_FLAT_MAX,
+ * and only where every leaf lies in the state this rule declares (its
+ * state-fixed and state-per-group: 64 + groups / 2 words, leaf k at word
+ * 32 + 32 k), whatever a build defines. Leaves of 64 always do; smaller
+ * ones (tests run the tree with few groups) that would reach past the
+ * state leave the groups on the top word. */
+#if GSYNC_TREE_LEAF >= 64
+#define gsync_tree_leaves(c) ((c)->groups > GSYNC_TREE_FLAT_MAX)
+#else
+#define gsync_tree_leaves(c)                                                   \
+  ((c)->groups > GSYNC_TREE_FLAT_MAX &&                                        \
+   32u * (((c)->groups + GSYNC_TREE_LEAF - 1u) / GSYNC_TREE_LEAF) <            \
+       64u + (c)->groups / 2u)
 #endif
 /* How many of n adders have added to a flip word w mid-barrier: its low 31
  * bits start every barrier at 0; below n they count the adds of all but
@@ -98,11 +118,11 @@ void gsync_tree_nap(uint ns) {
 
 /* p, through an address the hardware knows only once v has come back, so
  * that a load through it is issued after the add that returned v. The
- * word's low bits never hold 2^30 while fewer than 2^30 groups add. Only
- * the first poll goes through it: the later ones follow it in program
- * order, and a second pointer live in the spin cost registers (35 instead
- * of 32 in test/run/kernels/xpx.cl on an H100, 6 groups per SM instead
- * of 8). */
+ * word's low bits never hold 2^30 while fewer than 2^30 groups add (its
+ * max-groups). Only the first poll goes through it: the later ones follow
+ * it in program order, and a second pointer live in the spin cost
+ * registers (35 instead of 32 in test/run/kernels/xpx.cl on an H100, 6
+ * groups per SM instead of 8). */
 global uint *gsync_tree_after(global uint *p, uint v) {
   return (v & 0x7fffffffu) == 0x40000000u ? p + 1 : p;
 }
@@ -159,11 +179,11 @@ int gsync_tree_waiting(global uint *top, uint before) {
   return 1;
 }
 
-/* How many groups have arrived, as far as the words tell: above
- * GSYNC_TREE_FLAT_MAX a complete leaf counts as GSYNC_TREE_LEAF groups. */
+/* How many groups have arrived, as far as the words tell: with leaves, a
+ * complete leaf counts as GSYNC_TREE_LEAF groups. */
 uint gsync_tree_arrived(private struct gsync_ctx *c) {
   uint w = atomic_or(gsync_rule_words(c), 0u);
-  if (c->groups <= GSYNC_TREE_FLAT_MAX)
+  if (!gsync_tree_leaves(c))
     return gsync_tree_adds(w, c->groups);
   uint leaves = (c->groups + GSYNC_TREE_LEAF - 1u) / GSYNC_TREE_LEAF;
   uint n = gsync_tree_adds(w, leaves) * GSYNC_TREE_LEAF;
@@ -178,7 +198,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
   gsync_anchor(c);
   if (gsync_leader()) {
     uint before = gsync_tree_load(top) & 0x80000000u;
-    if (c->groups <= GSYNC_TREE_FLAT_MAX) {
+    if (!gsync_tree_leaves(c)) {
       gsync_tree_arrive(top, c->group == 0 ? 0x80000000u - (c->groups - 1u)
                                            : 1u);
     } else {

@@ -8,6 +8,7 @@
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @poll-cap
+ * @max-groups 1073741823
  *
  * Linear local id 0 of each work-group runs it; the verdict reaches the rest of
  * the group through local memory, so a group takes part or returns whole.
@@ -79,7 +80,8 @@
  *
  * Bounded spin (prelude.cl): a participant that gives up waiting for the
  * count does not take part; the poll word tells how many had come.
- * At most 2^30 - 1 groups may be launched.
+ * At most 2^30 - 1 groups may be launched (its max-groups): the poll word
+ * counts them in its low 30 bits.
  */
 #if (defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)) && \
     (!defined(GSYNC_NV_SM) || GSYNC_NV_SM >= 70)

@@ -3,6 +3,7 @@
  * @summary no discovery: the host launches only co-resident work-groups
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
+ * @max-groups 1073741823
  *
  * Participant ids are the groups' linear ids in the launch (the virtual
  * grid is then the launch's shape, and the rewrite keeps the real ids).
@@ -27,7 +28,8 @@
  * until it is closed, so every group counted was running while the first
  * closed it: the count is a number of groups the device ran at once.
  * Groups that come after the close count nothing and leave. Nothing here
- * waits on a group that is not running. At most 2^30 - 1 groups.
+ * waits on a group that is not running. At most 2^30 - 1 groups
+ * (its max-groups): the probe's word counts them below its bit 30.
  */
 #ifdef gsync_fit_probe
 #define GSYNC_FIT_CLOSED 0x40000000u

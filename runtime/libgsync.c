@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,11 @@ struct gsync_program {
   char **build_args; /* "build.options": the rewrite's -D, -U, -I, ... */
   size_t n_build_args;
   char *build_options; /* what gsync_program_build_options returned */
+  /* -I directories held open for PoCL, which reads them through
+   * /proc/self/fd (include_alias): the paths and their descriptors. */
+  char **alias_dirs;
+  int *alias_fds;
+  size_t n_alias;
   /* The identity of the output the constraints belong to ("fingerprint",
    * "state_layout"); NULL in files from before they were written. */
   char *fingerprint;
@@ -114,16 +120,21 @@ enum {
 };
 /* Word WATCH_MODE: what the host watches in a launch (prelude.cl). */
 enum { WATCH_PROGRESS = 1, WATCH_CANCEL_BIT = 2 };
+/* gsync_progress and gsync_cancel take no lock, so what they read is
+ * published: shared once the memory it points to is cleared (a release
+ * store; they load it with acquire), prepare once why and probe are set,
+ * which stay as they are from then on. */
 typedef struct watch_state {
-  cl_uint *shared; /* the state as the host sees it when shared, else NULL */
-  cl_context ctx;  /* retained while shared is SVM */
+  /* the state as the host sees it when shared, else NULL */
+  _Atomic(cl_uint *) shared;
+  cl_context ctx;          /* retained while shared is SVM */
   cl_command_queue mapped; /* retained while shared is a mapped buffer */
-  int prepare;             /* write words 18-21, 23, 24 before each launch */
+  atomic_int prepare;      /* write words 18-21, 23, 24 before each launch */
   int has_clock;           /* the device has the clock a deadline needs */
   cl_uint deadline_ms;
-  cl_uint tag;     /* the latest launch's tag (atomic: gsync_cancel) */
-  char probe[240]; /* what was measured of a host-visible buffer, or "" */
-  const char *why; /* why there is no channel (static), when none */
+  _Atomic cl_uint tag; /* the latest launch's tag (gsync_cancel names it) */
+  char probe[240];     /* what was measured of a host-visible buffer, or "" */
+  const char *why;     /* why there is no channel (static), when none */
 } watch_state;
 
 struct gsync_kernel {
@@ -167,6 +178,14 @@ struct gsync_kernel {
   cl_device_id last_dev; /* its device and local size */
   size_t last_local;
   int cap_unread; /* its count has not yet been taken for the cap */
+  /* What a launch on the device of the latest launch checked may have
+   * (check_device_shape): work-items per group (the device's and the
+   * kernel's bound) and per dimension, and the device's size_t. */
+  struct {
+    cl_device_id dev; /* NULL until a launch was checked */
+    size_t group_items, dim_items[3], max_size;
+    const char *group_bound; /* which bound group_items is */
+  } limits;
   /* Calls on one handle from several threads take turns: each holds this
    * for its whole length (see libgsync.h). */
   pthread_mutex_t lock;
@@ -539,8 +558,20 @@ static gsync_status get_strings(const where *w, json_object *obj,
   return GSYNC_OK;
 }
 
+/* Nonzero if the macro name at v starts with the prefix gsync-rewrite
+ * reserves, gsync_ in any case: its own macros and the rules' tunables. */
+static int reserved_macro(const char *v) {
+  static const char prefix[] = "gsync_";
+  for (size_t i = 0; i < sizeof prefix - 1; i++)
+    if ((v[i] >= 'A' && v[i] <= 'Z' ? v[i] - 'A' + 'a' : v[i]) != prefix[i])
+      return 0;
+  return 1;
+}
+
 /* Fills p->build_args from "build.options", optional (files from before
- * it have none). */
+ * it have none). A -D or -U of a reserved name is refused: the tool never
+ * writes one (it refuses them), and with one a rule built from these
+ * options could use more state than the file's sizes give it. */
 static gsync_status load_build(const where *top, json_object *root,
                                gsync_program *p) {
   json_object *build;
@@ -549,7 +580,23 @@ static gsync_status load_build(const where *top, json_object *root,
     return st;
   where w = *top;
   w.path = "build";
-  return get_strings(&w, build, "options", 0, &p->build_args, &p->n_build_args);
+  st = get_strings(&w, build, "options", 0, &p->build_args, &p->n_build_args);
+  for (size_t i = 0; st == GSYNC_OK && i < p->n_build_args; i++) {
+    const char *a = p->build_args[i], *v = a + 2;
+    if (a[0] != '-' || (a[1] != 'D' && a[1] != 'U'))
+      continue;
+    if (*v == '\0' && i + 1 < p->n_build_args)
+      v = p->build_args[i + 1];
+    v += strspn(v, " \t");
+    if (reserved_macro(v))
+      st = fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"build.options[%zu]\" (\"%.80s\") %s a macro "
+                "with the prefix gsync_ (in any case), which gsync-rewrite "
+                "reserves for its own macros and its rules' tunables: the "
+                "file was edited",
+                w.file, i, a, a[1] == 'D' ? "defines" : "undefines");
+  }
+  return st;
 }
 
 /* Fills program->c_version, extensions, features and atomic_caps from the
@@ -1341,6 +1388,12 @@ void gsync_program_release(gsync_program *program) {
     free(program->build_args[i]);
   free(program->build_args);
   free(program->build_options);
+  for (size_t i = 0; i < program->n_alias; i++) {
+    close(program->alias_fds[i]);
+    free(program->alias_dirs[i]);
+  }
+  free(program->alias_dirs);
+  free(program->alias_fds);
   for (size_t i = 0; i < program->n_features; i++)
     free(program->features[i]);
   free(program->features);
@@ -1712,9 +1765,17 @@ static unsigned long long tsc_hz(void) {
 #endif
 }
 
+/* Whether arg must be quoted for clBuildProgram's option parsers, which
+ * split at blanks. */
+static int needs_quotes(const char *arg) {
+  return strpbrk(arg, " \t\"'\\") != NULL;
+}
+
 /* Appends to b (of *len bytes used, *cap allocated) a space and then arg,
- * in double quotes with \ and " escaped if it holds a space or a quote, as
- * clBuildProgram's option parsers split. Returns 0 when out of memory. */
+ * quoted if it needs it as OpenCL compilers take a quoted value: an
+ * option's value after its flag in double quotes (-I"/a b", -D"N=a b"),
+ * with \ and " escaped; any other argument whole. Returns 0 when out of
+ * memory. */
 static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
   size_t need = *len + 2 * strlen(arg) + 4;
   if (need > *cap) {
@@ -1725,13 +1786,20 @@ static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
     *b = p;
     *cap = c;
   }
-  int quote = strpbrk(arg, " \t\"'\\") != NULL;
+  int quote = needs_quotes(arg);
+  size_t flag = quote && arg[0] == '-' &&
+                        ((arg[1] >= 'A' && arg[1] <= 'Z') ||
+                         (arg[1] >= 'a' && arg[1] <= 'z'))
+                    ? 2
+                    : 0;
   char *o = *b + *len;
   if (*len > 0)
     *o++ = ' ';
+  memcpy(o, arg, flag);
+  o += flag;
   if (quote)
     *o++ = '"';
-  for (const char *s = arg; *s; s++) {
+  for (const char *s = arg + flag; *s; s++) {
     if (quote && (*s == '"' || *s == '\\'))
       *o++ = '\\';
     *o++ = *s;
@@ -1740,6 +1808,54 @@ static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
     *o++ = '"';
   *o = '\0';
   *len = (size_t)(o - *b);
+  return 1;
+}
+
+/* Whether dev is PoCL's (its platform's name). */
+static int is_pocl(cl_device_id dev) {
+  cl_platform_id platform;
+  char name[64] = "";
+  return dev != NULL &&
+         clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform,
+                         NULL) == CL_SUCCESS &&
+         clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name,
+                           NULL) == CL_SUCCESS &&
+         strstr(name, "Portable Computing Language") != NULL;
+}
+
+/* Writes into out (outlen bytes) an -I option for the directory dir that
+ * holds no blank or quote: PoCL 3.1 turns the quotes of -I"/a b" into
+ * blanks and searches " /a b ", so for it the directory is held open (in
+ * p, until the program is released) and named as /proc/self/fd/N, which
+ * its compiler, in this process, reads as the directory. Returns 0 where
+ * that cannot be done (no /proc), and the option is quoted instead. */
+static int include_alias(gsync_program *p, const char *dir, char *out,
+                         size_t outlen) {
+  size_t i = 0;
+  while (i < p->n_alias && strcmp(p->alias_dirs[i], dir) != 0)
+    i++;
+  if (i == p->n_alias) {
+    char **dirs = realloc(p->alias_dirs, (i + 1) * sizeof *dirs);
+    if (dirs != NULL)
+      p->alias_dirs = dirs;
+    int *fds = realloc(p->alias_fds, (i + 1) * sizeof *fds);
+    if (fds != NULL)
+      p->alias_fds = fds;
+    char *copy = dirs != NULL && fds != NULL ? dup_string(dir) : NULL;
+    int fd = copy != NULL ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd < 0) {
+      free(copy);
+      return 0;
+    }
+    p->alias_dirs[i] = copy;
+    p->alias_fds[i] = fd;
+    p->n_alias++;
+  }
+  struct stat st;
+  snprintf(out, outlen, "/proc/self/fd/%d", p->alias_fds[i]);
+  if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+    return 0;
+  snprintf(out, outlen, "-I/proc/self/fd/%d", p->alias_fds[i]);
   return 1;
 }
 
@@ -1752,8 +1868,14 @@ const char *gsync_program_build_options(const gsync_program *program,
   char *b = NULL, num[64];
   size_t len = 0, cap = 0;
   int ok = append_option(&b, &len, &cap, c_std_option(program, dev));
-  for (size_t i = 0; ok && i < p->n_build_args; i++)
-    ok = append_option(&b, &len, &cap, p->build_args[i]);
+  int pocl = is_pocl(dev);
+  for (size_t i = 0; ok && i < p->n_build_args; i++) {
+    const char *a = p->build_args[i];
+    if (pocl && strncmp(a, "-I", 2) == 0 && a[2] != '\0' && needs_quotes(a) &&
+        include_alias(p, a + 2, num, sizeof num))
+      a = num;
+    ok = append_option(&b, &len, &cap, a);
+  }
   unsigned cc = nv_compute_capability(dev);
   if (ok && cc) {
     snprintf(num, sizeof num, "-DGSYNC_NV_SM=%u", cc);
@@ -2051,19 +2173,22 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
 static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
                                   char *err, size_t errlen);
 
-/* Releases k's event, state buffer and kernel reference; NULL is a no-op. */
+/* Releases k's event, state buffer and kernel reference; NULL is a no-op.
+ * A launch may still run: the buffer object outlives it by OpenCL's rules,
+ * and the memory a watched state lives in is given back after k's latest
+ * command (watch_unmap, watch_release). */
 void gsync_kernel_release(gsync_kernel *k) {
   if (k == NULL)
     return;
   if (k->state != NULL)
     watch_unmap(k); /* after k->last, so before it is released */
+  if (k->state != NULL)
+    clReleaseMemObject(k->state);
+  watch_release(k); /* after k->last too */
   if (k->last != NULL)
     clReleaseEvent(k->last);
   if (k->last_q != NULL)
     clReleaseCommandQueue(k->last_q);
-  if (k->state != NULL)
-    clReleaseMemObject(k->state);
-  watch_release(k);
   if (k->kernel != NULL)
     clReleaseKernel(k->kernel);
   free_abort_info(&k->abort);
@@ -2094,8 +2219,16 @@ static gsync_status check_launch(const gsync_kernel *k, size_t groups,
     return GSYNC_OK;
   if (i->max_work_groups != 0 && groups > i->max_work_groups)
     return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: %zu work-groups exceed its limit of %zu", i->name,
-                groups, i->max_work_groups);
+                "kernel %s: %zu work-groups exceed its limit of %zu (the "
+                "most its barrier and discovery count)",
+                i->name, groups, i->max_work_groups);
+  /* Constraints from before max_work_groups: the state's words count
+   * work-groups in 32 bits whatever the rules. */
+  if (groups > 0xffffffffu)
+    return fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: %zu work-groups exceed the %lu its state can "
+                "count",
+                i->name, groups, 0xfffffffful);
   if (local_size < i->min_local_size)
     return fail(err, errlen, GSYNC_ERR_LAUNCH,
                 "kernel %s: local size %zu is below its minimum of %zu",
@@ -2103,11 +2236,53 @@ static gsync_status check_launch(const gsync_kernel *k, size_t groups,
   return GSYNC_OK;
 }
 
-/* Checks an N-D launch shape: the products of the work-groups and of the
- * local sizes over the dimensions fit a size_t and pass check_launch. Sets
- * *total to the work-groups launched. Returns GSYNC_OK or
- * GSYNC_ERR_LAUNCH. */
-static gsync_status check_shape(const gsync_kernel *k, cl_uint work_dim,
+/* Reads into k->limits what a launch on dev may have, unless it holds
+ * dev's already. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
+static gsync_status read_limits(gsync_kernel *k, cl_device_id dev, char *err,
+                                size_t errlen) {
+  if (k->limits.dev == dev)
+    return GSYNC_OK;
+  size_t group = 0, kernel_group = 0, items[16];
+  cl_uint dims = 0, bits = 0;
+  cl_int rc = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof group,
+                              &group, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims,
+                         &dims, NULL);
+  if (rc == CL_SUCCESS && (dims < 3 || dims > 16))
+    rc = CL_INVALID_VALUE;
+  if (rc == CL_SUCCESS)
+    rc = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                         dims * sizeof items[0], items, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetDeviceInfo(dev, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clGetKernelWorkGroupInfo(k->kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
+                                  sizeof kernel_group, &kernel_group, NULL);
+  if (rc != CL_SUCCESS)
+    return cl_fail(err, errlen, "clGetDeviceInfo (launch limits)", rc);
+  k->limits.group_bound = "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE";
+  if (kernel_group != 0 && kernel_group < group) {
+    group = kernel_group;
+    k->limits.group_bound = "the kernel's CL_KERNEL_WORK_GROUP_SIZE";
+  }
+  k->limits.group_items = group;
+  memcpy(k->limits.dim_items, items, sizeof k->limits.dim_items);
+  k->limits.max_size =
+      bits >= 64 || bits == 0 ? SIZE_MAX : ((size_t)1 << bits) - 1;
+  k->limits.dev = dev;
+  return GSYNC_OK;
+}
+
+/* Checks an N-D launch shape on queue: the products of the work-groups
+ * and of the local sizes over the dimensions fit a size_t and pass
+ * check_launch; each dimension's local size, their product, and each
+ * dimension's global size and offset keep to the device's limits (an
+ * OpenCL driver may abort the process on a launch past them, PoCL does).
+ * offset may be NULL. Sets *total to the work-groups launched. Returns
+ * GSYNC_OK, GSYNC_ERR_LAUNCH or GSYNC_ERR_OPENCL. */
+static gsync_status check_shape(gsync_kernel *k, cl_command_queue queue,
+                                cl_uint work_dim, const size_t *offset,
                                 const size_t *groups, const size_t *local,
                                 size_t *total, char *err, size_t errlen) {
   size_t g = 1, l = 1;
@@ -2120,6 +2295,35 @@ static gsync_status check_shape(const gsync_kernel *k, cl_uint work_dim,
     l *= local[d];
   }
   gsync_status st = check_launch(k, g, l, err, errlen);
+  cl_device_id dev;
+  cl_int rc;
+  if (st == GSYNC_OK &&
+      (rc = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev,
+                                  NULL)) != CL_SUCCESS)
+    st = cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)", rc);
+  if (st == GSYNC_OK)
+    st = read_limits(k, dev, err, errlen);
+  for (cl_uint d = 0; st == GSYNC_OK && d < work_dim; d++) {
+    size_t before = offset != NULL ? offset[d] : 0;
+    if (local[d] > k->limits.dim_items[d])
+      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: local size %zu in dimension %u exceeds the "
+                "device's limit of %zu (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                k->info.name, local[d], (unsigned)d, k->limits.dim_items[d]);
+    else if (groups[d] > k->limits.max_size / local[d] ||
+             before > k->limits.max_size - groups[d] * local[d])
+      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+                "kernel %s: %zu x %zu work-items%s in dimension %u exceed "
+                "the %zu the device's size_t holds",
+                k->info.name, groups[d], local[d],
+                before != 0 ? " past the offset" : "", (unsigned)d,
+                k->limits.max_size);
+  }
+  if (st == GSYNC_OK && l > k->limits.group_items)
+    st = fail(err, errlen, GSYNC_ERR_LAUNCH,
+              "kernel %s: local size %zu exceeds the %zu work-items a "
+              "work-group may have (%s)",
+              k->info.name, l, k->limits.group_items, k->limits.group_bound);
   if (st == GSYNC_OK)
     *total = g;
   return st;
@@ -2356,7 +2560,7 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
                          k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
   gsync_status st =
-      check_shape(k, 1, &groups, &local_size, &total, err, errlen);
+      check_shape(k, queue, 1, NULL, &groups, &local_size, &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, 1, NULL, &groups, &local_size, total, err,
                          errlen);
@@ -2385,8 +2589,8 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
                 "and a local size for each",
                 k->info.name);
   pthread_mutex_lock(&k->lock);
-  gsync_status st =
-      check_shape(k, work_dim, groups, local_size, &total, err, errlen);
+  gsync_status st = check_shape(k, queue, work_dim, global_offset, groups,
+                                local_size, &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, work_dim, global_offset, groups, local_size,
                          total, err, errlen);
@@ -2658,8 +2862,8 @@ gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
     launch = 0x3fffffffu;
   shape[0] = launch;
   pthread_mutex_lock(&k->lock);
-  gsync_status st =
-      check_shape(k, work_dim, shape, local_size, &total, err, errlen);
+  gsync_status st = check_shape(k, queue, work_dim, NULL, shape, local_size,
+                                &total, err, errlen);
   size_t local = 1, i;
   for (cl_uint d = 0; d < work_dim; d++)
     local *= local_size[d];
@@ -2993,8 +3197,9 @@ static gsync_status watch_share_state(gsync_kernel *k, cl_context ctx,
   }
   clReleaseMemObject(k->state);
   k->state = buf;
-  k->watch.shared = svm;
   k->watch.ctx = ctx;
+  /* Cleared above, before gsync_progress can see it. */
+  atomic_store_explicit(&k->watch.shared, svm, memory_order_release);
   return GSYNC_OK;
 }
 
@@ -3280,13 +3485,18 @@ static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
     return cl_fail(err, errlen, "clRetainCommandQueue", rc);
   }
   /* Word 22 through the mapping, as gsync_cancel writes it (zero_state
-   * leaves it to the host), the rest as every later launch's zeroing. */
+   * leaves it to the host once the state is shared), the rest as every
+   * later launch's zeroing too, which ends before gsync_progress can see
+   * the memory. */
   memset(p, 0, k->state_bytes);
   clReleaseMemObject(k->state);
   k->state = buf;
-  k->watch.shared = p;
   k->watch.mapped = queue;
-  return zero_state(k, queue, err, errlen);
+  gsync_status st = zero_state(k, queue, err, errlen);
+  if (st == GSYNC_OK && (rc = wait_latest(k)) != CL_SUCCESS)
+    st = cl_fail(err, errlen, "waiting for the state's zeroing", rc);
+  atomic_store_explicit(&k->watch.shared, p, memory_order_release);
+  return st;
 }
 
 /* GSYNC_WATCH_CHANNEL: "svm", "mapped" or "none" forces that channel (or
@@ -3377,7 +3587,8 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
     st = cl_fail(err, errlen, "waiting for the last launch", rc);
     goto out;
   }
-  if (k->watch.shared == NULL &&
+  /* Chosen once: why and probe stay as a reader may be reading them. */
+  if (!atomic_load(&k->watch.prepare) &&
       (st = watch_choose(k, ctx, dev, queue, err, errlen)) != GSYNC_OK)
     goto out;
   k->watch.has_clock = watch_device_clock(dev);
@@ -3401,7 +3612,7 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
     free(name);
     goto out;
   }
-  k->watch.prepare = 1;
+  atomic_store_explicit(&k->watch.prepare, 1, memory_order_release);
 out:
   pthread_mutex_unlock(&k->lock);
   if (support != NULL && support->size > sizeof support->size) {
@@ -3422,7 +3633,8 @@ out:
  * source kept. */
 static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
                                   char *err, size_t errlen) {
-  cl_uint tag = k->watch.tag + 1 != 0 ? k->watch.tag + 1 : 1;
+  cl_uint tag = atomic_load(&k->watch.tag) + 1;
+  tag = tag != 0 ? tag : 1;
   cl_uint mode =
       k->watch.shared != NULL ? WATCH_PROGRESS | WATCH_CANCEL_BIT : 0;
   const struct {
@@ -3442,7 +3654,7 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
     if (st != GSYNC_OK)
       return st;
   }
-  __atomic_store_n(&k->watch.tag, tag, __ATOMIC_SEQ_CST);
+  atomic_store(&k->watch.tag, tag);
   return GSYNC_OK;
 }
 
@@ -3462,9 +3674,9 @@ static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
 
 /* Why progress and cancel do not work on k: not watched, or no channel. Reads
  * only what gsync_watch_enable set before any launch. */
-static gsync_status watch_unshared(const gsync_kernel *k, const char *fn,
-                                   char *err, size_t errlen) {
-  if (!k->watch.prepare)
+static gsync_status watch_unshared(gsync_kernel *k, const char *fn, char *err,
+                                   size_t errlen) {
+  if (!atomic_load_explicit(&k->watch.prepare, memory_order_acquire))
     return fail(err, errlen, GSYNC_ERR_ARGUMENT,
                 "%s: kernel %s is not watched (call gsync_watch_enable)", fn,
                 k->info.name);
@@ -3480,11 +3692,12 @@ gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
   static const char fn[] = "gsync_progress";
   if (k == NULL || info == NULL)
     return null_argument(err, errlen, fn, k == NULL ? "k" : "info");
-  if (k->watch.shared == NULL)
+  const cl_uint *w =
+      atomic_load_explicit(&k->watch.shared, memory_order_acquire);
+  if (w == NULL)
     return watch_unshared(k, fn, err, errlen);
   gsync_progress_info got = {sizeof got, 0, 0, 0};
-  const cl_uint *w = k->watch.shared;
-  got.launches = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
+  got.launches = atomic_load(&k->watch.tag);
   /* Until the latest launch's words are written (its tag with them), the
    * words are an earlier launch's: the latest has done nothing yet. */
   if (__atomic_load_n(&w[WATCH_TAG], __ATOMIC_ACQUIRE) == got.launches)
@@ -3508,13 +3721,14 @@ gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen) {
   static const char fn[] = "gsync_cancel";
   if (k == NULL)
     return null_argument(err, errlen, fn, "k");
-  if (k->watch.shared == NULL)
+  cl_uint *w = atomic_load_explicit(&k->watch.shared, memory_order_acquire);
+  if (w == NULL)
     return watch_unshared(k, fn, err, errlen);
-  cl_uint tag = __atomic_load_n(&k->watch.tag, __ATOMIC_SEQ_CST);
+  cl_uint tag = atomic_load(&k->watch.tag);
   if (tag == 0)
     return fail(err, errlen, GSYNC_ERR_LAUNCH,
                 "%s: kernel %s: nothing launched", fn, k->info.name);
-  __atomic_store_n(&k->watch.shared[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&w[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
   return GSYNC_OK;
 }
 
@@ -3560,12 +3774,29 @@ static void watch_unmap(gsync_kernel *k) {
   k->watch.shared = NULL;
 }
 
-/* Frees the SVM that held k's state, after its buffer was released. */
+/* Frees the SVM that held k's state, after its buffer was released and
+ * after k's latest command: a launch still running writes its words there
+ * (progress, the grid, discovery's) until it ends, and a block freed at
+ * once could be another allocation's by then. The free is a command
+ * after that one on its queue, so that the caller does not wait; where it
+ * cannot be enqueued, the host waits for the latest command first. */
 static void watch_release(gsync_kernel *k) {
-  if (k->watch.ctx != NULL) {
-    clSVMFree(k->watch.ctx, k->watch.shared);
-    clReleaseContext(k->watch.ctx);
+  if (k->watch.ctx == NULL)
+    return;
+  void *svm = k->watch.shared;
+  cl_uint n;
+  const cl_event *after;
+  if (k->last_q == NULL ||
+      after_latest(k, k->last_q, &n, &after, NULL, 0) != GSYNC_OK ||
+      clEnqueueSVMFree(k->last_q, 1, &svm, NULL, NULL, n, after, NULL) !=
+          CL_SUCCESS ||
+      clFlush(k->last_q) != CL_SUCCESS) {
+    wait_latest(k);
+    clSVMFree(k->watch.ctx, svm);
   }
+  k->watch.shared = NULL;
+  clReleaseContext(k->watch.ctx);
+  k->watch.ctx = NULL;
 }
 
 /* Returns the enumerator's name as a static string. */

@@ -92,8 +92,11 @@ gsync_status gsync_program_check_device(const gsync_program *program,
  * the required atomic capabilities (PoCL builds 2.0 atomics only that
  * way). Then the preprocessor options the source was rewritten with
  * (constraints "build.options": -D and -I, paths absolute, -I for the
- * input's own directory first), an argument with a space or a quote in
- * double quotes. Then, on NVIDIA devices,
+ * input's own directory first), the value of one with a blank or a quote
+ * in double quotes after its flag (-I"/a b", -D"N=a b"), as OpenCL
+ * compilers take it; on PoCL, which takes the quotes of -I"/a b" for
+ * blanks, such a directory is held open until gsync_program_release and
+ * named -I/proc/self/fd/N. Then, on NVIDIA devices,
  * -DGSYNC_NV_SM=<compute capability, e.g. 90>, so rules use PTX that only
  * newer GPUs have (sm_70+) only where it exists; on a CPU device with a
  * spin limit, -Dgsync_clock_hz=<its time-stamp counter's rate>, the clock
@@ -128,7 +131,11 @@ gsync_status gsync_program_check_source(const gsync_program *program,
  * (GSYNC_ERR_MISMATCH; see gsync_program_check_source), creates the state
  * buffer in ctx and enqueues its zeroing on queue. For a kernel that
  * reaches no global_barrier() it only records that the kernel needs no
- * state. The handle retains kernel; release it before its context. */
+ * state. The handle retains kernel; release it before its context.
+ * gsync_kernel_release may come while a launch of the handle runs: the
+ * state, the shared memory of a watched one too, is given back once the
+ * launch is over, and the call does not wait for it (but for a state in
+ * a host-visible buffer, which it unmaps once the launch is over). */
 gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
                                  cl_command_queue queue, cl_kernel kernel,
                                  size_t max_groups, gsync_kernel **out,
@@ -139,7 +146,11 @@ void gsync_kernel_release(gsync_kernel *k);
  * work-items (gsync_enqueue_nd launches 2-D and 3-D, and with a global
  * offset); the caller sets the kernel's other arguments. GSYNC_ERR_LAUNCH
  * refuses groups == 0, more groups than given at create time or than the
- * constraints' max_work_groups, and a local size below min_local_size.
+ * constraints' max_work_groups (what the rules count; 2^32 - 1 where the
+ * file has none), a local size below min_local_size, and a shape the
+ * device cannot launch: a local size above its work-items per group (or
+ * the kernel's, CL_KERNEL_WORK_GROUP_SIZE) or per dimension, or a global
+ * size, with the offset, past its size_t. The message names the limit.
  * Launches of one handle are ordered (they share the state) even on an
  * out-of-order queue or on other queues: a launch on the in-order queue
  * of the handle's previous command relies on that queue's order and makes

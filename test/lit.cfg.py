@@ -7,6 +7,8 @@
 #               for devices without PyOpenCL
 #   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
 #   %gsync-watch  test/run/watch.c: running launches watched, cancelled
+#   %gsync-hostile  test/run/hostile.c: the host side under hostile use,
+#               with canaries around the state
 #   %heat-host  the bundled example's host program
 #   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
 #   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
@@ -43,7 +45,8 @@
 #               build tree (build/python) and its tools, under a timeout
 # Features: ninja, when the Ninja build tool is installed; pyopencl, when
 # the python3 of %pytest has pyopencl, numpy and pytest; sanitize, in a
-# GSYNC_SANITIZE build.
+# GSYNC_SANITIZE build; tsan, when cc links a program with
+# -fsanitize=thread.
 import os
 import sys
 
@@ -75,6 +78,9 @@ config.substitutions.append(
      "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_diffhost))
 config.substitutions.append(
     ("%gsync-watch", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_watch))
+config.substitutions.append(
+    ("%gsync-hostile",
+     "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_hostile))
 config.substitutions.append(
     ("%gsync-misuse", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_misuse))
 config.substitutions.append(
@@ -147,3 +153,15 @@ if subprocess.run([config.python3, "-c", "import pyopencl, numpy, pytest"],
                   stdout=subprocess.DEVNULL,
                   stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("pyopencl")
+# test/run/hostile-tsan.test builds libgsync again with ThreadSanitizer.
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    try:
+        if subprocess.run(["cc", "-fsanitize=thread", "-x", "c", "-", "-o",
+                           os.path.join(tmp, "a.out")],
+                          input=b"int main(void) { return 0; }\n",
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            config.available_features.add("tsan")
+    except OSError:
+        pass

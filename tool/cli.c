@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 
 static const char usage_text[] =
-    "usage: gsync-rewrite [options] INPUT.cl\n"
+    "usage: gsync-rewrite [options] [--] INPUT.cl\n"
     "\n"
     "Rewrites OpenCL C that calls global_barrier() into OpenCL C that any\n"
-    "driver builds. INPUT '-' reads standard input.\n"
+    "driver builds. INPUT '-' reads standard input; after '--' every\n"
+    "argument is the input, one that starts with '-' too.\n"
     "\n"
     "options:\n"
     "  -o FILE, --output=FILE\n"
@@ -179,9 +180,20 @@ int cli_parse(int argc, char **argv, cli *c) {
   c->targets = calloc((size_t)argc + 1, sizeof *c->targets);
   if (!c->pargs || !c->targets)
     return exit_nomem();
+  int operands = 0; /* after "--": the input, whatever it spells */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
     int r;
+    if (!operands && strcmp(a, "--") == 0) {
+      operands = 1;
+      continue;
+    }
+    if (operands || a[0] != '-' || a[1] == '\0') {
+      if (c->input)
+        return cli_usage_error("more than one input file ('%s')", a);
+      c->input = a;
+      continue;
+    }
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       printf(usage_text, gsr_default_barrier(), gsr_default_discovery(),
              gsr_default_spin_limit());
@@ -263,12 +275,8 @@ int cli_parse(int argc, char **argv, cli *c) {
           return cli_usage_error("option '%s' needs a value", a);
         c->pargs[c->n_pargs++] = argv[++i];
       }
-    } else if (a[0] == '-' && a[1] != '\0') {
-      return cli_usage_error("unknown option '%s'", a);
-    } else if (c->input) {
-      return cli_usage_error("more than one input file ('%s')", a);
     } else {
-      c->input = a;
+      return cli_usage_error("unknown option '%s'", a);
     }
   }
   if (!c->list && !c->input)

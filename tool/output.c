@@ -18,16 +18,12 @@
 #include <unistd.h>
 
 #include "exit_codes.h"
+#include "journal.h"
 
 /* How long a commit waits for another run's commit in the same directory
  * to end: commits take milliseconds, so only a lock held by something
  * else lasts this long. */
 #define LOCK_WAIT_MS 60000
-
-/* The suffix of a temporary file, in the target's directory; a backup of
- * the file it replaces is the temporary name with BACKUP_SUFFIX. */
-#define TMP_NAME ".gsync-tmp.XXXXXX"
-#define BACKUP_SUFFIX "-old"
 
 /* ---- Temporary files a signal must remove ----
  * The paths of the temporary files that exist and are not yet renamed.
@@ -166,6 +162,14 @@ static int resolve_new(out_file *o) {
   return 0;
 }
 
+/* Records st (of o's file, or for a new one its directory) as what o is. */
+static void identify(out_file *o, const struct stat *st) {
+  o->known = 1;
+  o->dev = st->st_dev;
+  o->ino = st->st_ino;
+  o->rdev = S_ISCHR(st->st_mode) ? st->st_rdev : 0;
+}
+
 /* Finds out how o is written: its kind, the path and directory, whether
  * a file is there and its mode, and its identity for out_plan's
  * comparison. Returns 0 or an exit code after saying why. */
@@ -174,6 +178,8 @@ static int classify(out_file *o) {
   size_t tl = strlen(o->target);
   if (strcmp(o->target, "-") == 0) {
     o->kind = OUT_STDOUT;
+    if (fstat(STDOUT_FILENO, &st) == 0)
+      identify(o, &st);
     return 0;
   }
   if (tl == 0) {
@@ -186,8 +192,7 @@ static int classify(out_file *o) {
   if (o->target[tl - 1] == '/')
     return cannot_write(o, "the name of a directory, not of a file");
   if (stat(o->target, &st) == 0) {
-    o->dev = st.st_dev;
-    o->ino = st.st_ino;
+    identify(o, &st);
     if (S_ISDIR(st.st_mode))
       return cannot_write(o, strerror(EISDIR));
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
@@ -219,28 +224,44 @@ static int classify(out_file *o) {
   if (!S_ISDIR(st.st_mode))
     return cannot_write(o, strerror(ENOTDIR));
   /* A new file is told apart by its directory and name. */
-  if (!o->existed) {
-    o->dev = st.st_dev;
-    o->ino = st.st_ino;
-  }
+  if (!o->existed)
+    identify(o, &st);
   if (access(o->dir, W_OK | X_OK) != 0)
     return cannot_write(o, strerror(errno));
   return 0;
 }
 
-/* Nonzero if a and b (classified) are one file: the same existing file,
- * or the same new name in the same directory; "-" is one file too. */
+/* Nonzero if o names a new file (its identity is its directory's). */
+static int is_new(const out_file *o) {
+  return o->kind == OUT_REPLACE && !o->existed;
+}
+
+/* Nonzero if a and b (classified) land in one file or stream, however
+ * named: standard output ("-") and the file it is (/dev/stdout,
+ * /proc/self/fd/1, or a file it was redirected to under its own name),
+ * one file by two names (a link, a hard link), one character device by
+ * two nodes, or one new name in one directory. */
 static int same_target(const out_file *a, const out_file *b) {
-  if (a->kind != b->kind)
-    return 0;
-  if (a->kind == OUT_STDOUT)
+  if (a->kind == OUT_STDOUT && b->kind == OUT_STDOUT)
     return 1;
-  if (a->existed != b->existed || a->dev != b->dev || a->ino != b->ino)
+  if (!a->known || !b->known || is_new(a) != is_new(b))
     return 0;
-  if (a->kind == OUT_THROUGH || a->existed)
+  if (a->rdev != 0 || b->rdev != 0)
+    return a->rdev == b->rdev;
+  if (a->dev != b->dev || a->ino != b->ino)
+    return 0;
+  if (!is_new(a))
     return 1;
   const char *na = strrchr(a->path, '/'), *nb = strrchr(b->path, '/');
   return strcmp(na ? na + 1 : a->path, nb ? nb + 1 : b->path) == 0;
+}
+
+/* Nonzero if o is the null device (under any node), which takes any
+ * number of outputs and keeps none. */
+static int is_null_device(const out_file *o) {
+  struct stat null;
+  return o->rdev != 0 && stat("/dev/null", &null) == 0 &&
+         S_ISCHR(null.st_mode) && null.st_rdev == o->rdev;
 }
 
 int out_add(out_set *s, const char *target, const char *option) {
@@ -250,6 +271,7 @@ int out_add(out_set *s, const char *target, const char *option) {
   memset(o, 0, sizeof *o);
   o->target = target;
   o->option = option;
+  o->lock_fd = -1;
   return 0;
 }
 
@@ -262,18 +284,23 @@ int out_plan(out_set *s) {
   for (size_t i = 0; i < s->n; i++)
     for (size_t j = i + 1; j < s->n; j++) {
       const out_file *a = &s->files[i], *b = &s->files[j];
-      struct stat st;
-      /* The same character device twice (-o /dev/null -MF /dev/null) is
-       * harmless; any other file would keep only one of the two. */
-      if (!same_target(a, b) ||
-          (a->kind == OUT_THROUGH && stat(a->path, &st) == 0 &&
-           S_ISCHR(st.st_mode)))
+      /* The null device twice (-o /dev/null -MF /dev/null) is harmless;
+       * any other file or stream would get the two outputs interleaved,
+       * or keep only one. */
+      if (!same_target(a, b) || is_null_device(a))
         continue;
-      fprintf(stderr,
-              "gsync-rewrite: error: options '%s' and '%s' name the same file "
-              "'%s'; each output needs its own\n"
-              "Try 'gsync-rewrite --help' for more information.\n",
-              a->option, b->option, b->target);
+      if (a->kind == OUT_STDOUT || b->kind == OUT_STDOUT)
+        fprintf(stderr,
+                "gsync-rewrite: error: options '%s' and '%s' both write to "
+                "standard output ('%s' is it); each output needs its own\n",
+                a->option, b->option,
+                a->kind == OUT_STDOUT ? b->target : a->target);
+      else
+        fprintf(stderr,
+                "gsync-rewrite: error: options '%s' and '%s' name the same "
+                "file '%s'; each output needs its own\n",
+                a->option, b->option, b->target);
+      fprintf(stderr, "Try 'gsync-rewrite --help' for more information.\n");
       return EXIT_USAGE;
     }
   return 0;
@@ -295,33 +322,30 @@ static int write_all(int fd, const char *data, size_t len) {
   return 0;
 }
 
-/* Writes o's data to a new temporary file in its directory, with the mode
- * of the file it replaces (or the umask's). Returns 0 or EXIT_IO after
- * saying why. */
+/* Writes o's data to a new temporary file in its directory, held locked
+ * until the commit is over (journal.c says why), with the permissions of
+ * the file it replaces (or the umask's) but never its set-user-ID and
+ * set-group-ID bits: the new file is the writer's, and a run as root
+ * replacing another user's set-user-ID file would make a root-owned one,
+ * which a write by another user never keeps either. Returns 0 or EXIT_IO
+ * after saying why. */
 static int stage(out_file *o) {
-  size_t dl = strlen(o->dir);
   sigset_t old;
   int fd, err;
-  if ((o->tmp = malloc(dl + sizeof "/" TMP_NAME)) == NULL)
-    return exit_nomem();
-  memcpy(o->tmp, o->dir, dl);
-  memcpy(o->tmp + dl, "/" TMP_NAME, sizeof "/" TMP_NAME);
   /* Recorded before a signal can come between its creation and the
    * record. */
   block_signals(&old);
-  fd = mkstemp(o->tmp);
+  fd = tmp_create(o->dir, &o->tmp, &o->lock_fd);
   err = errno;
   if (fd >= 0)
     pending_add(o->tmp);
   restore_signals(&old);
-  if (fd < 0) {
-    free(o->tmp);
-    o->tmp = NULL;
-    return cannot_write(o, strerror(err));
-  }
+  if (fd < 0)
+    return err == ENOMEM ? exit_nomem() : cannot_write(o, strerror(err));
   mode_t mask = umask(0);
   umask(mask);
-  fchmod(fd, o->existed ? o->mode : 0666 & ~mask);
+  fchmod(fd,
+         o->existed ? o->mode & ~(mode_t)(S_ISUID | S_ISGID) : 0666 & ~mask);
   err = write_all(fd, o->data, o->len);
   if (close(fd) != 0 && !err)
     err = errno;
@@ -348,9 +372,10 @@ static int write_through(out_file *o) {
   return err ? cannot_write(o, strerror(err)) : 0;
 }
 
-/* The directories whose locks a commit holds. */
+/* The directories whose locks a commit holds, and those it could lock
+ * (a file system may have no locks). */
 typedef struct dir_locks {
-  int fd[OUT_MAX_FILES];
+  int fd[OUT_MAX_FILES], locked[OUT_MAX_FILES];
   size_t n;
 } dir_locks;
 
@@ -372,11 +397,14 @@ static int lock_dir(dir_locks *l, const out_file *o) {
       close(fd);
       return 0;
     }
+  int locked = 1;
   for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0;) {
     if (errno == EINTR)
       continue;
-    if (errno != EWOULDBLOCK)
-      break; /* no locks here: commit unlocked */
+    if (errno != EWOULDBLOCK) {
+      locked = 0; /* no locks here: commit unlocked */
+      break;
+    }
     if (waited >= LOCK_WAIT_MS) {
       close(fd);
       return cannot_write(o, "another process has held its directory locked "
@@ -386,6 +414,7 @@ static int lock_dir(dir_locks *l, const out_file *o) {
     nanosleep(&ts, NULL);
     waited += 10;
   }
+  l->locked[l->n] = locked;
   l->fd[l->n++] = fd;
   return 0;
 }
@@ -484,21 +513,78 @@ static void drop_backups(out_set *s) {
     }
 }
 
+/* Checks that every target is a file or is not there, before anything is
+ * renamed. Returns 0 or EXIT_IO after saying why. */
+static int check_targets(out_set *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    struct stat st;
+    out_file *o = &s->files[i];
+    if (o->kind == OUT_REPLACE && lstat(o->path, &st) == 0 &&
+        !S_ISREG(st.st_mode))
+      return cannot_write(o, "it changed into something other than a file "
+                             "while it was written");
+  }
+  return 0;
+}
+
+/* Writes the journal of a commit that renames two files or more
+ * (journal.c), before the first rename. Returns 0 or EXIT_IO after saying
+ * why. */
+static int write_journal(out_set *s, journal *j) {
+  char *dirs[OUT_MAX_FILES] = {NULL}, *tmps[OUT_MAX_FILES],
+       *targets[OUT_MAX_FILES];
+  out_file *first = NULL;
+  size_t n = 0;
+  int err = 0;
+  j->n = 0;
+  for (size_t i = 0; i < s->n && !err; i++) {
+    out_file *o = &s->files[i];
+    if (o->kind != OUT_REPLACE)
+      continue;
+    first = first ? first : o;
+    if ((dirs[n] = realpath(o->dir, NULL)) == NULL)
+      err = errno;
+    const char *t = strrchr(o->tmp, '/'), *p = strrchr(o->path, '/');
+    tmps[n] = (char *)(t ? t + 1 : o->tmp);
+    targets[n++] = (char *)(p ? p + 1 : o->path);
+  }
+  if (!err && n >= 2)
+    err = journal_write(j, n, dirs, tmps, targets);
+  for (size_t i = 0; i < n; i++)
+    free(dirs[i]);
+  if (err == ENOMEM)
+    return exit_nomem();
+  return err ? cannot_write(first, strerror(err)) : 0;
+}
+
 /* Renames every staged file into place, under the directories' locks and
- * with the ending signals held back, all or none. Returns 0 or EXIT_IO. */
+ * with the ending signals held back, all or none: first what runs that
+ * were killed left in those directories is finished or removed, then the
+ * journal of this commit is written, and removed once it is done. Returns
+ * 0 or EXIT_IO. */
 static int rename_all(out_set *s) {
-  dir_locks locks = {{0}, 0};
+  dir_locks locks = {{0}, {0}, 0};
+  journal j = {{NULL}, {0}, 0};
   sigset_t old;
-  int rc = lock_dirs(&locks, s);
+  int rc = lock_dirs(&locks, s), held[OUT_MAX_FILES];
+  size_t n_held = 0;
   if (rc)
     return rc;
   block_signals(&old);
+  for (size_t i = 0; i < locks.n; i++)
+    if (locks.locked[i])
+      held[n_held++] = locks.fd[i];
+  sweep_dirs(held, n_held);
+  rc = check_targets(s);
+  if (!rc)
+    rc = write_journal(s, &j);
   for (size_t i = 0; i < s->n && !rc; i++)
     if (s->files[i].kind == OUT_REPLACE)
       rc = replace(&s->files[i]);
   if (rc)
     roll_back(s);
   drop_backups(s);
+  journal_drop(&j);
   restore_signals(&old);
   unlock_dirs(&locks);
   return rc;
@@ -527,6 +613,9 @@ void out_free(out_set *s) {
       pending_remove(o->tmp);
       restore_signals(&old);
     }
+    /* Its lock, held while the file was staged and renamed. */
+    if (o->lock_fd >= 0)
+      close(o->lock_fd);
     free(o->tmp);
     free(o->backup);
     free(o->path);

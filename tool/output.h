@@ -37,10 +37,16 @@ typedef struct out_file {
   char *dir;   /* the directory of path (OUT_REPLACE) */
   int existed; /* path held a regular file */
   mode_t mode; /* its permission bits, kept by the new file */
-  dev_t dev;   /* what it is, to find two outputs naming one file: */
-  ino_t ino;   /* the file, or for a new one its directory */
+  /* What it is, to find two outputs that land in one file or stream: the
+   * file (standard output's, a device's, a FIFO's, a regular file's), or
+   * for a new one its directory; known is 0 where it is neither (standard
+   * output closed). A character device is told by its number, rdev. */
+  int known;
+  dev_t dev, rdev;
+  ino_t ino;
   /* Filled in by out_commit. */
   char *tmp;    /* the staged temporary file */
+  int lock_fd;  /* holds it locked (journal.c), -1 for none */
   char *backup; /* a link to the previous file while renaming */
   int renamed;
 } out_file;
@@ -56,17 +62,20 @@ int out_add(out_set *s, const char *target, const char *option);
 
 /* Checks every file before anything is written: an empty name, one that
  * ends in '/', a directory, a block device, a socket, a missing or
- * unwritable directory, a read-only file, and two options that name one
- * file (unless both are the same character device, as -o /dev/null -MF
- * /dev/null). Follows symbolic links, dangling ones too. Returns 0, or an
- * exit code (2 for two options naming one file, 3 for the rest) after
- * saying why. */
+ * unwritable directory, a read-only file, and two options that land in
+ * one file or stream (standard output by any name included; the null
+ * device may take several, as -o /dev/null -MF /dev/null). Follows
+ * symbolic links, dangling ones too. Returns 0, or an exit code (2 for two
+ * options naming one file, 3 for the rest) after saying why. */
 int out_plan(out_set *s);
 
 /* Writes every file with its data: each OUT_REPLACE file to a temporary
  * file beside it, then the others through, then every temporary file
- * renamed over its target, all under a lock on their directories; if a
- * rename fails, those done are undone. Returns 0, or an exit code after
+ * renamed over its target, all under a lock on their directories and
+ * after a journal of what is renamed (journal.c), so that a run killed
+ * at any instant leaves the old files or the new ones once the next run
+ * in those directories has finished its commit or removed its files; if
+ * a rename fails, those done are undone. Returns 0, or an exit code after
  * saying why; on failure no target has changed (but what was written
  * through). */
 int out_commit(out_set *s);

@@ -100,8 +100,14 @@ class Program:
         # One string: the options quote what holds a space.
         opts = " ".join([self.build_options(devices[0])] +
                         ([WATCH_BUILD_OPTION] if watch else []) + list(options))
-        return cl.Program(context, self.source).build(options=[opts.strip()],
-                                                      devices=devices)
+        # The bytes as the output holds them (a comment in Latin-1 is not
+        # UTF-8).
+        source = (self.source if isinstance(self.source, bytes) else
+                  self.source.encode("utf-8", "surrogateescape"))
+        # Not from PyOpenCL's cache of binaries: a program it gives keeps
+        # no source, and Kernel() checks the source's fingerprint.
+        return cl.Program(context, source).build(
+            options=[opts.strip()], devices=devices, cache_dir=False)
 
     def kernel(self, queue, kernel, max_groups):
         """Prepares kernel (a pyopencl.Kernel of a program built from this
@@ -110,13 +116,21 @@ class Program:
         return Kernel(self, queue, kernel, max_groups)
 
 
+def _read_source(path):
+    """The text of the output at path, its bytes as they are: OpenCL C
+    need not be UTF-8 (a comment in Latin-1), and the tool copies it byte
+    for byte, so bytes that are not UTF-8 are kept as surrogates
+    (surrogateescape) and given back to the driver unchanged."""
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "surrogateescape")
+
+
 def load(constraints_path, source_path=None, source=None):
     """Reads and validates a constraints file (gsync_program_load); with
     source_path or source, the output it belongs to, for Program.build()."""
     c = _constraints.load(constraints_path)
     if source_path is not None:
-        with open(source_path, encoding="utf-8") as f:
-            source = f.read()
+        source = _read_source(source_path)
     return Program(c, source)
 
 
@@ -135,6 +149,8 @@ def _is_path(source_or_path):
     every kernel's text has. Anything else is OpenCL C text."""
     if isinstance(source_or_path, os.PathLike):
         return True
+    if isinstance(source_or_path, bytes):
+        return False
     return not any(c in source_or_path for c in "\n;{}")
 
 
@@ -150,8 +166,11 @@ def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
     None} or a list of "NAME=value" strings (-D); discovery=False:
     --no-discovery; spin_limit: --spin-limit, e.g. "500ms" or a number of
     milliseconds; include_dirs: -I; options: more arguments as given.
-    Raises RewriteError, with the tool's file:line:col messages, when the
-    tool refuses the input."""
+    The input comes last, after "--", so a file named "-Dx.cl" is the input;
+    OpenCL C text may also be bytes, and the output's bytes are kept as
+    they are (what is not UTF-8 as surrogates, surrogateescape). Raises
+    RewriteError, with the tool's file:line:col messages, when the tool
+    refuses the input."""
     args = [tool or find_tool()]
     if barrier is not None:
         args.append(f"--barrier={barrier}")
@@ -173,25 +192,28 @@ def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
                 errno.ENOENT, "gsync.rewrite: no such kernel file (a str of "
                 "one line with no ';', '{' or '}' is a path, not OpenCL C "
                 "text)", path)
-        args.append(path)
     else:
-        args.append("-")
-        text = source_or_path
+        text = (source_or_path if isinstance(source_or_path, bytes) else
+                source_or_path.encode("utf-8", "surrogateescape"))
     with tempfile.TemporaryDirectory(prefix="gsync-") as tmp:
         out = os.path.join(tmp, "out.cl")
         js = os.path.join(tmp, "out.json")
-        args += ["-o", out, "--constraints", js]
-        r = subprocess.run(args, input=text, capture_output=True, text=True)
+        # The input last, after "--": a file named "-Dx.cl" is no option.
+        args += ["-o", out, "--constraints", js, "--",
+                 "-" if text is not None else os.fspath(source_or_path)]
+        r = subprocess.run(args, input=text, capture_output=True)
+        # The tool names files as they are named, which need not be UTF-8:
+        # such a byte shows as \xNN, so that the messages print.
+        stderr = r.stderr.decode("utf-8", "backslashreplace")
         if r.returncode != 0:
-            diag = r.stderr.strip()
+            diag = stderr.strip()
             raise RewriteError(
                 f"gsync-rewrite failed (exit status {r.returncode})"
-                + (f":\n{diag}" if diag else ""), r.returncode, r.stderr)
-        with open(out, encoding="utf-8") as f:
-            source = f.read()
+                + (f":\n{diag}" if diag else ""), r.returncode, stderr)
+        source = _read_source(out)
         prog = Program(_constraints.load(js), source)
     # The file is gone: name the program by what was rewritten.
     prog.constraints.path = (os.fspath(source_or_path) if text is None
                              else "<source>") + " (rewritten)"
-    prog.warnings = r.stderr
+    prog.warnings = stderr
     return prog

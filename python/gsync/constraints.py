@@ -217,13 +217,53 @@ def _drop_trailing_commas(text):
     return "".join(out)
 
 
+# json-c, libgsync's parser, reads values nested at most this deep (the
+# document 1, what an object or array holds one more:
+# JSON_TOKENER_DEFAULT_DEPTH) and calls a deeper file "nesting too deep";
+# Python's parser would recurse until RecursionError.
+MAX_NESTING = 32
+
+
+def _nesting(text):
+    """How deep the values of text nest, as json-c counts: the document is
+    at 1, what an object or array holds one deeper; an object's keys are
+    no values, and strings are skipped."""
+    stack, deepest = [], 0
+    in_string = escaped = key = False
+    for ch in text:
+        if in_string:
+            escaped = not escaped and ch == "\\"
+            in_string = escaped or ch != '"'
+        elif ch == '"':
+            in_string = True
+            if not key:
+                deepest = max(deepest, len(stack) + 1)
+        elif ch in "[{":
+            stack.append(ch)
+            deepest = max(deepest, len(stack))
+            key = ch == "{"
+        elif ch in "]}":
+            if stack:
+                stack.pop()
+            key = False
+        elif ch == ",":
+            key = bool(stack) and stack[-1] == "{"
+        elif ch == ":":
+            key = False
+        elif not ch.isspace():
+            deepest = max(deepest, len(stack) + 1)  # a number or a literal
+    return deepest
+
+
 def _parse_json(name, data):
     """The document in data, read as json-c reads it: strings may hold
-    control characters and bytes that are not UTF-8, and a comma may end
-    an object or array."""
+    control characters and bytes that are not UTF-8, a comma may end
+    an object or array, and nesting stops at MAX_NESTING."""
     if b"\0" in data:
         raise FormatError(f"{name}: not valid JSON: it holds a NUL byte")
     text = data.decode("utf-8", "surrogateescape")
+    if _nesting(text) > MAX_NESTING:
+        raise FormatError(f"{name}: not valid JSON: nesting too deep")
     try:
         return json.loads(text, strict=False)
     except json.JSONDecodeError as first:
@@ -260,6 +300,29 @@ def parse_layout(s):
             "grid": int(g[6]), "abort": int(g[7]), "record": int(g[8])}
 
 
+def reserved_macro(name):
+    """Whether the macro name starts with the prefix gsync-rewrite reserves
+    (gsync_, in any case) for its own macros and its rules' tunables."""
+    return name[:6].lower() == "gsync_"
+
+
+def _check_build_args(w, args):
+    """Refuses a -D or -U of a reserved name in "build.options" (load_build
+    in libgsync.c): the tool never writes one, and with one a rule built
+    from these options could use more state than the file's sizes give."""
+    for i, a in enumerate(args):
+        if a[:2] not in ("-D", "-U"):
+            continue
+        v = a[2:] or (args[i + 1] if i + 1 < len(args) else "")
+        if reserved_macro(v.lstrip(" \t")):
+            raise w.fail(
+                f'field "build.options[{i}]" ("{a[:80]}") '
+                f'{"defines" if a[1] == "D" else "undefines"} a macro with '
+                "the prefix gsync_ (in any case), which gsync-rewrite "
+                "reserves for its own macros and its rules' tunables: the "
+                "file was edited")
+
+
 class Constraints:
     """A validated constraints file; see gsync.Program for its use."""
 
@@ -282,6 +345,7 @@ class Constraints:
         build = w.field(doc, "build", dict, optional=True)
         self.build_args = ([] if build is None else
                            _Where(path, "build").strings(build, "options"))
+        _check_build_args(w, self.build_args)
         kernels = w.field(doc, "kernels", list)
         record = (ABORT_RECORD_BYTES if self.timed_record
                   else ABORT_RECORD_BYTES_UNTIMED)
@@ -476,6 +540,14 @@ class Constraints:
                         "edited, or mixed from two rewrites")
         self.fingerprint = fp
         self.layout = lay
+
+    def __del__(self):
+        # The -I directories held open for PoCL (device._include_alias).
+        for fd in self.__dict__.get("_include_fds", {}).values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     def kernel(self, name):
         for k in self.kernels:

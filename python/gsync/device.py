@@ -2,6 +2,7 @@
 libgsync's gsync_program_check_device() and gsync_program_build_options()
 over PyOpenCL."""
 
+import os
 import platform
 import re
 import threading
@@ -112,12 +113,44 @@ def _c_std_option(c, dev):
             30: "-cl-std=CL3.0"}.get(c.c_version, "")
 
 
+def _needs_quotes(arg):
+    return re.search(r"[ \t\"'\\]", arg) is not None
+
+
 def _quote(arg):
-    """arg as clBuildProgram's option parsers split: in double quotes,
-    with \\ and " escaped, if it holds a space or a quote."""
-    if not re.search(r"[ \t\"'\\]", arg):
+    """arg as clBuildProgram's option parsers split (append_option in
+    libgsync.c): if it holds a blank or a quote, an option's value after
+    its flag in double quotes (-I"/a b", -D"N=a b"), any other argument
+    whole, with \\ and " escaped."""
+    if not _needs_quotes(arg):
         return arg
-    return '"' + re.sub(r'(["\\])', r"\\\1", arg) + '"'
+    flag = 2 if re.match(r"-[A-Za-z]", arg) else 0
+    return arg[:flag] + '"' + re.sub(r'(["\\])', r"\\\1", arg[flag:]) + '"'
+
+
+def _is_pocl(dev):
+    try:
+        return "Portable Computing Language" in dev.platform.name
+    except (cl.Error, AttributeError):
+        return False
+
+
+def _include_alias(c, path):
+    """An -I option for the directory path that holds no blank or quote
+    (include_alias in libgsync.c): PoCL 3.1 turns the quotes of -I"/a b"
+    into blanks and searches " /a b ", so for it the directory is held open
+    (by the constraints c, while they live) and named as /proc/self/fd/N,
+    which its compiler, in this process, reads as the directory. None
+    where that cannot be done (no /proc)."""
+    fds = c.__dict__.setdefault("_include_fds", {})
+    try:
+        if path not in fds:
+            fds[path] = os.open(path, os.O_RDONLY | os.O_DIRECTORY |
+                                os.O_CLOEXEC)
+        alias = f"/proc/self/fd/{fds[path]}"
+        return f"-I{alias}" if os.path.isdir(alias) else None
+    except OSError:
+        return None
 
 
 def _nv_compute_capability(dev):
@@ -207,7 +240,12 @@ def built_with(kernel, dev, macro):
 def build_options(c, dev):
     """The clBuildProgram options for the constraints c on dev; see
     gsync_program_build_options() in libgsync.h."""
-    args = [_c_std_option(c, dev)] + list(c.build_args)
+    pocl = _is_pocl(dev)
+    args = [_c_std_option(c, dev)]
+    for a in c.build_args:
+        alias = (_include_alias(c, a[2:]) if pocl and a.startswith("-I") and
+                 len(a) > 2 and _needs_quotes(a) else None)
+        args.append(alias or a)
     cc = _nv_compute_capability(dev)
     if cc:
         args.append(f"-DGSYNC_NV_SM={cc}")

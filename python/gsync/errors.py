@@ -4,13 +4,46 @@ Each carries ``status``, the name libgsync's gsync_status_name() gives the
 same failure ("GSYNC_ERR_DEVICE", ...), and its message is the one-line
 text libgsync writes into its err buffer, so that a Python host and a C
 host report a problem in the same words.
+
+A message quotes what it is about, and a constraints file, a kernel or a
+file name need not be UTF-8 (they are read with surrogateescape): so that
+any message prints, a byte that is not UTF-8 shows as \\xNN and any other
+lone surrogate (a JSON escape such as \\ud800) as \\uNNNN; ``raw`` holds
+the message's bytes as libgsync writes them.
 """
+import re
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _printable(text):
+    """text with every lone surrogate written as an escape."""
+    def escape(m):
+        c = ord(m.group())
+        return (f"\\x{c - 0xDC00:02x}" if 0xDC80 <= c <= 0xDCFF
+                else f"\\u{c:04x}")
+    return _SURROGATE.sub(escape, text)
+
+
+def _raw(text):
+    """text's bytes: a surrogate that stands for a byte is that byte."""
+    return b"".join(c.encode("utf-8", "surrogateescape")
+                    if not 0xD800 <= ord(c) <= 0xDBFF and
+                    not 0xDC00 <= ord(c) < 0xDC80 else
+                    c.encode("utf-8", "surrogatepass") for c in text)
 
 
 class GsyncError(Exception):
-    """Any failure gsync reports; ``str(e)`` is libgsync's message."""
+    """Any failure gsync reports; ``str(e)`` is libgsync's message, one
+    that prints (see above)."""
 
     status = "GSYNC_ERR_UNKNOWN"
+
+    def __init__(self, message="", *args):
+        message = str(message)
+        self.raw = (_raw(message) if _SURROGATE.search(message)
+                    else message.encode("utf-8"))
+        super().__init__(_printable(message), *args)
 
     @property
     def message(self):

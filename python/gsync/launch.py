@@ -109,13 +109,55 @@ def _arg_type(kernel, n):
         return None
 
 
-def _shape(name, value):
-    """A launch extent as a tuple of 1 to 3 ints."""
-    t = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+def _count(value):
+    """value as an int, if it is an integer (a Python or numpy int, not a
+    bool); else None."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, np.integer)):
+        return None
+    return int(value)
+
+
+def _shape(name, what, value):
+    """A launch extent (what: "work-groups", "local size" or "offset") as a
+    tuple of 1 to 3 ints of at least 0: an int, or a tuple or list of ints.
+    A str is refused, not taken as a sequence of digits ("12" is no 1 x 2
+    launch)."""
+    one = _count(value)
+    if one is not None:
+        t = (one,)
+    elif isinstance(value, (tuple, list)):
+        t = tuple(_count(x) for x in value)
+    else:
+        t = (None,)
+    if None in t:
+        raise ArgumentError(f"kernel {name}: the {what} must be an int or a "
+                            f"tuple of ints, not {value!r:.40}")
     if not 1 <= len(t) <= 3:
         raise LaunchError(f"kernel {name}: a launch needs 1 to 3 dimensions, "
                           "with work-groups and a local size for each")
-    return tuple(int(x) for x in t)
+    if min(t) < 0:
+        raise LaunchError(f"kernel {name}: the {what} {min(t)} is negative")
+    return t
+
+
+class _Limits:
+    """What a launch on one device may have (read_limits in libgsync.c):
+    work-items per group (the device's and the kernel's bound, and which
+    it is), per dimension, and the largest global size the device's
+    size_t holds."""
+
+    def __init__(self, kernel, dev):
+        self.group_items = dev.max_work_group_size
+        self.group_bound = "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE"
+        kernel_items = kernel.get_work_group_info(
+            cl.kernel_work_group_info.WORK_GROUP_SIZE, dev)
+        if 0 < kernel_items < self.group_items:
+            self.group_items = kernel_items
+            self.group_bound = "the kernel's CL_KERNEL_WORK_GROUP_SIZE"
+        self.dim_items = list(dev.max_work_item_sizes)
+        bits = dev.address_bits
+        self.max_size = (1 << (bits if 0 < bits < 64 else 64)) - 1
 
 
 class Kernel:
@@ -132,6 +174,11 @@ class Kernel:
             raise ArgumentError("gsync_kernel_create: "
                                 f'{"queue" if queue is None else "kernel"} '
                                 "is NULL")
+        if not isinstance(kernel, cl.Kernel):
+            raise ArgumentError(
+                "gsync_kernel_create: kernel must be a pyopencl.Kernel of a "
+                "program built from this output (built.NAME, built = "
+                f"prog.build(ctx)), not {kernel!r:.40}")
         name = kernel.function_name
         info = c.kernel(name)
         if info is None:
@@ -144,6 +191,11 @@ class Kernel:
             src = kernel.program.get_info(cl.program_info.SOURCE)
         except cl.Error:
             src = ""
+        except UnicodeDecodeError as e:
+            # PyOpenCL decodes the source as UTF-8, which OpenCL C need not
+            # be (a comment in Latin-1): its bytes, as the output holds them.
+            src = (e.object.decode("utf-8", "surrogateescape")
+                   if isinstance(e.object, bytes) else "")
         if src:
             program.check_source(src)
         if info.global_barrier:
@@ -171,6 +223,7 @@ class Kernel:
         self.state = None
         self.watch_state = None  # watch(): a gsync.watch.Watch
         self._fit = {}  # groups_that_fit(): (device, local size) -> groups
+        self._limits = {}  # device -> _Limits
         # The poll cap: (device, local size) -> [fit, capped, short]; the
         # cap word as the enqueued commands leave it; the latest launch's
         # cap, key, and whether finish() has taken its count.
@@ -188,6 +241,20 @@ class Kernel:
                 raise cl_error("clCreateBuffer (state)", e) from None
             # The first launch waits on this fill through _last.
             self._zero(queue)
+
+    def __del__(self):
+        # A launch may still run when the Kernel goes: where its state
+        # lives in memory the host shares (fine-grained SVM, which is
+        # freed with the Watch), the launch writes its words there until
+        # it ends, so the memory must outlive it. A state buffer of the
+        # device's own outlives its commands by OpenCL's rules.
+        w = getattr(self, "watch_state", None)
+        last = getattr(self, "_last", None)
+        if w is not None and w.svm is not None and last is not None:
+            try:
+                last.wait()
+            except cl.Error:
+                pass
 
     @property
     def num_args(self):
@@ -214,7 +281,10 @@ class Kernel:
         except cl.Error as e:
             raise cl_error("clEnqueueFillBuffer (state)", e) from None
 
-    def _check(self, groups, local):
+    def _check(self, queue, groups, local, offset=None):
+        """Checks a launch shape against the constraints, the create-time
+        bound and the limits of the device of queue (check_shape in
+        libgsync.c), with libgsync's messages; returns the work-groups."""
         i = self.info
         g = int(np.prod(groups, dtype=object))
         ls = int(np.prod(local, dtype=object))
@@ -227,10 +297,38 @@ class Kernel:
         if i.global_barrier:
             if i.max_work_groups and g > i.max_work_groups:
                 raise LaunchError(f"kernel {i.name}: {g} work-groups exceed "
-                                  f"its limit of {i.max_work_groups}")
+                                  f"its limit of {i.max_work_groups} (the "
+                                  "most its barrier and discovery count)")
+            if g > 0xFFFFFFFF:
+                raise LaunchError(f"kernel {i.name}: {g} work-groups exceed "
+                                  "the 4294967295 its state can count")
             if ls < i.min_local_size:
                 raise LaunchError(f"kernel {i.name}: local size {ls} is below "
                                   f"its minimum of {i.min_local_size}")
+        dev = queue.device
+        lim = self._limits.get(dev.int_ptr)
+        if lim is None:
+            try:
+                lim = self._limits[dev.int_ptr] = _Limits(self.kernel, dev)
+            except cl.Error as e:
+                raise cl_error("clGetDeviceInfo (launch limits)", e) from None
+        for d, (n, items) in enumerate(zip(groups, local)):
+            before = offset[d] if offset else 0
+            if items > lim.dim_items[d]:
+                raise LaunchError(
+                    f"kernel {i.name}: local size {items} in dimension {d} "
+                    f"exceeds the device's limit of {lim.dim_items[d]} "
+                    "(CL_DEVICE_MAX_WORK_ITEM_SIZES)")
+            if n * items + before > lim.max_size:
+                raise LaunchError(
+                    f"kernel {i.name}: {n} x {items} work-items"
+                    f"{' past the offset' if before else ''} in dimension {d} "
+                    f"exceed the {lim.max_size} the device's size_t holds")
+        if ls > lim.group_items:
+            raise LaunchError(
+                f"kernel {i.name}: local size {ls} exceeds the "
+                f"{lim.group_items} work-items a work-group may have "
+                f"({lim.group_bound})")
         return g
 
     def enqueue(self, queue, groups, local_size, *args, offset=None):
@@ -242,10 +340,10 @@ class Kernel:
         results."""
         if queue is None:
             raise ArgumentError("gsync_enqueue_nd: queue is NULL")
-        groups = _shape(self.name, groups)
-        local = _shape(self.name, local_size)
+        groups = _shape(self.name, "work-groups", groups)
+        local = _shape(self.name, "local size", local_size)
         if offset is not None:
-            offset = _shape(self.name, offset)
+            offset = _shape(self.name, "offset", offset)
         if len(local) != len(groups) or (offset is not None and
                                          len(offset) != len(groups)):
             raise LaunchError(
@@ -256,7 +354,7 @@ class Kernel:
                 f"kernel {self.name}: takes {self.num_args} arguments besides "
                 f"its state, {len(args)} given")
         with self._lock:
-            total = self._check(groups, local)
+            total = self._check(queue, groups, local, offset)
             if (self.state is not None and not self.info.reset_by_kernel and
                     self._launched):
                 self._zero(queue)
@@ -425,7 +523,7 @@ class Kernel:
         (ArgumentError); see gsync_groups_that_fit() in libgsync.h."""
         if queue is None:
             raise ArgumentError("gsync_groups_that_fit: queue is NULL")
-        local = _shape(self.name, local_size)
+        local = _shape(self.name, "local size", local_size)
         if self.state is None:
             raise ArgumentError(f"kernel {self.name} reaches no "
                                 "global_barrier(): any number of work-groups "
@@ -441,7 +539,7 @@ class Kernel:
         groups = (launch,) + (1,) * (len(local) - 1)
         key = (queue.device.int_ptr, int(np.prod(local, dtype=object)))
         with self._lock:
-            self._check(groups, local)
+            self._check(queue, groups, local)
             if key in self._fit:
                 return self._fit[key]
             if not built_with(self.kernel, queue.device, FIT_MACRO):

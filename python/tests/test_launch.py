@@ -221,6 +221,11 @@ def test_mismatched_output(context, queue, rewritten):
                        "output [0-9a-f]{16}, but the program was built from "
                        "output [0-9a-f]{16}"):
         tree.kernel(queue, prog_build(flip, context).stencil, max_groups=2)
+    # Built again, the same source with the same options: a program from
+    # PyOpenCL's cache of binaries kept no source, and the check was
+    # skipped.
+    with pytest.raises(gsync.MismatchError):
+        tree.kernel(queue, flip.build(context).stencil, max_groups=2)
 
 
 def test_unknown_kernel(context, queue, rewritten):

@@ -35,7 +35,7 @@
 // CHECK-NEXT:       if (gsync_tree_waiting(first, t))
 // CHECK-NEXT:         gsync_spin_while(c, site, gsync_tree_waiting(w, t),
 // CHECK: #else
-// CHECK:     if (c->groups <= GSYNC_TREE_FLAT_MAX) {
+// CHECK:     if (!gsync_tree_leaves(c)) {
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "tree",
 // JSON: "discovery": true,

@@ -78,7 +78,7 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:         "abort_offset": 40,
 // CHECK-NEXT:         "poll_cap_offset": 128
 // CHECK-NEXT:       },
-// CHECK-NEXT:       "max_work_groups": 0,
+// CHECK-NEXT:       "max_work_groups": 1073741823,
 // CHECK-NEXT:       "min_local_size": 1,
 // CHECK-NEXT:       "coresident_launch_required": false
 // CHECK-NEXT:     },

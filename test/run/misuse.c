@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "libgsync.h"
+#include "pick-device.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -547,7 +548,7 @@ static void launches(gsync_kernel *gk) {
          GSYNC_ERR_LAUNCH, err);
   expect("gsync_enqueue: local size above the device's",
          gsync_enqueue(gk, queue, 1, 1u << 20, NULL, err, sizeof err),
-         GSYNC_ERR_OPENCL, err);
+         GSYNC_ERR_LAUNCH, err);
   expect("gsync_finish: after refused launches only",
          gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_ERR_LAUNCH,
          err);
@@ -618,26 +619,6 @@ static void threads(gsync_program *gp, cl_kernel k, gsync_kernel *gk) {
         "cl_kernel: every call succeeds",
         w[0].bad + w[1].bad + w[2].bad == 0);
   gsync_kernel_release(other);
-}
-
-/* Sets dev to the first device of the first platform, or of the first
- * whose name holds $GSYNC_PLATFORM. Returns 0 if there is none. */
-static int pick_device(cl_platform_id *platform) {
-  cl_platform_id all[16];
-  cl_uint n = 0;
-  const char *want = getenv("GSYNC_PLATFORM");
-  if (clGetPlatformIDs(16, all, &n) != CL_SUCCESS)
-    return 0;
-  for (cl_uint i = 0; i < n && i < 16; i++) {
-    char name[256] = "";
-    clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-    if (want && !strstr(name, want))
-      continue;
-    *platform = all[i];
-    return clGetDeviceIDs(all[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) ==
-           CL_SUCCESS;
-  }
-  return 0;
 }
 
 /* What a launch the driver refuses says: the local size a kernel was
@@ -758,7 +739,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   dir = argv[1];
-  if (!pick_device(&platform)) {
+  if (!pick_device(&dev, &platform)) {
     fprintf(stderr, "libgsync-misuse: no OpenCL device\n");
     return 2;
   }

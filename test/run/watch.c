@@ -28,6 +28,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "libgsync.h"
+#include "check.h"
+#include "pick-device.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -42,26 +44,12 @@
 #define ERRLEN 512
 #define N 4096 /* stencil elements */
 
-static int failures;
 static cl_device_id dev;
 static cl_context ctx;
 static cl_command_queue queue;
 static cl_mem buf_a, buf_b;
 static size_t groups = 64, local_size = 64;
 static const char *user_options = ""; /* --options: more build options */
-
-static void check(int ok, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void check(int ok, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  printf("%s: ", ok ? "ok" : "FAIL");
-  vprintf(fmt, ap);
-  printf("\n");
-  va_end(ap);
-  fflush(stdout);
-  failures += !ok;
-}
 
 static double now_s(void) {
   struct timespec t;
@@ -84,23 +72,6 @@ static char *slurp(const char *path, size_t *len) {
   if (gsync_read_file(path, &s, len, err, sizeof err))
     die("gsync_read_file", err);
   return s;
-}
-
-static int pick_device(void) {
-  cl_platform_id all[16];
-  cl_uint n = 0;
-  const char *want = getenv("GSYNC_PLATFORM");
-  if (clGetPlatformIDs(16, all, &n) != CL_SUCCESS)
-    return 0;
-  for (cl_uint i = 0; i < n && i < 16; i++) {
-    char name[256] = "";
-    clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-    if (want && !strstr(name, want))
-      continue;
-    return clGetDeviceIDs(all[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) ==
-           CL_SUCCESS;
-  }
-  return 0;
 }
 
 /* Builds the stencil kernel of source, with extra build options. */
@@ -533,7 +504,7 @@ int main(int argc, char **argv) {
   gsync_program *p;
   if (gsync_program_load(argv[2], &p, err, sizeof err))
     die("gsync_program_load", err);
-  if (!pick_device())
+  if (!pick_device(&dev, NULL))
     die("no OpenCL device", "");
   cl_int rc;
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);

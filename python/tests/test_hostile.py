@@ -1,0 +1,272 @@
+"""The gsync package under hostile use (docs/misuse.md), as
+test/run/hostile.test checks libgsync: where a mistake would let the
+device write outside the memory it was given, a canary (memory where the
+state was, filled with a pattern) is checked after the run."""
+import ctypes
+import gc
+import os
+import re
+import subprocess
+import time
+
+import numpy as np
+import pyopencl as cl
+import pytest
+
+import gsync
+from conftest import KERNELS
+
+CANARY = 0xA5
+_libc = ctypes.CDLL(None)
+_libc.malloc.restype = ctypes.c_void_p
+_libc.malloc.argtypes = [ctypes.c_size_t]
+_libc.free.argtypes = [ctypes.c_void_p]
+
+
+def _canaries(nbytes, count=8):
+    """count heap blocks of nbytes filled with CANARY: where the allocator
+    hands out again what was just freed (PoCL's SVM is the host's heap)."""
+    blocks = [_libc.malloc(nbytes) for _ in range(count)]
+    for b in blocks:
+        ctypes.memset(b, CANARY, nbytes)
+    return blocks
+
+
+def _intact(blocks, nbytes):
+    ok = all(ctypes.string_at(b, nbytes) == bytes([CANARY]) * nbytes
+             for b in blocks)
+    for b in blocks:
+        _libc.free(b)
+    return ok
+
+
+@pytest.fixture(scope="module")
+def stencil_prog():
+    return gsync.rewrite(os.path.join(KERNELS, "stencil.cl"))
+
+
+def test_dropping_a_watched_kernel_while_it_runs(context, stencil_prog):
+    """A watched Kernel dropped while its launch runs: the SVM its state
+    lives in must outlive the launch, which writes its progress there at
+    every barrier. Three rounds, as the allocator may hand the freed state
+    to another block in one."""
+    queue = cl.CommandQueue(context)
+    built = stencil_prog.build(context, watch=True)
+    n = 4096
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    b = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    info = stencil_prog.constraints.kernel("stencil")
+    nbytes = info.state_bytes(64)
+    for _ in range(3):
+        k = stencil_prog.kernel(queue, built.stencil, max_groups=64)
+        if not k.watch(queue).progress:
+            pytest.skip("the device shares no memory with a running kernel")
+        k.enqueue(queue, 64, 64, a, b, np.uint32(n), np.uint32(300))
+        queue.flush()
+        t0 = time.monotonic()
+        while k.progress().barriers == 0 and time.monotonic() - t0 < 5:
+            time.sleep(0.001)
+        mark = cl.enqueue_marker(queue)
+        running = (mark.command_execution_status !=
+                   cl.command_execution_status.COMPLETE)
+        del k
+        gc.collect()
+        blocks = _canaries(nbytes)
+        queue.finish()
+        assert _intact(blocks, nbytes), "the freed state was written"
+        assert running, "the launch ended before the Kernel was dropped"
+
+
+@pytest.fixture(scope="module")
+def flip(context):
+    """The stencil with the flip barrier, whose state does not grow with
+    the groups: a Kernel can be made for 2^34 of them."""
+    prog = gsync.rewrite(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    return prog, prog.build(context)
+
+
+@pytest.mark.parametrize("groups,local,offset,says", [
+    (2**33, 1, None, "8589934592 work-groups exceed its limit of 1073741823"),
+    (2**30, 1, None, "exceed its limit of 1073741823"),
+    ((2**16, 2**16), (1, 1), None, "4294967296 work-groups exceed its limit"),
+    ((1, 1), ("DIM0", 2), None, "work-items a work-group may have"),
+    ((1, 1, 1), (1, 1, "DIM2+1"), None, "in dimension 2 exceeds the device"),
+    (2, 1, 2**64 - 2, "past the offset in dimension 0 exceed"),
+], ids=["2^33", "2^30", "2^16x2^16", "local", "local-dim2", "offset"])
+def test_launch_limits(device, queue, flip, groups, local, offset, says):
+    """Launches past a rule's or the device's limits: refused with
+    libgsync's message, before the driver sees them (PoCL aborts the
+    process on 2^33 groups)."""
+    prog, built = flip
+    dims = device.max_work_item_sizes
+    local = tuple(dims[0] if x == "DIM0" else dims[2] + 1 if x == "DIM2+1"
+                  else x for x in local) if isinstance(local, tuple) else local
+    k = prog.kernel(queue, built.stencil, max_groups=2**34)
+    with pytest.raises(gsync.LaunchError, match=re.escape(says)):
+        k.enqueue(queue, groups, local, *_stencil_args(queue.context),
+                  offset=offset)
+
+
+def _stencil_args(context, n=256):
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    b = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    return a, b, np.uint32(n), np.uint32(2)
+
+
+@pytest.mark.parametrize("groups,local", [
+    ("12", 1), (2, "4"), (b"12", 1), (True, 4), (2.0, 4), ((2, "1"), (1, 1)),
+    (None, 4)])
+def test_shapes_that_are_not_counts(queue, flip, groups, local):
+    """A str is no sequence of counts ("12" once launched 1 x 2 groups), nor
+    is a bool, a float or None: ArgumentError, naming what was given."""
+    prog, built = flip
+    k = prog.kernel(queue, built.stencil, max_groups=16)
+    with pytest.raises(gsync.ArgumentError, match="must be an int or a tuple "
+                       "of ints"):
+        k.enqueue(queue, groups, local, *_stencil_args(queue.context))
+    with pytest.raises(gsync.ArgumentError, match="must be an int"):
+        k.groups_that_fit(queue, local if isinstance(local, str) else "16")
+    assert k(queue, 2, 4, *_stencil_args(queue.context)).launched == 2
+
+
+def test_reserved_macros_are_not_the_rewrites(tmp_path):
+    """A -D or -U of a name with the prefix gsync_ (in any case): the
+    tool's own and its rules' tunables, which would reach the driver
+    through the constraints' build options (a tree barrier whose leaves
+    were shrunk so wrote past its state). The tool refuses them, and so
+    does load() in a file's build options."""
+    with pytest.raises(gsync.RewriteError) as e:
+        gsync.rewrite(os.path.join(KERNELS, "stencil.cl"), barrier="tree",
+                      discovery=False, defines={"GSYNC_TREE_LEAF": "2u"})
+    assert e.value.exit_status == 2
+    assert "option '-DGSYNC_TREE_LEAF=2u' defines 'GSYNC_TREE_LEAF'" in str(
+        e.value)
+    with pytest.raises(gsync.RewriteError, match="undefines 'gsync_watch'"):
+        gsync.rewrite(os.path.join(KERNELS, "stencil.cl"),
+                      options=["-Ugsync_watch"])
+
+
+def _fill(context, queue, prog):
+    """What the kernel fill of prog, built and launched as one group of
+    one work-item, writes to out[0]."""
+    k = prog.kernel(queue, prog.build(context).fill, max_groups=1)
+    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+    k(queue, 1, 1, out)
+    got = np.zeros(1, np.uint32)
+    cl.enqueue_copy(queue, got, out)
+    return int(got[0])
+
+
+def test_a_kernel_in_a_directory_with_a_blank(context, queue, tmp_path):
+    """A kernel whose directory's name holds a blank, including a header
+    from there, rewritten with a -D whose value holds blanks: the build
+    options build it on the device (PoCL refused the -I quoted whole,
+    "-I/a b", and took -I"/a b" as " /a b "), and it sees both."""
+    d = tmp_path / "sp ace"
+    d.mkdir()
+    inputs = os.path.join(os.path.dirname(KERNELS), "Inputs")
+    for name in ("header-fill.cl", "header-fill.h"):
+        with open(os.path.join(inputs, name)) as f:
+            (d / name).write_text(f.read())
+    prog = gsync.rewrite(d / "header-fill.cl", defines={"V": "1 + 1"})
+    assert f"-I{d}" in prog.constraints.build_args
+    assert '-D"V=1 + 1"' in prog.build_options(queue.device)
+    assert _fill(context, queue, prog) == 42
+
+
+LATIN1 = (b"// Gr\xfc\xdfe: a comment in Latin-1, copied byte for byte\n"
+          b"kernel void fill(global uint *out) {\n"
+          b"  global_barrier();\n"
+          b"  if (get_global_id(0) == 0)\n"
+          b"    out[0] = 42u;\n"
+          b"}\n")
+
+
+def test_a_kernel_that_is_not_utf8(context, queue, tmp_path):
+    """OpenCL C need not be UTF-8: a kernel with a Latin-1 comment is
+    rewritten byte for byte, as a file or as text, and builds, launches and
+    passes the source check; load() reads such an output too (a
+    UnicodeDecodeError before)."""
+    path = tmp_path / "latin1.cl"
+    path.write_bytes(LATIN1)
+    prog = gsync.rewrite(path)
+    assert b"Gr\xfc\xdfe" in prog.source.encode("utf-8", "surrogateescape")
+    assert gsync.rewrite(LATIN1).source.encode(
+        "utf-8", "surrogateescape").count(b"Gr\xfc\xdfe") == 1
+    assert _fill(context, queue, prog) == 42
+    subprocess.run([gsync.find_tool(), str(path), "-o",
+                    str(tmp_path / "o.cl"), "--constraints",
+                    str(tmp_path / "o.json")], check=True)
+    assert (gsync.load(tmp_path / "o.json", source_path=tmp_path / "o.cl")
+            .source.encode("utf-8", "surrogateescape")
+            == (tmp_path / "o.cl").read_bytes())
+
+
+def test_a_file_named_like_an_option(tmp_path, monkeypatch):
+    """rewrite("-Dx.cl") names a file, not a -D: the input comes after
+    "--" (the tool took it as -D x.cl and found no input before)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-Dx.cl").write_bytes(LATIN1)
+    assert "gsync_fingerprint" in gsync.rewrite("-Dx.cl").source
+
+
+def test_messages_print(tmp_path):
+    """A message that quotes a lone surrogate (a JSON escape, or a byte
+    that is not UTF-8) prints: it shows as an escape (printing one raised
+    UnicodeEncodeError), and ``raw`` holds libgsync's bytes."""
+    js = tmp_path / "s.json"
+    js.write_text('{"format": "gsync-\\ud800", "version": 1}')
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert str(e.value).endswith('field "format" is "gsync-\\ud800", not '
+                                 '"gsync-constraints"')
+    str(e.value).encode("utf-8")
+    assert b"gsync-\xed\xa0\x80" in e.value.raw
+    js.write_bytes(b'{"format": "gsync-\xff", "version": 1}')
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert '"gsync-\\xff"' in str(e.value) and b"gsync-\xff" in e.value.raw
+
+
+def test_a_kernel_given_by_name(context, queue, stencil_prog):
+    """Program.kernel wants a pyopencl.Kernel: a name is an ArgumentError
+    that says so, not an AttributeError."""
+    with pytest.raises(gsync.ArgumentError, match="must be a "
+                       "pyopencl.Kernel .*not 'stencil'"):
+        stencil_prog.kernel(queue, "stencil", max_groups=4)
+
+
+def test_a_negative_offset(queue, flip):
+    """A negative offset is a LaunchError, not PyOpenCL's bare error."""
+    prog, built = flip
+    k = prog.kernel(queue, built.stencil, max_groups=4)
+    with pytest.raises(gsync.LaunchError, match="offset -1 is negative"):
+        k.enqueue(queue, 2, 4, *_stencil_args(queue.context), offset=-1)
+    with pytest.raises(gsync.LaunchError, match="offset -5 is negative"):
+        k.enqueue(queue, (2, 1), (4, 1), *_stencil_args(queue.context),
+                  offset=(0, -5))
+
+
+@pytest.mark.parametrize("text,deep", [
+    ('{"x": ' + "[" * 31 + "]" * 31 + "}", False),
+    ('{"x": ' + "[" * 32 + "]" * 32 + "}", True),
+    ('{"a":' * 31 + "1" + "}" * 31, False),
+    ('{"a":' * 32 + "1" + "}" * 32, True),
+    ("[" * 5000 + "]" * 5000, True),
+], ids=["32-arrays", "33-arrays", "32-values", "33-values", "5000"])
+def test_deep_nesting(tmp_path, gsync_run, text, deep):
+    """Values nested past json-c's 32 levels are "nesting too deep", as
+    libgsync says, not a RecursionError; 32 are read."""
+    js = tmp_path / "deep.json"
+    js.write_text(text)
+    with pytest.raises(gsync.FormatError) as e:
+        gsync.load(js)
+    assert ("nesting too deep" in str(e.value)) == deep
+    r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl", "x.cl",
+                        "--constraints", str(js), "--groups", "1", "--local",
+                        "1"], capture_output=True, text=True, timeout=60)
+    assert r.stderr.splitlines()[0] == f"gsync-run: error: {e.value}"
+    r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl", "x.cl",
+                        "--constraints", str(js), "--groups", "1", "--local",
+                        "1"], capture_output=True, text=True, timeout=60)
+    assert r.stderr.splitlines()[0] == f"gsync-run: error: {e.value}"
