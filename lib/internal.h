@@ -241,6 +241,12 @@ typedef struct gsri_macro {
   size_t n_uses;
   char **refs; /* other identifiers in the body (maybe macros) */
   size_t n_refs;
+  /* The input's macros that refs name, as indices into ctx->macros (the
+   * first macro of each name, as gsri_macro_named() finds it; not the
+   * macro itself): resolved once, so that walks over macros that use
+   * macros follow indices. */
+  size_t *inner;
+  size_t n_inner;
   int in_ctx, in_plain; /* expands in code with / without a context */
 } gsri_macro;
 
