@@ -1,6 +1,6 @@
 /* gsync-rewrite, the command-line tool: reads the input, runs the engine,
  * prints its diagnostics and writes the files (cli.c parses the options,
- * bounded.c runs the engine in a child process, output.c
+ * bounded.c runs the engine in a child process under limits, output.c
  * writes the files all or none). Uses only the engine's public header.
  * The input is never overwritten.
  */
@@ -131,8 +131,8 @@ static char *deps_text(const cli *c, const bounded_result *res, size_t *len,
   return text;
 }
 
-/* Runs the engine over src (len bytes), in a child process. Returns 0
- * and fills *res, or an exit code. */
+/* Runs the engine over src (len bytes), under the limits. Returns 0 and
+ * fills *res, or an exit code. */
 static int rewrite(const cli *c, const char *src, size_t len,
                    bounded_result *res) {
   int is_stdin = strcmp(c->input, "-") == 0;
@@ -154,7 +154,7 @@ static int rewrite(const cli *c, const char *src, size_t len,
   o.parser_args = c->pargs;
   o.num_parser_args = c->n_pargs;
   o.diag = print_diag;
-  int rc = bounded_rewrite(&o, res);
+  int rc = bounded_rewrite(&o, &c->limits, res);
   free(abs_path);
   return rc;
 }

@@ -5,7 +5,13 @@ error or in success, never in a signal, a hang or a partial output.
 
 SET names a table below:
   deep      inputs deep or long enough to find what grows faster than
-            the input, or runs the parse out of stack.
+            the input, or runs the parse out of stack;
+  includes  every spelling of an #include that the preprocessor follows
+            and the engine's prescan does not (one include of
+            /dev/zero each, and a control: the same spelling of a header
+            that stops the parse with #error, so that a spelling that
+            includes nothing cannot pass), then the files that never end
+            or are far too large, each included with one such spelling.
 Each case is written into a directory of its own under TMP, which holds
 an out.cl from an earlier run; TOOL runs there on in.cl with `-o out.cl`
 (killed at twice the case's time). A case passes when TOOL exits with the
@@ -26,11 +32,16 @@ KERNEL = "kernel void k(global int *a) { a[0] = %s; }\n"
 
 
 class Case:
-    """One run: in.cl holds text."""
+    """One run: in.cl holds text; files maps other names to their text;
+    target says what target.h is: None, ("file", text), ("link", path),
+    ("fifo",), ("dir",) or ("sparse", bytes). stdin "pipe" gives the tool
+    a pipe that stays open and empty."""
 
-    def __init__(self, name, text, status, message="", seconds=10):
+    def __init__(self, name, text, status, message="", seconds=10,
+                 args=(), files=None, target=None, stdin=None):
         self.name, self.text, self.status = name, text, status
-        self.message, self.seconds = message, seconds
+        self.message, self.seconds, self.args = message, seconds, list(args)
+        self.files, self.target, self.stdin = files or {}, target, stdin
 
 
 def chain(n, first, link):
@@ -75,16 +86,99 @@ DEEP = [
          "'in.cl' is " + NESTED),
 ]
 
-SETS = {"deep": DEEP}
+# Spellings of an #include of target.h that the preprocessor follows:
+# name: (in.cl, other options, other files).
+DEFINE_H = {"pre.h": '#define H "target.h"\n'}
+SPELLINGS = {
+    "comment-in-directive": ('# /* c */ include "target.h"\n', [], {}),
+    "comment-before-name": ('#include /* c */ "target.h"\n', [], {}),
+    "continued-name": ('#inc\\\nlude "target.h"\n', [], {}),
+    "continued-after-hash": ('#\\\ninclude "target.h"\n', [], {}),
+    "byte-order-mark": ('\ufeff#include "target.h"\n', [], {}),
+    "cr-line-ends": ('// line 1\r#include "target.h"\r', [], {}),
+    "form-feed": ('#\finclude "target.h"\n', [], {}),
+    "digraph": ('%:include "target.h"\n', [], {}),
+    "trigraph": ('??=include "target.h"\n', [], {}),
+    "nul-before-hash": ('\0#include "target.h"\n', [], {}),
+    "macro-naming-macro": ('#define A B\n#define B "target.h"\n#include A\n',
+                           [], {}),
+    "line-and-file": ('#line 1 "target.h"\n#include __FILE__\n', [], {}),
+    "macro-from-include-option": ("#include H\n", ["-include", "pre.h"],
+                                  DEFINE_H),
+    "macro-naming-macro-options": ("#include Z\n",
+                                   ["-DZ=Y", '-DY="target.h"'], {}),
+    "function-like-macro": ('#define F(x) x\n#include F("target.h")\n', [],
+                            {}),
+    "stringized": ("#define S(x) #x\n#define XS(x) S(x)\n#include XS(target.h)"
+                   "\n", [], {}),
+    "empty-macro-first": ('#define E\n#include E "target.h"\n', [], {}),
+    "through-a-header": ('#define F(x) x\n#include F("h.h")\n', [],
+                         {"h.h": '#include "target.h"\n'}),
+}
+
+BODY = KERNEL % "1"
+SMALL = "--max-memory=256M"
+AT_LIMIT = "stopped rewriting 'in.cl' at 256 MiB of memory"
+WAITED = ("stopped rewriting 'in.cl': it waited 2 s for input that did not "
+          "come")
+INCLUDES = []
+for name, (text, args, files) in SPELLINGS.items():
+    INCLUDES.append(Case(name + "/control", text + BODY, 1,
+                         r"target\.h:1:2: error: reached", args=args,
+                         files=files,
+                         target=("file", "#error reached\n")))
+    INCLUDES.append(Case(name, text + BODY, 1, AT_LIMIT, args=args + [SMALL],
+                         files=files, target=("link", "/dev/zero")))
+SPELLED = SPELLINGS["comment-in-directive"][0] + BODY
+INCLUDES += [
+    # The prescan's own error, for the plain spelling.
+    Case("plain", '#include "target.h"\n' + BODY, 1,
+         r"in\.cl:1:10: error: cannot include 'target\.h' \(.*target\.h\): "
+         "a character device", target=("link", "/dev/zero")),
+    # The default limit.
+    Case("zero-default-limit", SPELLED, 1,
+         "stopped rewriting 'in.cl' at 2048 MiB of memory",
+         target=("link", "/dev/zero")),
+    Case("urandom", SPELLED, 1, AT_LIMIT, args=[SMALL],
+         target=("link", "/dev/urandom")),
+    Case("huge-file", SPELLED, 1, AT_LIMIT, args=[SMALL],
+         target=("sparse", 8 << 30)),
+    Case("fifo", SPELLED, 1, WAITED, target=("fifo",)),
+    Case("stdin", SPELLED, 1, WAITED, target=("link", "/dev/stdin"),
+         stdin="pipe"),
+    Case("directory", SPELLED, 1,
+         r"in\.cl:1:\d+: error: 'target\.h' file not found",
+         target=("dir",)),
+]
+if os.path.exists("/dev/ptmx"):
+    INCLUDES.append(Case("terminal", SPELLED, 1, WAITED,
+                         target=("link", "/dev/ptmx")))
+
+SETS = {"deep": DEEP, "includes": INCLUDES}
 
 
 def prepare(case, where):
     """Writes the case's files into where."""
     os.makedirs(where, exist_ok=True)
-    for name, text in (("in.cl", case.text), ("out.cl", EARLIER)):
+    files = dict(case.files, **{"in.cl": case.text, "out.cl": EARLIER})
+    for name, text in files.items():
         with open(os.path.join(where, name), "w", newline="",
                   encoding="utf-8") as f:
             f.write(text)
+    target = os.path.join(where, "target.h")
+    kind = case.target[0] if case.target else None
+    if kind == "file":
+        with open(target, "w") as f:
+            f.write(case.target[1])
+    elif kind == "link":
+        os.symlink(case.target[1], target)
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "dir":
+        os.mkdir(target)
+    elif kind == "sparse":
+        with open(target, "wb") as f:
+            f.truncate(case.target[1])
 
 
 def run_case(tool, tmp, case):
@@ -92,16 +186,23 @@ def run_case(tool, tmp, case):
     where = os.path.join(tmp, case.name.replace("/", "-"))
     prepare(case, where)
     out = os.path.join(where, "out.cl")
+    # A pipe whose writing end stays open, and empty, while the tool runs.
+    r, w = os.pipe() if case.stdin == "pipe" else (subprocess.DEVNULL, None)
     start = time.monotonic()
-    with subprocess.Popen([tool, "in.cl", "-o", "out.cl"], cwd=where,
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE) as p:
-        try:
-            _, err = p.communicate(timeout=2 * case.seconds)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-            return "still running after %d s" % (2 * case.seconds)
+    try:
+        with subprocess.Popen([tool] + case.args + ["in.cl", "-o", "out.cl"],
+                              cwd=where, stdin=r, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) as p:
+            try:
+                _, err = p.communicate(timeout=2 * case.seconds)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.communicate()
+                return "still running after %d s" % (2 * case.seconds)
+    finally:
+        if w is not None:
+            os.close(r)
+            os.close(w)
     took = time.monotonic() - start
     err = err.decode("utf-8", "replace").strip()
     if p.returncode < 0:
@@ -125,6 +226,7 @@ def run_case(tool, tmp, case):
 def main():
     tool, tmp, which = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     cases = SETS[which]
+    # Most cases wait (for a limit, or on a FIFO): run a few at once.
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
         whys = list(pool.map(lambda c: run_case(tool, tmp, c), cases))
     bad = 0
