@@ -391,6 +391,13 @@ int bounded_rewrite(const gsr_options *o, const bounded_limits *lim,
     return EXIT_INTERNAL;
   }
   fflush(NULL); /* nothing buffered is written twice */
+  /* With SIGCHLD ignored (a disposition a process inherits) the child
+   * would be reaped unseen, and how it ended lost. */
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGCHLD, &dfl, NULL);
   pid_t parent = getpid(), pid = fork();
   if (pid < 0) {
     int err = errno;
