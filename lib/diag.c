@@ -162,16 +162,53 @@ void gsri_hint_inline(gsri_ctx *ctx, CXFile f, unsigned line, unsigned col) {
                  "too");
 }
 
-/* Computes the 1-based line and column of a byte offset of the input. */
-void gsri_line_col(const gsri_ctx *ctx, size_t offset, unsigned *line,
-                   unsigned *col) {
-  unsigned l = 1, c = 1;
-  for (size_t i = 0; i < offset && i < ctx->src_len; i++) {
+/* Lists where each line of the input starts, in ctx->line_starts.
+ * Returns 0 when out of memory. */
+static int index_lines(gsri_ctx *ctx) {
+  size_t n = 1;
+  for (const char *p = ctx->src, *end = ctx->src + ctx->src_len;
+       (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+    n++;
+  ctx->line_starts = malloc(n * sizeof *ctx->line_starts);
+  if (!ctx->line_starts)
+    return gsri_nomem(ctx);
+  ctx->line_starts[0] = 0;
+  ctx->n_line_starts = 1;
+  for (size_t i = 0; i < ctx->src_len; i++)
     if (ctx->src[i] == '\n')
-      l++, c = 1;
-    else
-      c++;
+      ctx->line_starts[ctx->n_line_starts++] = i + 1;
+  return 1;
+}
+
+/* Computes the 1-based line and column of a byte offset of the input: a
+ * binary search of where the lines start, listed once, since a scan from
+ * the start for each offset made the plan quadratic in the barrier sites
+ * (200,000 lines took 15 s, clang -fsyntax-only 0.8 s). Without memory
+ * for the list (the rewrite then fails), it scans. */
+void gsri_line_col(gsri_ctx *ctx, size_t offset, unsigned *line,
+                   unsigned *col) {
+  if (offset > ctx->src_len)
+    offset = ctx->src_len;
+  if (!ctx->line_starts && !index_lines(ctx)) {
+    unsigned l = 1, c = 1;
+    for (size_t i = 0; i < offset; i++) {
+      if (ctx->src[i] == '\n')
+        l++, c = 1;
+      else
+        c++;
+    }
+    *line = l;
+    *col = c;
+    return;
   }
-  *line = l;
-  *col = c;
+  size_t lo = 1, hi = ctx->n_line_starts; /* line_starts[0] is 0 */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ctx->line_starts[mid] <= offset)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *line = (unsigned)lo;
+  *col = (unsigned)(offset - ctx->line_starts[lo - 1]) + 1;
 }

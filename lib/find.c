@@ -554,6 +554,69 @@ static int index_macros_by_name(gsri_ctx *ctx) {
   return 1;
 }
 
+/* Resolves what each macro body names to the input's macros, once (see
+ * gsri_macro.inner). Returns 0 when out of memory. */
+static int link_macros(gsri_ctx *ctx) {
+  for (size_t i = 0; i < ctx->n_macros; i++) {
+    gsri_macro *m = &ctx->macros[i];
+    if (!m->n_refs)
+      continue;
+    m->inner = malloc(m->n_refs * sizeof *m->inner);
+    if (!m->inner)
+      return 0;
+    for (size_t r = 0; r < m->n_refs; r++) {
+      const gsri_macro *in = gsri_macro_named(ctx, m->refs[r]);
+      if (in && in != m)
+        m->inner[m->n_inner++] = (size_t)(in - ctx->macros);
+    }
+  }
+  return 1;
+}
+
+/* Marks (mark[i] = 1) every macro of the input that names a marked one,
+ * directly or through others: a walk back along the references from the
+ * marked macros, each macro queued once, so that a chain of N macros
+ * costs N steps where passes over all of them until nothing changes cost
+ * N^2. Returns 0 when out of memory, the marks then incomplete. */
+static int mark_naming_macros(gsri_ctx *ctx, unsigned char *mark) {
+  size_t n = ctx->n_macros, n_edges = 0;
+  for (size_t i = 0; i < n; i++)
+    n_edges += ctx->macros[i].n_inner;
+  /* Who names macro j: by[start[j]] to by[start[j + 1] - 1]. */
+  size_t *start = calloc(n + 1, sizeof *start);
+  size_t *by = malloc((n_edges ? n_edges : 1) * sizeof *by);
+  size_t *work = malloc((n ? n : 1) * sizeof *work);
+  int ok = start && by && work;
+  if (ok) {
+    for (size_t i = 0; i < n; i++)
+      for (size_t r = 0; r < ctx->macros[i].n_inner; r++)
+        start[ctx->macros[i].inner[r] + 1]++;
+    for (size_t j = 0; j < n; j++) {
+      start[j + 1] += start[j];
+      work[j] = start[j]; /* where the next of j's namers goes */
+    }
+    for (size_t i = 0; i < n; i++)
+      for (size_t r = 0; r < ctx->macros[i].n_inner; r++)
+        by[work[ctx->macros[i].inner[r]]++] = i;
+    size_t top = 0; /* work is now the stack of marked macros to follow */
+    for (size_t i = 0; i < n; i++)
+      if (mark[i])
+        work[top++] = i;
+    while (top) {
+      size_t j = work[--top];
+      for (size_t e = start[j]; e < start[j + 1]; e++)
+        if (!mark[by[e]]) {
+          mark[by[e]] = 1;
+          work[top++] = by[e];
+        }
+    }
+  }
+  free(start);
+  free(by);
+  free(work);
+  return ok;
+}
+
 /* Returns the defined function called name (the first found), or NULL. */
 gsri_func *gsri_func_named(gsri_ctx *ctx, const char *name) {
   func_key k = {ctx, clang_getNullCursor(), name};
@@ -890,6 +953,27 @@ static CXCursor function_at(gsri_ctx *ctx, size_t off) {
   return found;
 }
 
+/* Orders [begin, end) ranges by where they begin. */
+static int cmp_range(const void *a, const void *b) {
+  const size_t *x = a, *y = b;
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Nonzero if offset off lies inside one of the n macro definitions defs,
+ * sorted by where they begin (definitions do not nest): an expansion in a
+ * macro's own body. */
+static int in_definition(size_t (*defs)[2], size_t n, size_t off) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (defs[mid][0] < off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo && off < defs[lo - 1][1];
+}
+
 /* Reports a function written as a kernel that the parse sees as an
  * ordinary function: the expansion of a macro called __kernel or kernel
  * (or of one of the input's macros that spells it, directly or through
@@ -907,29 +991,30 @@ static void check_kernel_spelling(gsri_ctx *ctx) {
     gsri_nomem(ctx);
     return;
   }
-  for (size_t i = 0; i < ctx->n_macros; i++)
-    spells[i] = (unsigned char)body_spells_kernel(ctx, &ctx->macros[i]);
-  for (int changed = 1; changed;) { /* and a macro that names such a one */
-    changed = 0;
-    for (size_t i = 0; i < ctx->n_macros; i++)
-      for (size_t r = 0; !spells[i] && r < ctx->macros[i].n_refs; r++) {
-        const gsri_macro *m = gsri_macro_named(ctx, ctx->macros[i].refs[r]);
-        if (m && spells[m - ctx->macros])
-          spells[i] = 1, changed = 1;
-      }
+  size_t(*defs)[2] = malloc((ctx->n_macros + 1) * sizeof *defs);
+  if (!defs) {
+    free(spells);
+    gsri_nomem(ctx);
+    return;
   }
-  for (size_t e = 0; e < ctx->n_expansions; e++) {
+  for (size_t i = 0; i < ctx->n_macros; i++) {
+    spells[i] = (unsigned char)body_spells_kernel(ctx, &ctx->macros[i]);
+    defs[i][0] = ctx->macros[i].begin;
+    defs[i][1] = ctx->macros[i].end;
+  }
+  /* and a macro that names such a one */
+  if (!mark_naming_macros(ctx, spells))
+    gsri_nomem(ctx);
+  qsort(defs, ctx->n_macros, sizeof *defs, cmp_range);
+  for (size_t e = 0; e < ctx->n_expansions && !ctx->nomem; e++) {
     const gsri_expansion *x = &ctx->expansions[e];
     const gsri_macro *m = gsri_macro_named(ctx, x->name);
     if (!is_kernel_word(x->name, strlen(x->name)) &&
         !(m && spells[m - ctx->macros]))
       continue;
-    int in_definition = 0; /* an expansion inside a macro's own body */
-    for (size_t i = 0; i < ctx->n_macros && !in_definition; i++)
-      in_definition =
-          x->offset > ctx->macros[i].begin && x->offset < ctx->macros[i].end;
-    CXCursor fn =
-        in_definition ? clang_getNullCursor() : function_at(ctx, x->offset);
+    CXCursor fn = in_definition(defs, ctx->n_macros, x->offset)
+                      ? clang_getNullCursor()
+                      : function_at(ctx, x->offset);
     if (clang_Cursor_isNull(fn) ||
         clang_getFunctionTypeCallingConv(clang_getCursorType(fn)) ==
             CXCallingConv_Unexposed)
@@ -958,6 +1043,7 @@ static void check_kernel_spelling(gsri_ctx *ctx) {
       gsri_report_loc(ctx, GSR_NOTE, clang_getCursorLocation(def),
                       "'%s' is defined here", x->name);
   }
+  free(defs);
   free(spells);
 }
 
@@ -976,6 +1062,8 @@ gsr_status gsri_find(gsri_ctx *ctx) {
       place_site(ctx, &ctx->funcs[i].sites[s]);
   for (size_t i = 0; i < ctx->n_macros; i++)
     lex_macro(ctx, &ctx->macros[i]);
+  if (!link_macros(ctx))
+    return GSR_ERR_NOMEM;
   check_kernel_spelling(ctx);
   check_skipped_ranges(ctx);
   return ctx->errors > before ? GSR_ERR_INPUT : GSR_OK;

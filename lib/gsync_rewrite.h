@@ -78,7 +78,10 @@ typedef struct gsr_result gsr_result;
 
 /* Rewrites options->source. On GSR_OK *out holds the output and the
  * constraints; dispose of it with gsr_result_dispose(). On any other status
- * *out is NULL and the diagnostics say why. */
+ * *out is NULL and the diagnostics say why. It runs libclang in the calling
+ * process, which an input can make read an included device without end or
+ * run out of stack: gsync-rewrite calls it in a child process under limits
+ * on memory, time and stack (docs/design.md, "Limits"). */
 gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out);
 
 /* The rewritten OpenCL C (not NUL-terminated in general: use *len). */

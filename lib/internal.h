@@ -246,6 +246,12 @@ typedef struct gsri_macro {
   size_t n_uses;
   char **refs; /* other identifiers in the body (maybe macros) */
   size_t n_refs;
+  /* The input's macros that refs name, as indices into ctx->macros (the
+   * first macro of each name, as gsri_macro_named() finds it; not the
+   * macro itself): resolved once, so that walks over macros that use
+   * macros follow indices. */
+  size_t *inner;
+  size_t n_inner;
   int in_ctx, in_plain; /* expands in code with / without a context */
 } gsri_macro;
 
@@ -348,6 +354,11 @@ typedef struct gsri_ctx {
   int hinted_inline; /* the note about --inline-includes was given */
 
   char fingerprint[17]; /* the output's hash in hex (layout.c) */
+
+  /* Where each line of src starts, from line 1, for gsri_line_col(): made
+   * when first asked, freed with the parse (a new parse, a new text). */
+  size_t *line_starts;
+  size_t n_line_starts;
 } gsri_ctx;
 
 /* Reports a diagnostic at a line/column of the input (0,0: no position). */
@@ -376,8 +387,7 @@ void gsri_report_loc(gsri_ctx *ctx, gsr_severity sev, CXSourceLocation loc,
  * position of file f, that --inline-includes would rewrite it. */
 void gsri_hint_inline(gsri_ctx *ctx, CXFile f, unsigned line, unsigned col);
 /* Line and column (1-based) of a byte offset in the input. */
-void gsri_line_col(const gsri_ctx *ctx, size_t offset, unsigned *line,
-                   unsigned *col);
+void gsri_line_col(gsri_ctx *ctx, size_t offset, unsigned *line, unsigned *col);
 
 /* ---- the OpenCL C language (opencl-c.c) ---- */
 #define GSR_N_FEATURES 15

@@ -180,7 +180,8 @@ gsr_status gsri_parse_diagnostics(gsri_ctx *ctx, int only_errors) {
   return st;
 }
 
-/* Releases the translation unit and the index. */
+/* Releases the translation unit, the index and the list of where the
+ * parsed text's lines start. */
 void gsri_parse_dispose(gsri_ctx *ctx) {
   if (ctx->tu)
     clang_disposeTranslationUnit(ctx->tu);
@@ -190,6 +191,9 @@ void gsri_parse_dispose(gsri_ctx *ctx) {
   ctx->index = NULL;
   free(ctx->main_path);
   ctx->main_path = NULL;
+  free(ctx->line_starts);
+  ctx->line_starts = NULL;
+  ctx->n_line_starts = 0;
 }
 
 /* Returns nonzero if the cursor's declaration lives in the in-memory header

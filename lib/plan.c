@@ -198,18 +198,18 @@ static int macro_spells(gsri_ctx *ctx, const char *name, const char *callee) {
   if (seen && work) {
     seen[m - ctx->macros] = 1;
     work[n++] = (size_t)(m - ctx->macros);
+  } else {
+    gsri_nomem(ctx);
   }
   while (n && !found) {
     m = &ctx->macros[work[--n]];
     for (size_t u = 0; u < m->n_uses && !found; u++)
       found = strcmp(m->uses[u].name, callee) == 0;
-    for (size_t r = 0; r < m->n_refs; r++) {
-      gsri_macro *inner = m->refs[r] ? gsri_macro_named(ctx, m->refs[r]) : NULL;
-      if (inner && !seen[inner - ctx->macros]) {
-        seen[inner - ctx->macros] = 1;
-        work[n++] = (size_t)(inner - ctx->macros);
+    for (size_t r = 0; r < m->n_inner; r++)
+      if (!seen[m->inner[r]]) {
+        seen[m->inner[r]] = 1;
+        work[n++] = m->inner[r];
       }
-    }
   }
   free(seen);
   free(work);
@@ -400,6 +400,40 @@ static int body_lookup_init(body_lookup *ml, gsri_ctx *ctx) {
   return 1;
 }
 
+/* A macro that a body names expands wherever that body does: spreads
+ * in_ctx and in_plain from each macro to the macros it names, at any
+ * depth. A macro is queued again only when it gains a flag, so a chain of
+ * N macros costs N steps where passes over all of them until nothing
+ * changes cost N^2. Returns 0 when out of memory. */
+static int spread_to_inner_macros(gsri_ctx *ctx) {
+  size_t n = ctx->n_macros, top = 0;
+  size_t *work = malloc((n ? n : 1) * sizeof *work);
+  unsigned char *queued = calloc(n ? n : 1, 1);
+  if (work && queued)
+    for (size_t i = 0; i < n; i++)
+      if (ctx->macros[i].in_ctx || ctx->macros[i].in_plain)
+        queued[i] = 1, work[top++] = i;
+  while (work && queued && top) {
+    size_t i = work[--top];
+    const gsri_macro *m = &ctx->macros[i];
+    queued[i] = 0;
+    for (size_t r = 0; r < m->n_inner; r++) {
+      size_t j = m->inner[r];
+      gsri_macro *inner = &ctx->macros[j];
+      if ((!m->in_ctx || inner->in_ctx) && (!m->in_plain || inner->in_plain))
+        continue;
+      inner->in_ctx |= m->in_ctx;
+      inner->in_plain |= m->in_plain;
+      if (!queued[j])
+        queued[j] = 1, work[top++] = j;
+    }
+  }
+  int ok = work && queued;
+  free(work);
+  free(queued);
+  return ok;
+}
+
 /* Plans the edits inside the input's macro bodies. A macro expanded only in
  * code with a context gets the same edits as code written out; one that
  * also expands elsewhere and spells an id or a call that would need the
@@ -418,21 +452,9 @@ void gsri_plan_macros(gsri_ctx *ctx) {
       m->in_plain |= !has_ctx(fn);
     }
   }
-  for (int changed = 1; changed;) { /* macros used inside macros */
-    changed = 0;
-    for (size_t i = 0; i < ctx->n_macros; i++) {
-      gsri_macro *m = &ctx->macros[i];
-      for (size_t r = 0; r < m->n_refs; r++) {
-        gsri_macro *inner =
-            m->refs[r] ? gsri_macro_named(ctx, m->refs[r]) : NULL;
-        if (!inner || inner == m)
-          continue;
-        if ((m->in_ctx && !inner->in_ctx) || (m->in_plain && !inner->in_plain))
-          changed = 1;
-        inner->in_ctx |= m->in_ctx;
-        inner->in_plain |= m->in_plain;
-      }
-    }
+  if (!spread_to_inner_macros(ctx)) {
+    gsri_nomem(ctx);
+    goto free_lookup;
   }
   for (size_t i = 0; i < ctx->n_macros; i++) {
     gsri_macro *m = &ctx->macros[i];

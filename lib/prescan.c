@@ -13,8 +13,13 @@
  * file scanned) whose value is a quoted or angled name. The first file
  * found that is not a regular file is an error at the directive. What it
  * cannot see, it leaves to libclang: an include whose name a function-like
- * macro or token pasting builds. It does not evaluate #if, so it also
- * refuses a device named in a branch that is never taken.
+ * macro or token pasting builds, and the spellings the preprocessor follows
+ * and this scan does not (a comment or a line continuation inside the
+ * directive, a digraph, a byte-order mark...). So it gives the plain
+ * spellings an error at their line, and the tool, which runs the engine
+ * in a child process under limits (tool/bounded.c), ends the rest. It
+ * does not evaluate #if, so it also refuses a device named in a branch
+ * that is never taken.
  */
 #define _XOPEN_SOURCE 700 /* S_ISSOCK, dev_t and ino_t */
 #include "internal.h"

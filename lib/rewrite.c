@@ -86,6 +86,7 @@ static void free_tables(gsri_ctx *ctx) {
     for (size_t r = 0; r < m->n_refs; r++)
       free(m->refs[r]);
     free(m->refs);
+    free(m->inner);
     free(m->name);
   }
   free(ctx->macros);

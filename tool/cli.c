@@ -47,6 +47,11 @@ static const char usage_text[] =
     "                        discovery (e.g. 500ms, 10s) aborts the launch,\n"
     "                        which then ends with an error naming the barrier\n"
     "                        (default: %lums; 0: wait forever)\n"
+    "  --max-memory=SIZE     stop a rewrite that holds more than SIZE of "
+    "memory\n"
+    "                        (e.g. 512M, 4G; default: %lluM; 0: no limit)\n"
+    "  --max-time=TIME       stop a rewrite that runs longer than TIME (e.g.\n"
+    "                        500ms, 30s; default: %lus; 0: no limit)\n"
     "  -D NAME[=VALUE], -U NAME, -I DIR, -include FILE, -cl-std=CLx.y\n"
     "                        preprocessor options, as for clBuildProgram\n"
     "  -cl-ext=LIST          OpenCL C features and extensions the device has\n"
@@ -58,7 +63,8 @@ static const char usage_text[] =
     "\n"
     "exit status:\n"
     "  0  output written (warnings may have been printed)\n"
-    "  1  the input has errors; nothing was written\n"
+    "  1  the input has errors, or its rewrite went past a limit; nothing\n"
+    "     was written\n"
     "  2  usage error: bad option, unknown barrier, bad rules directory\n"
     "  3  input unreadable or output unwritable; nothing was written\n"
     "  4  internal error: libclang could not run, out of memory\n";
@@ -145,12 +151,12 @@ static int finish_dep_options(cli *c) {
   return -1;
 }
 
-/* Parses the value of --spin-limit into milliseconds: "0" (no limit), or
- * decimal digits followed by "ms" or "s", from 1 ms to GSR_SPIN_LIMIT_MAX.
- * A bare number is refused, so that no one's count of polls (what the
- * option once took) is silently read as a time. Returns 0 if v is not
- * one. */
-static int parse_spin_limit(const char *v, unsigned long *out) {
+/* Parses a time (--spin-limit, --max-time) into milliseconds: "0" (no
+ * limit), or decimal digits followed by "ms" or "s", from 1 ms to an
+ * hour (GSR_SPIN_LIMIT_MAX). A bare number is refused, so that no one's
+ * count of polls (what --spin-limit once took) is silently read as a
+ * time. Returns 0 if v is not one. */
+static int parse_time(const char *v, unsigned long *out) {
   unsigned long n = 0;
   const char *p = v;
   for (; *p >= '0' && *p <= '9'; p++) {
@@ -161,7 +167,7 @@ static int parse_spin_limit(const char *v, unsigned long *out) {
   if (p == v)
     return 0;
   if (strcmp(v, "0") == 0) {
-    *out = GSR_SPIN_UNBOUNDED;
+    *out = 0;
     return 1;
   }
   if (strcmp(p, "s") == 0 && n <= GSR_SPIN_LIMIT_MAX / 1000)
@@ -174,8 +180,37 @@ static int parse_spin_limit(const char *v, unsigned long *out) {
   return 1;
 }
 
+/* The largest --max-memory: 1 TiB. */
+#define MAX_MEMORY_LIMIT (1ull << 40)
+
+/* Parses the value of --max-memory into bytes: "0" (no limit), or decimal
+ * digits followed by "M" (MiB) or "G" (GiB), at most MAX_MEMORY_LIMIT.
+ * Returns 0 if v is not one. */
+static int parse_size(const char *v, unsigned long long *out) {
+  unsigned long long n = 0;
+  const char *p = v;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (n > MAX_MEMORY_LIMIT)
+      return 0;
+    n = n * 10 + (unsigned long long)(*p - '0');
+  }
+  if (p == v)
+    return 0;
+  if (strcmp(v, "0") == 0) {
+    *out = 0;
+    return 1;
+  }
+  int shift = strcmp(p, "M") == 0 ? 20 : strcmp(p, "G") == 0 ? 30 : 0;
+  if (!shift || n == 0 || n > MAX_MEMORY_LIMIT >> shift)
+    return 0;
+  *out = n << shift;
+  return 1;
+}
+
 /* Parses the command line into c. Returns -1 on success or an exit code. */
 int cli_parse(int argc, char **argv, cli *c) {
+  c->limits.memory = BOUNDED_MEMORY_DEFAULT;
+  c->limits.time_ms = BOUNDED_TIME_DEFAULT;
   c->pargs = calloc((size_t)argc * 2 + 1, sizeof *c->pargs);
   c->targets = calloc((size_t)argc + 1, sizeof *c->targets);
   if (!c->pargs || !c->targets)
@@ -196,7 +231,8 @@ int cli_parse(int argc, char **argv, cli *c) {
     }
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       printf(usage_text, gsr_default_barrier(), gsr_default_discovery(),
-             gsr_default_spin_limit());
+             gsr_default_spin_limit(), BOUNDED_MEMORY_DEFAULT >> 20,
+             BOUNDED_TIME_DEFAULT / 1000);
       return EXIT_OK;
     }
     if (strcmp(a, "--version") == 0) {
@@ -226,9 +262,26 @@ int cli_parse(int argc, char **argv, cli *c) {
     } else if ((r = opt_value(argc, argv, &i, "--spin-limit", &v)) != 0) {
       if (r < 0)
         return cli_usage_error("option '%s' needs a value", a);
-      if (!parse_spin_limit(v, &c->spin_limit))
+      if (!parse_time(v, &c->spin_limit))
         return cli_usage_error("--spin-limit takes a time from 1ms to 3600s, "
                                "such as 500ms or 10s, or 0 for no limit, not "
+                               "'%s'",
+                               v);
+      if (c->spin_limit == 0)
+        c->spin_limit = GSR_SPIN_UNBOUNDED;
+    } else if ((r = opt_value(argc, argv, &i, "--max-memory", &v)) != 0) {
+      if (r < 0)
+        return cli_usage_error("option '%s' needs a value", a);
+      if (!parse_size(v, &c->limits.memory))
+        return cli_usage_error("--max-memory takes a size such as 512M or 4G, "
+                               "or 0 for no limit, not '%s'",
+                               v);
+    } else if ((r = opt_value(argc, argv, &i, "--max-time", &v)) != 0) {
+      if (r < 0)
+        return cli_usage_error("option '%s' needs a value", a);
+      if (!parse_time(v, &c->limits.time_ms))
+        return cli_usage_error("--max-time takes a time from 1ms to 3600s, "
+                               "such as 500ms or 30s, or 0 for no limit, not "
                                "'%s'",
                                v);
     } else if ((r = opt_value(argc, argv, &i, "--rules-dir", &v)) != 0) {

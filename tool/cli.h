@@ -5,6 +5,7 @@
 #ifndef GSYNC_CLI_H
 #define GSYNC_CLI_H
 
+#include "bounded.h"
 #include "depfile.h"
 #include "exit_codes.h"
 #include "output.h"
@@ -14,6 +15,7 @@ typedef struct cli {
   const char *input, *output, *constraints, *barrier, *discovery, *rules_dir;
   int no_discovery, no_uniformity, list, inline_includes;
   unsigned long spin_limit; /* as gsr_options.spin_limit */
+  bounded_limits limits;    /* --max-memory, --max-time */
   const char **pargs;
   int n_pargs;
   /* Dependency file: -MD/-MMD (md_opt as spelled), -MF, -MT/-MQ, -MP. */

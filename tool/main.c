@@ -1,9 +1,11 @@
 /* gsync-rewrite, the command-line tool: reads the input, runs the engine,
  * prints its diagnostics and writes the files (cli.c parses the options,
- * output.c writes the files all or none). Uses only the engine's public
- * header. The input is never overwritten.
+ * bounded.c runs the engine in a child process under limits, output.c
+ * writes the files all or none). Uses only the engine's public header.
+ * The input is never overwritten.
  */
 #define _XOPEN_SOURCE 700
+#include "bounded.h"
 #include "cli.h"
 #include "gsync_rewrite.h"
 
@@ -112,20 +114,13 @@ static int read_input(const char *path, char **out, size_t *len) {
 
 /* The dependency file's text for this rewrite (malloc'd), or NULL with
  * *rc set after saying why. */
-static char *deps_text(const cli *c, const gsr_result *res, size_t *len,
+static char *deps_text(const cli *c, const bounded_result *res, size_t *len,
                        int *rc) {
-  size_t n = gsr_result_num_dependencies(res);
-  const char **deps = malloc((n + 1) * sizeof *deps);
   const char *bad = NULL;
-  char *text = NULL;
-  if (deps) {
-    for (size_t i = 0; i < n; i++)
-      deps[i] = gsr_result_dependency(res, i);
-    const char *input = strcmp(c->input, "-") != 0 ? c->input : NULL;
-    text = depfile_text(c->targets, c->n_targets, input, deps, n, c->phony, len,
-                        &bad);
-    free(deps);
-  }
+  const char *input = strcmp(c->input, "-") != 0 ? c->input : NULL;
+  char *text = depfile_text(c->targets, c->n_targets, input,
+                            (const char *const *)res->deps, res->n_deps,
+                            c->phony, len, &bad);
   if (!text && bad)
     fprintf(stderr,
             "gsync-rewrite: error: cannot write '%s': Make cannot spell the "
@@ -136,10 +131,10 @@ static char *deps_text(const cli *c, const gsr_result *res, size_t *len,
   return text;
 }
 
-/* Runs the engine over src (len bytes). Returns 0 and sets *res, or an
- * exit code. */
+/* Runs the engine over src (len bytes), under the limits. Returns 0 and
+ * fills *res, or an exit code. */
 static int rewrite(const cli *c, const char *src, size_t len,
-                   gsr_result **res) {
+                   bounded_result *res) {
   int is_stdin = strcmp(c->input, "-") == 0;
   char *abs_path = is_stdin ? NULL : realpath(c->input, NULL);
   gsr_options o;
@@ -159,23 +154,18 @@ static int rewrite(const cli *c, const char *src, size_t len,
   o.parser_args = c->pargs;
   o.num_parser_args = c->n_pargs;
   o.diag = print_diag;
-  gsr_status st = gsr_rewrite(&o, res);
+  int rc = bounded_rewrite(&o, &c->limits, res);
   free(abs_path);
-  if (st == GSR_OK)
-    return 0;
-  if (st == GSR_ERR_OPTIONS) {
-    fprintf(stderr, "Try 'gsync-rewrite --help' for more information.\n");
-    return EXIT_USAGE;
-  }
-  return st == GSR_ERR_INPUT ? EXIT_INPUT : EXIT_INTERNAL;
+  return rc;
 }
 
 /* Checks the outputs, rewrites, then writes the output, the constraints
  * and the dependency file together. Returns an exit code. */
 static int run(cli *c) {
   cli_outputs outs;
-  gsr_result *res = NULL;
+  bounded_result res;
   char *src = NULL, *dep = NULL;
+  memset(&res, 0, sizeof res);
   size_t len = 0;
   int rc = cli_plan_outputs(c, &outs);
   if (!rc)
@@ -185,13 +175,14 @@ static int run(cli *c) {
   free(src);
   if (!rc) {
     out_file *f = outs.set.files;
-    f[outs.output].data = gsr_result_output(res, &f[outs.output].len);
+    f[outs.output].data = res.output;
+    f[outs.output].len = res.output_len;
     if (outs.constraints >= 0) {
-      f[outs.constraints].data = gsr_result_constraints(res);
-      f[outs.constraints].len = strlen(f[outs.constraints].data);
+      f[outs.constraints].data = res.constraints;
+      f[outs.constraints].len = strlen(res.constraints);
     }
     if (outs.depfile >= 0 && (f[outs.depfile].data = dep = deps_text(
-                                  c, res, &f[outs.depfile].len, &rc)) == NULL)
+                                  c, &res, &f[outs.depfile].len, &rc)) == NULL)
       f[outs.depfile].len = 0;
   }
   if (!rc) {
@@ -200,7 +191,7 @@ static int run(cli *c) {
   }
   out_free(&outs.set);
   free(dep);
-  gsr_result_dispose(res);
+  bounded_result_free(&res);
   return rc;
 }
 

@@ -308,8 +308,8 @@ int out_plan(out_set *s) {
 
 /* ---- Committing ---- */
 
-/* Writes len bytes of data to fd. Returns 0, or an errno value. */
-static int write_all(int fd, const char *data, size_t len) {
+/* Writes len bytes of data to fd; see output.h. */
+int out_write_all(int fd, const char *data, size_t len) {
   size_t off = 0;
   while (off < len) {
     ssize_t w = write(fd, data + off, len - off);
@@ -346,7 +346,7 @@ static int stage(out_file *o) {
   umask(mask);
   fchmod(fd,
          o->existed ? o->mode & ~(mode_t)(S_ISUID | S_ISGID) : 0666 & ~mask);
-  err = write_all(fd, o->data, o->len);
+  err = out_write_all(fd, o->data, o->len);
   if (close(fd) != 0 && !err)
     err = errno;
   return err ? cannot_write(o, strerror(err)) : 0;
@@ -366,7 +366,7 @@ static int write_through(out_file *o) {
   int fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
     return cannot_write(o, strerror(errno));
-  int err = write_all(fd, o->data, o->len);
+  int err = out_write_all(fd, o->data, o->len);
   if (close(fd) != 0 && !err)
     err = errno;
   return err ? cannot_write(o, strerror(err)) : 0;

@@ -80,6 +80,10 @@ int out_plan(out_set *s);
  * through). */
 int out_commit(out_set *s);
 
+/* Writes len bytes of data to fd, however many writes that takes.
+ * Returns 0, or an errno value. */
+int out_write_all(int fd, const char *data, size_t len);
+
 /* Frees what out_plan and out_commit allocated, removing any temporary
  * file left. */
 void out_free(out_set *s);

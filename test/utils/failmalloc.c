@@ -2,7 +2,12 @@
  * allocation, for test/cli/out-of-memory.test.
  *
  *   FAILMALLOC_NTH=N   the N-th allocation (from 1) returns NULL
- *   FAILMALLOC_COUNT=F at exit, writes how many allocations were made to F
+ *   FAILMALLOC_COUNT=F at exit, appends a line to F saying how many
+ *                      allocations were made
+ *
+ * A child forked from the process (the tool rewrites in one) counts on
+ * from the fork: it fails its own N-th allocation, and appends its own
+ * line. fault-inject.py goes up to the largest count.
  *
  * Only the allocations the program itself makes (malloc, calloc, realloc
  * called from code of the main executable: the tool and its engine) are

@@ -5,8 +5,10 @@ error and no output.
 
 Runs `TOOL ARGS... -o TMP/out.cl --constraints TMP/out.json -MD` once to
 count the allocations the tool itself makes (SHIM is
-test/utils/failmalloc.c built as a shared library), then once for every N
-from 1 to that count with the N-th allocation failing. Each of those runs
+test/utils/failmalloc.c built as a shared library; the count is that of
+the process that makes the most, the child that rewrites), then once for
+every N from 1 to that count with the N-th allocation failing (in each
+process that makes that many). Each of those runs
 must exit with status 4, say "error: out of memory" and leave none of the
 three output files. Prints one line per run that does not, then
 "fault injection: N allocations, F bad"; exits 1 if any was bad.
@@ -37,9 +39,11 @@ def main():
             return subprocess.CompletedProcess(cmd, -1, "timed out: %s" %
                                                (e.output or ""))
 
+    if os.path.exists(count_file):
+        os.remove(count_file)
     r = run({"FAILMALLOC_COUNT": count_file})
     with open(count_file) as f:
-        total = int(f.read())
+        total = max(int(line) for line in f)
     if r.returncode != 0 or total == 0:
         print("fault injection: the run without a failure failed (exit %d, "
               "%d allocations):\n%s" % (r.returncode, total, r.stdout))

@@ -5,7 +5,9 @@
  * how many they counted at exit. Included by one file each.
  *
  *   PREFIX_NTH=N    the N-th counted call (from 1) is the one to act at
- *   PREFIX_COUNT=F  at exit, writes how many calls were counted to F */
+ *   PREFIX_COUNT=F  at exit, appends a line to F saying how many calls
+ *                   were counted (a forked child, which counts on from
+ *                   the fork, appends its own) */
 #ifndef GSYNC_PRELOAD_COUNT_H
 #define GSYNC_PRELOAD_COUNT_H
 
@@ -38,7 +40,7 @@ static int first_object(struct dl_phdr_info *info, size_t size, void *data) {
 static void report(void) {
   if (!count_file)
     return;
-  FILE *f = fopen(count_file, "w");
+  FILE *f = fopen(count_file, "a");
   if (f) {
     fprintf(f, "%lu\n", count);
     fclose(f);
