@@ -490,6 +490,18 @@ static gsync_status get_field(const where *w, json_object *obj, const char *key,
   return GSYNC_OK;
 }
 
+/* The value of the integer v into *n; 0 if it lies beyond int64, which
+ * json-c gives as int64's limit (the Python loader, which reads the value
+ * itself, calls it out of range too: test_loader_diff.py). */
+static int json_int(json_object *v, int64_t *n) {
+  *n = json_object_get_int64(v);
+  if (*n == INT64_MAX && json_object_get_uint64(v) != (uint64_t)INT64_MAX)
+    return 0;
+  if (*n == INT64_MIN && json_object_get_double(v) < (double)INT64_MIN)
+    return 0;
+  return 1;
+}
+
 /* Reads a non-negative integer field no larger than max into *out. Returns
  * GSYNC_OK, or GSYNC_ERR_FORMAT naming the field. When optional is set and
  * the key is missing, *out keeps its value. */
@@ -499,8 +511,8 @@ static gsync_status get_count(const where *w, json_object *obj, const char *key,
   gsync_status st = get_field(w, obj, key, json_type_int, optional, &v);
   if (st != GSYNC_OK || v == NULL)
     return st;
-  int64_t n = json_object_get_int64(v);
-  if (n < 0 || n > max)
+  int64_t n;
+  if (!json_int(v, &n) || n < 0 || n > max)
     return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
                 "%s: field \"%s%s%s\" is out of range", w->file, w->path,
                 w->path[0] != '\0' ? "." : "", key);
@@ -1239,10 +1251,14 @@ static gsync_status load_document(const where *w, json_object *root,
                 w->file, json_object_get_string(v));
   if ((st = get_field(w, root, "version", json_type_int, 0, &v)))
     return st;
-  if (json_object_get_int64(v) != 1)
+  int64_t version;
+  if (!json_int(v, &version))
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: field \"version\" is out of range", w->file);
+  if (version != 1)
     return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
                 "%s: field \"version\" is %lld; this libgsync reads version 1",
-                w->file, (long long)json_object_get_int64(v));
+                w->file, (long long)version);
   if ((st = get_field(w, root, "barrier", json_type_string, 0, &v)))
     return st;
   p->barrier = dup_string(json_object_get_string(v));

@@ -335,6 +335,8 @@ class Constraints:
         if fmt != "gsync-constraints":
             raise w.fail(f'field "format" is "{fmt}", not "gsync-constraints"')
         version = w.field(doc, "version", int)
+        if not -INT64_MAX - 1 <= version <= INT64_MAX:
+            raise w.fail('field "version" is out of range')
         if version != 1:
             raise w.fail(f'field "version" is {version}; this libgsync reads '
                          "version 1")

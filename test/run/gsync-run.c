@@ -29,6 +29,7 @@ static const char usage_text[] =
     "                 [--expect-fail]\n"
     "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
+    "       gsync-run --load-only --constraints C.json\n"
     "\n"
     "Builds a kernel rewritten by gsync-rewrite, launches it G x L through\n"
     "libgsync, checks it against a CPU reference and prints one line:\n"
@@ -97,6 +98,8 @@ static const char usage_options[] =
     "                        squarest shape of at most N groups\n"
     "  --extent WxH[xD]      the grid jacobi2d or stencil3d sweeps (each\n"
     "                        at most 4096)\n"
+    "  --load-only           only load C.json and check the device against\n"
+    "                        it (libgsync): exit 0, or 1 with its message\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
     "                        exit 1 if the build fails\n"
     "  --options OPTS        build options for --build-only; with a\n"
@@ -124,7 +127,8 @@ typedef struct options {
   size_t vary;     /* --vary N: every second launch G / N groups; 0 none */
   int expect_fail;
   int expect_timeout;
-  int polled; /* --polled: print what each launch polled */
+  int polled;    /* --polled: print what each launch polled */
+  int load_only; /* --load-only: load the constraints, check the device */
 } options;
 
 /* How a run ended. */
@@ -226,6 +230,10 @@ static int parse_args(int argc, char **argv, options *o) {
       o->polled = 1;
       continue;
     }
+    if (strcmp(a, "--load-only") == 0) {
+      o->load_only = 1;
+      continue;
+    }
     /* Every other option takes a value, as "--opt V" or "--opt=V". */
     static const char *const valued[] = {
         "--scenario",   "--cl",       "--constraints",      "--groups",
@@ -309,6 +317,10 @@ static int parse_args(int argc, char **argv, options *o) {
   }
   if (o->build_only != NULL)
     return 0;
+  if (o->load_only)
+    return o->constraints != NULL
+               ? 0
+               : usage_error("--load-only needs --constraints", NULL);
   if (o->scenario == NULL || o->cl == NULL || o->constraints == NULL)
     return usage_error("--scenario, --cl and --constraints are required", NULL);
   if (o->fit != 0) /* as many dimensions as --local */
@@ -1070,7 +1082,8 @@ int main(int argc, char **argv) {
   if (rc != 0)
     return rc < 0 ? 0 : rc;
   const shape *sh = NULL;
-  if (o.build_only == NULL && (sh = find_shape(o.scenario)) == NULL)
+  if (o.build_only == NULL && !o.load_only &&
+      (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
   shape sized; /* an N-D scenario's grid as --extent sets it */
   if (o.extent_dims != 0) {
@@ -1110,6 +1123,11 @@ int main(int argc, char **argv) {
   if (gsync_program_load(o.constraints, &r.gp, err, sizeof err) != GSYNC_OK ||
       gsync_program_check_device(r.gp, r.dev, err, sizeof err) != GSYNC_OK) {
     fprintf(stderr, "gsync-run: error: %s\n", err);
+    goto out;
+  }
+  if (o.load_only) {
+    printf("gsync-run: loaded\n");
+    status = 0;
     goto out;
   }
   char opts[512];

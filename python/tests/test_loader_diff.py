@@ -1,0 +1,78 @@
+"""libgsync's constraints loader and gsync's, on files mutated at random
+from a real one (seeded, so a failure names its case): each mutated file is
+accepted by both, or refused by both with the same message. A mutation
+deletes a field or sets it to a value of another kind or range.
+GSYNC_LOADER_MUTATIONS sets how many (60 in the suite; a longer run is the
+same test with a larger number)."""
+import json
+import os
+import random
+import subprocess
+
+import gsync
+from test_constraints import original  # noqa: F401  (a fixture)
+
+MUTATIONS = int(os.environ.get("GSYNC_LOADER_MUTATIONS", "60"))
+SEED = int(os.environ.get("GSYNC_LOADER_SEED", "2026"))
+VALUES = [None, -1, 0, 1, 3, 4096, 2**31, 2**32, 2**63, 10**30, 1.5, "",
+          "x", "1.2", "-DX=1", [], {}, True, False, ["x"], [1], {"a": 1}]
+
+
+def paths(doc, prefix=""):
+    """Every field's dotted path, nested ones too."""
+    items = (enumerate(doc) if isinstance(doc, list) else
+             doc.items() if isinstance(doc, dict) else ())
+    for key, value in items:
+        path = f"{prefix}{key}"
+        yield path
+        yield from paths(value, path + ".")
+
+
+def mutate(doc, path, value):
+    """Sets the field at the dotted path to value, or deletes it (None)."""
+    *parents, last = path.split(".")
+    for p in parents:
+        doc = doc[int(p)] if isinstance(doc, list) else doc[p]
+    key = int(last) if isinstance(doc, list) else last
+    if value is None:
+        del doc[key]
+    else:
+        doc[key] = value
+
+
+def libgsync_result(gsync_run, js):
+    """None if libgsync loads js and finds the device fit, else its
+    message."""
+    r = subprocess.run([gsync_run, "--load-only", "--constraints", str(js)],
+                       capture_output=True, text=True,
+                       errors="surrogateescape", timeout=60)
+    if r.returncode == 0:
+        return None
+    line = (r.stderr.splitlines() or [""])[0]
+    assert line.startswith("gsync-run: error: "), r.stdout + r.stderr
+    return line[len("gsync-run: error: "):]
+
+
+def gsync_result(js, device):
+    try:
+        gsync.load(js).check_device(device)
+    except gsync.GsyncError as e:
+        return str(e)
+    return None
+
+
+def test_loaders_agree(original, tmp_path, gsync_run, device):  # noqa: F811
+    _, doc = original
+    every = list(paths(doc))
+    r = random.Random(SEED)
+    differ = []
+    for i in range(MUTATIONS):
+        d = json.loads(json.dumps(doc))
+        path, value = r.choice(every), r.choice(VALUES)
+        mutate(d, path, value)
+        js = tmp_path / f"m{i}.json"
+        js.write_text(json.dumps(d, indent=1))
+        c, py = libgsync_result(gsync_run, js), gsync_result(js, device)
+        if c != py:
+            differ.append(f"{path}={value!r}: libgsync {c!r}, gsync {py!r}")
+    assert not differ, f"{len(differ)} of {MUTATIONS}:\n" + "\n".join(differ)
