@@ -19,6 +19,7 @@
 #   %check-rules  gsync-check-rules: checks rule headers as the build does
 #   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
 #   %api-test   test/api/api-test.c: the engine's interface used from C
+#   %sweep-race test/cli/Inputs/sweep-race.c: temporary files against sweeps
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
 #   %clang-pp   clang's preprocessor alone on OpenCL C (-E -P): what a
 #               build of rewritten output with given -D options compiles
@@ -106,6 +107,7 @@ config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%bench", os.path.join(src, "bench")))
 config.substitutions.append(("%api-test", config.api_test))
+config.substitutions.append(("%sweep-race", config.sweep_race))
 config.substitutions.append(
     ("%clang-cl", config.clang + " -fsyntax-only -Xclang -finclude-default-header"))
 config.substitutions.append(("%clang-pp", config.clang + " -E -P -x cl"))

@@ -67,13 +67,29 @@ int tmp_create(const char *dir, char **path, int *lock_fd_out) {
       return -1;
     }
     /* A second open file description holds the lock, so that the first
-     * can be closed (and its errors seen) once written. */
+     * can be closed (and its errors seen) once written. Until it holds
+     * the lock, the file looks like one a killed run left, and another
+     * run's sweep may remove it: before this open (which then finds no
+     * file) or while it waits for the lock. Only a lock on the file that
+     * fd writes, still under its name, makes it this run's. */
     int lfd = open(p, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (lfd >= 0 && lock_fd(lfd) == 0 && fstat(lfd, &st) == 0 &&
-        st.st_nlink == 0) {
-      /* A sweep took it for a killed run's in the instant before the lock
-       * and removed it: another name. */
+    if (lfd < 0) {
+      int err = errno;
+      close(fd);
+      if (err == ENOENT) { /* swept: another name */
+        free(p);
+        continue;
+      }
+      unlink(p);
+      free(p);
+      errno = err;
+      return -1;
+    }
+    struct stat mine, locked;
+    lock_fd(lfd); /* without locks (some file systems), no sweep removes it */
+    if (fstat(fd, &mine) != 0 || fstat(lfd, &locked) != 0 ||
+        mine.st_dev != locked.st_dev || mine.st_ino != locked.st_ino ||
+        locked.st_nlink == 0) {
       close(lfd);
       close(fd);
       free(p);
