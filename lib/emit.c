@@ -143,12 +143,11 @@ static json_object *kernel_object(gsri_ctx *ctx, const gsri_func *fn) {
   add(arg, "init", json_object_new_string("zero"));
   add(arg, "reset_by_kernel", json_object_new_boolean(1));
   add(arg, "participants_offset",
-      json_object_new_int(GSR_STATE_PARTICIPANTS_WORD * 4));
-  add(arg, "grid_offset", json_object_new_int(GSR_STATE_GRID_WORD * 4));
-  add(arg, "abort_offset", json_object_new_int(GSR_STATE_ABORT_WORD * 4));
+      json_object_new_int(GSR_WORD_participants * 4));
+  add(arg, "grid_offset", json_object_new_int(GSR_WORD_grid * 4));
+  add(arg, "abort_offset", json_object_new_int(GSR_WORD_abort * 4));
   if (!ctx->no_discovery && ctx->discovery->poll_cap)
-    add(arg, "poll_cap_offset",
-        json_object_new_int(GSR_STATE_POLL_CAP_WORD * 4));
+    add(arg, "poll_cap_offset", json_object_new_int(GSR_WORD_poll_cap * 4));
   add(k, "state_arg", arg);
   add(k, "max_work_groups",
       json_object_new_int64((int64_t)gsri_max_groups(ctx)));
@@ -270,8 +269,11 @@ static json_object *build_options(gsri_ctx *ctx) {
   return arr;
 }
 
-/* Writes the constraints JSON into out. */
-gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out) {
+/* Writes the constraints JSON into out, and seals the fingerprint of the
+ * two files (gsri_seal_fingerprint) into both: output is the finished
+ * output, rendered whether it has the prelude. */
+gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *output, int rendered,
+                                 gsri_buf *out) {
   json_object *root = json_object_new_object();
   if (!root)
     return GSR_ERR_NOMEM;
@@ -323,14 +325,26 @@ gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out) {
   }
   add(root, "kernels", kernels);
   add(root, "barrier_sites", sites_array(ctx));
-  /* What ties this file to its output (layout.c). */
-  add(root, "fingerprint", json_object_new_string(ctx->fingerprint));
+  /* What ties this file to its output (layout.c): the fingerprint of
+   * both, taken with its placeholder here. */
+  add(root, "fingerprint",
+      json_object_new_string(GSRI_FINGERPRINT_PLACEHOLDER));
   gsri_buf layout = {0};
   gsri_layout_string(ctx, &layout);
   add(root, "state_layout",
       json_object_new_string(layout.data ? layout.data : ""));
   int failed = layout.failed;
   gsri_buf_free(&layout);
+  const char *canon = json_object_to_json_string_ext(
+      root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+  if (canon == NULL) {
+    json_object_put(root);
+    return GSR_ERR_NOMEM;
+  }
+  gsri_seal_fingerprint(ctx, output, rendered, canon);
+  /* In place of the placeholder, where the key is. */
+  json_object_object_add(root, "fingerprint",
+                         json_object_new_string(ctx->fingerprint));
 
   gsri_buf_puts(out,
                 json_object_to_json_string_ext(

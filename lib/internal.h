@@ -486,19 +486,24 @@ void gsri_add_insert(gsri_ctx *ctx, size_t offset, const char *text,
                      long long rank);
 /* Applies the edits to the input after the prelude already in out. */
 gsr_status gsri_apply(gsri_ctx *ctx, gsri_buf *out);
-gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *out);
+gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *output, int rendered,
+                                 gsri_buf *out);
 
 /* The state layout and the output's fingerprint (layout.c). */
 unsigned gsri_state_fixed_bytes(const gsri_ctx *ctx);
 unsigned gsri_state_per_group_bytes(const gsri_ctx *ctx);
 unsigned long gsri_max_groups(const gsri_ctx *ctx);
-/* Appends "gsync-layout/1 barrier=... fixed=..." (docs/constraints.md). */
+/* Appends "gsync-layout/2 barrier=... fixed=..." (docs/constraints.md). */
 void gsri_layout_string(const gsri_ctx *ctx, gsri_buf *out);
+/* The fingerprint's value while it is hashed: as long as the hash in hex. */
+#define GSRI_FINGERPRINT_PLACEHOLDER "0000000000000000"
 /* Appends the #define lines of the fingerprint and the layout. */
 void gsri_render_fingerprint(const gsri_ctx *ctx, gsri_buf *out);
-/* Hashes the finished output into ctx->fingerprint; if rendered, writes
- * it into the output's fingerprint line. */
-void gsri_seal_fingerprint(gsri_ctx *ctx, gsri_buf *output, int rendered);
+/* Hashes the finished output and canon (the constraints' compact form)
+ * into ctx->fingerprint; if rendered, writes it into the output's
+ * fingerprint line. */
+void gsri_seal_fingerprint(gsri_ctx *ctx, gsri_buf *output, int rendered,
+                           const char *canon);
 
 /* Skips whitespace and comments in the input from off; returns the offset
  * of the next token character (src_len at the end). */
@@ -549,18 +554,20 @@ int gsri_never_repeats(const gsri_ctx *ctx, unsigned n);
 size_t gsri_scan_parens(const gsri_ctx *ctx, size_t lparen, size_t *semis,
                         size_t max_semis, size_t *n_semis);
 
-/* Layout of the state buffer's fixed part shared by every rule, in 32-bit
- * words (docs/constraints.md): discovery's words from 0 (the participant
- * count at 5), the virtual grid of the last launch at 6-8 (prelude.cl),
- * the prelude's words at 10-31 (the abort record at 10-17), the words the
- * host alone writes, between launches, at 32-63 (a line of their own: the
- * poll cap of a discovery rule with @poll-cap at 32), the barrier's own
- * area from GSR_STATE_BARRIER_WORD. */
-#define GSR_STATE_PARTICIPANTS_WORD 5
-#define GSR_STATE_GRID_WORD 6
-#define GSR_STATE_ABORT_WORD 10
-#define GSR_STATE_ABORT_RECORD_BYTES 32
-#define GSR_STATE_POLL_CAP_WORD 32
-#define GSR_STATE_BARRIER_WORD 64
+/* The state buffer's words (include/gsync-state.def, the one table of
+ * them): GSR_WORD_name is the first word of each region and each word the
+ * table names, GSR_WORDS_name a region's length in words. */
+enum {
+#define GSYNC_STATE_REGION(name, first, words, owner, text)                    \
+  GSR_WORD_##name = first, GSR_WORDS_##name = words,
+#define GSYNC_STATE_WORD(name, word, text) GSR_WORD_##name = word,
+#define GSYNC_STATE_VALUE(word, name, value, text)
+#include "gsync-state.def"
+#undef GSYNC_STATE_REGION
+#undef GSYNC_STATE_WORD
+#undef GSYNC_STATE_VALUE
+};
+/* The table's macros, rendered into an output before the prelude. */
+void gsri_render_state_table(gsri_buf *out);
 
 #endif

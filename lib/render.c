@@ -100,6 +100,7 @@ gsr_status gsri_render(gsri_ctx *ctx, gsri_buf *out) {
   render_summary(ctx, &text);
   gsri_render_fingerprint(ctx, &text);
   gsri_buf_printf(&text, "#define gsync_spin_limit_ms %luu\n", ctx->spin_limit);
+  gsri_render_state_table(&text);
   render_rule(&text, prelude);
   render_rule(&text, ctx->barrier);
   render_rule(&text, ctx->discovery);

@@ -255,8 +255,8 @@ gsr_status gsr_rewrite(const gsr_options *options, gsr_result **out) {
   }
   st = boundary(&ctx, st);
   if (st == GSR_OK) {
-    gsri_seal_fingerprint(&ctx, &output, ctx.n_barrier_sites != 0);
-    st = boundary(&ctx, gsri_emit_constraints(&ctx, &json));
+    st = boundary(&ctx, gsri_emit_constraints(&ctx, &output,
+                                              ctx.n_barrier_sites != 0, &json));
   }
   if (st == GSR_OK && (output.failed || json.failed))
     st = GSR_ERR_NOMEM;

@@ -11,7 +11,7 @@
  * once all have arrived the top bit has flipped and the low 31 bits are back
  * where they were. Each waits until the word's top bit differs from the one
  * its own add returned. No reset, no last-arriver round trip, and the state
- * needs no reset between barriers or launches. Word 16.
+ * needs no reset between barriers or launches. Its word: rule word 16.
  *
  * Shape: all of it in ONE if (gsync_leader()) block between two
  * work-group barriers (the only shape PoCL runs; docs/barriers.md).

@@ -12,26 +12,28 @@
  *
  * Linear local id 0 of each work-group runs it; the verdict reaches the rest of
  * the group through local memory, so a group takes part or returns whole.
- * Word 0, the poll: bit 31 the launch's generation, bit 30 CLOSED, bits
- * 0-29 how many launched groups have come (COME). Word 1: the count, with
- * bit 31 the generation and bit 30 set. Word 5: the participants of the
- * last launch (read by libgsync). Every group: old = atomic_inc(word 0).
+ * Its words, in the discovery's region: the poll (GSYNC_LF_POLL), bit 31
+ * the launch's generation, bit 30 CLOSED, bits 0-29 how many launched
+ * groups have come (COME); the count (GSYNC_LF_COUNT), with bit 31 the
+ * generation and bit 30 set. The state table's word participants: the
+ * participants of the last launch (read by libgsync). Every group:
+ * old = atomic_inc(poll).
  *   COME(old) is launched - 1: this is the last launched group. If the
  *     poll was open, every launched group takes part, and it publishes
- *     that count; then it writes word 0 back to none come with the other
+ *     that count; then it writes the poll back to none come with the other
  *     generation, which is what the next launch finds (the host's zeroed
  *     state reads so too).
  *   CLOSED clear: the group takes part with id COME(old) (0: participant 0).
  *   CLOSED set: it does not take part; its increment has counted it.
- * Participant 0 polls word 0 until every launched group has come (COME is
+ * Participant 0 reads the poll until every launched group has come (COME is
  * launched, or the generation has flipped) or COME has not moved for
  * GSYNC_LF_STILL polls (so groups that are running but a little late still
  * get in); then it closes the poll with a compare-and-swap on the value it
  * last saw (the count is that value's COME; if the swap fails, it looks
- * again) and publishes the count. The other participants wait until word 0
+ * again) and publishes the count. The other participants wait until the poll
  * shows every launched group come with the poll open, or (once it shows
  * the poll closed or reset) a count with their generation is published:
- * word 1 is read only then, so a poll at 1x is one load. (The last group
+ * the count is read only then, so a poll at 1x is one load. (The last group
  * could take part without that wait; on an H100 that cost stencil with
  * atomic-or 8 registers, a quarter of its co-resident groups, for no
  * measurable gain: bench/results/h100.md.) Only participant 0 closes,
@@ -40,7 +42,7 @@
  * group that does not take part costs one atomic; COME never passes
  * launched, so it never reaches bit 30.
  *
- * The poll cap. Where state word 32 holds a cap N (the host
+ * The poll cap. Where state word poll_cap holds a cap N (the host
  * writes it between launches, libgsync as many groups as took part the
  * last time more were launched than fit: docs/constraints.md), only the
  * first N groups of the launch by launch id are polled: the others return
@@ -73,7 +75,7 @@
  * each, or a load at device scope, but for the cap, which the host wrote
  * before the launch and no group writes; the verdict needs no other data,
  * so no fences are needed for it. The last launched group's increment comes after
- * every other group's in word 0's order, so its reset is the word's last
+ * every other group's in the poll's order, so its reset is the word's last
  * write of the launch but for participant 0's compare-and-swap, which fails
  * on a reset word. Launches of a kernel are ordered (libgsync), so a
  * launch's groups find the words as the last launch left them.
@@ -121,6 +123,9 @@ void gsync_lf_nap(uint ns) {}
 #define gsync_lf_is_still(still, since) ((still) >= GSYNC_LF_STILL)
 #endif
 #endif
+/* Its words: the poll and the count (below), in the discovery's region. */
+#define GSYNC_LF_POLL (gsync_word_discovery + 0u)
+#define GSYNC_LF_COUNT (gsync_word_discovery + 1u)
 #define GSYNC_LF_GEN 0x80000000u
 #define GSYNC_LF_CLOSED 0x40000000u
 #define GSYNC_LF_COME 0x3fffffffu
@@ -129,14 +134,14 @@ void gsync_lf_nap(uint ns) {}
  * if not, *count holds it. */
 int gsync_lf_pending(global uint *s, uint gen, uint polled,
                      private uint *count) {
-  uint w = gsync_lf_load(&s[0]);
+  uint w = gsync_lf_load(&s[GSYNC_LF_POLL]);
   if ((w & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == gen) {
     if ((w & GSYNC_LF_COME) == polled) {
       *count = polled;
       return 0;
     }
   } else { /* closed, or reset by the last group: the count is published */
-    uint p = gsync_lf_load(&s[1]);
+    uint p = gsync_lf_load(&s[GSYNC_LF_COUNT]);
     if ((p & (GSYNC_LF_GEN | GSYNC_LF_CLOSED)) == (gen | GSYNC_LF_CLOSED)) {
       *count = p & GSYNC_LF_COME;
       return 0;
@@ -147,12 +152,12 @@ int gsync_lf_pending(global uint *s, uint gen, uint polled,
 }
 
 /* How many launched groups take part in the poll: the first cap of them
- * by launch id where the host wrote a cap into word 32, else all. Only
+ * by launch id where the host wrote a cap into word poll_cap, else all. Only
  * the host writes that word, between launches, and nothing else shares
  * its line: every group reads the same value, from a cache after the
  * first. */
 uint gsync_lf_polled(global uint *s) {
-  uint launched = gsync_launch_groups(), cap = s[32];
+  uint launched = gsync_launch_groups(), cap = s[gsync_word_poll_cap];
   return cap != 0u && cap < launched ? cap : launched;
 }
 
@@ -166,15 +171,15 @@ int gsync_join(global uint *s, local uint *shared,
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   gsync_anchor(c);
   if (gsync_leader()) {
-    global uint *poll = &s[0];
+    global uint *poll = &s[GSYNC_LF_POLL];
     uint old = atomic_inc(poll);
     uint gen = old & GSYNC_LF_GEN, id = old & GSYNC_LF_COME, count = 0;
     if (old & GSYNC_LF_CLOSED)
       id = 0xffffffffu;
     if ((old & GSYNC_LF_COME) == polled - 1u) {
       if (!(old & GSYNC_LF_CLOSED)) {
-        atomic_xchg(&s[5], polled);
-        atomic_xchg(&s[1], gen | GSYNC_LF_CLOSED | polled);
+        atomic_xchg(&s[gsync_word_participants], polled);
+        atomic_xchg(&s[GSYNC_LF_COUNT], gen | GSYNC_LF_CLOSED | polled);
       }
       atomic_xchg(poll, gen ^ GSYNC_LF_GEN);
     }
@@ -205,8 +210,8 @@ int gsync_join(global uint *s, local uint *shared,
           since = gsync_lf_mark();
         seen = now;
       }
-      atomic_xchg(&s[5], count);
-      atomic_xchg(&s[1], gen | GSYNC_LF_CLOSED | count);
+      atomic_xchg(&s[gsync_word_participants], count);
+      atomic_xchg(&s[GSYNC_LF_COUNT], gen | GSYNC_LF_CLOSED | count);
     } else if (id != 0xffffffffu) {
       c->group = id;
       gsync_spin_while(c, gsync_in_discovery,

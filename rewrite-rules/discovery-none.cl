@@ -9,22 +9,23 @@
  * grid is then the launch's shape, and the rewrite keeps the real ids).
  * The barrier deadlocks if the device cannot run all launched work-groups
  * at once: the constraints say so ("coresident_launch_required"), and the
- * host must respect it. Word 5 of the state holds the participant count
- * for libgsync.
+ * host must respect it. Word participants of the state holds the
+ * participant count for libgsync.
  *
  * How many fit is measured by this same kernel, so with its own registers
  * and local memory, in a build with -Dgsync_fit_probe (libgsync's build
- * options have it): a launch with word 4 nonzero (libgsync's
- * gsync_max_groups writes it, and zeroes words 1-4 again after) is a
+ * options have it): a launch with word fit_on nonzero (libgsync's
+ * gsync_max_groups writes it, and zeroes the discovery's words again
+ * after) is a
  * probe, in which no work-group runs the kernel's code; gsync_join_all, at
  * the kernel's entry, returns for it (an exit at the entry, anchored as
  * discovery's is: docs/pocl.md, section 6). Without -Dgsync_fit_probe the
  * entry has no return.
  *
- * In the probe, linear local id 0 of each group counts itself in word 1.
- * The first (the count was 0) polls word 1 until it has not moved for
+ * In the probe, linear local id 0 of each group counts itself in word
+ * fit_count. The first (the count was 0) polls that word until it has not moved for
  * GSYNC_FIT_QUIET_MS by the clock of long waits (prelude.cl), then closes
- * it (bit 30) and publishes in word 5 how many had come; the others stay
+ * it (bit 30) and publishes in word participants how many had come; the others stay
  * until it is closed, so every group counted was running while the first
  * closed it: the count is a number of groups the device ran at once.
  * Groups that come after the close count nothing and leave. Nothing here
@@ -38,7 +39,7 @@
 void gsync_fit_count(global uint *s) {
   if (!gsync_leader())
     return;
-  uint seen = atomic_inc(&s[1]);
+  uint seen = atomic_inc(&s[gsync_word_fit_count]);
   if (seen & GSYNC_FIT_CLOSED)
     return;
   if (seen == 0u) {
@@ -47,15 +48,15 @@ void gsync_fit_count(global uint *s) {
     seen = 1u;
     while (gsync_clock(++polls) - since <
            GSYNC_FIT_QUIET_MS * gsync_clock_per_ms) {
-      uint now = atomic_or(&s[1], 0u);
+      uint now = atomic_or(&s[gsync_word_fit_count], 0u);
       if (now != seen)
         since = gsync_clock(polls);
       seen = now;
     }
-    uint count = atomic_or(&s[1], GSYNC_FIT_CLOSED) & ~GSYNC_FIT_CLOSED;
-    atomic_xchg(&s[5], count);
+    uint count = atomic_or(&s[gsync_word_fit_count], GSYNC_FIT_CLOSED) & ~GSYNC_FIT_CLOSED;
+    atomic_xchg(&s[gsync_word_participants], count);
   } else {
-    while ((atomic_or(&s[1], 0u) & GSYNC_FIT_CLOSED) == 0u)
+    while ((atomic_or(&s[gsync_word_fit_count], 0u) & GSYNC_FIT_CLOSED) == 0u)
       ;
   }
 }
@@ -66,7 +67,7 @@ int gsync_join(global uint *s, local uint *shared,
                private struct gsync_ctx *c) {
   gsync_ctx_begin(c, s, shared);
 #ifdef gsync_fit_probe
-  if (s[4] != 0u) {
+  if (s[gsync_word_fit_on] != 0u) {
     gsync_fit_count(s);
     return 0;
   }
@@ -75,7 +76,7 @@ int gsync_join(global uint *s, local uint *shared,
   c->group = gsync_launch_group();
   c->groups = gsync_launch_groups();
   if (c->group == 0 && gsync_leader())
-    s[5] = c->groups;
+    s[gsync_word_participants] = c->groups;
   return 1;
 }
 

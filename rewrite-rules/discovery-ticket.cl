@@ -18,8 +18,10 @@
  * The last of all launched groups to finish discovery resets the words for
  * the next launch, after recording the participant count for the host.
  *
- * State words: 0 next ticket, 1 ticket served, 2 poll closed, 3 count,
- * 4 groups done, 5 participants of the last launch (read by libgsync).
+ * Its words, in the discovery's region: the next ticket, the ticket
+ * served, the poll closed, the count, the groups done (GSYNC_TK_* below);
+ * and it records the participants of the last launch in the state
+ * table's word participants (read by libgsync).
  *
  * Memory model: every access to a shared word is an atomic, and the lock
  * is entered and left with a global mem_fence, so the count read under the
@@ -30,16 +32,22 @@
  * the host zeroes the state after an aborted launch); the next-ticket word
  * tells how many groups had come.
  */
+#define GSYNC_TK_NEXT (gsync_word_discovery + 0u)
+#define GSYNC_TK_SERVED (gsync_word_discovery + 1u)
+#define GSYNC_TK_CLOSED (gsync_word_discovery + 2u)
+#define GSYNC_TK_COUNT (gsync_word_discovery + 3u)
+#define GSYNC_TK_DONE (gsync_word_discovery + 4u)
+
 void gsync_lock(global uint *s, private struct gsync_ctx *c) {
-  uint ticket = atomic_inc(&s[0]);
-  gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[1], 0u) != ticket,
-                   atomic_or(&s[0], 0u));
+  uint ticket = atomic_inc(&s[GSYNC_TK_NEXT]);
+  gsync_spin_while(c, gsync_in_discovery, atomic_or(&s[GSYNC_TK_SERVED], 0u) != ticket,
+                   atomic_or(&s[GSYNC_TK_NEXT], 0u));
   mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
 void gsync_unlock(global uint *s) {
   mem_fence(CLK_GLOBAL_MEM_FENCE);
-  atomic_inc(&s[1]);
+  atomic_inc(&s[GSYNC_TK_SERVED]);
 }
 
 int gsync_join(global uint *s, local uint *shared,
@@ -50,27 +58,27 @@ int gsync_join(global uint *s, local uint *shared,
   if (gsync_leader()) {
     uint id = 0xffffffffu, count = 0;
     gsync_lock(s, c);
-    if (atomic_or(&s[2], 0u) == 0)
-      id = atomic_inc(&s[3]);
+    if (atomic_or(&s[GSYNC_TK_CLOSED], 0u) == 0)
+      id = atomic_inc(&s[GSYNC_TK_COUNT]);
     gsync_unlock(s);
     if (id != 0xffffffffu) {
       gsync_lock(s, c);
-      atomic_xchg(&s[2], 1u);
-      count = atomic_or(&s[3], 0u);
+      atomic_xchg(&s[GSYNC_TK_CLOSED], 1u);
+      count = atomic_or(&s[GSYNC_TK_COUNT], 0u);
       gsync_unlock(s);
     }
     if (gsync_aborted(c))
       id = 0xffffffffu;
     shared[0] = id;
     shared[1] = count;
-    if (atomic_inc(&s[4]) == gsync_launch_groups() - 1) {
+    if (atomic_inc(&s[GSYNC_TK_DONE]) == gsync_launch_groups() - 1) {
       /* Every launched group is past discovery: reset for the next launch. */
-      atomic_xchg(&s[5], atomic_or(&s[3], 0u));
-      atomic_xchg(&s[0], 0u);
-      atomic_xchg(&s[1], 0u);
-      atomic_xchg(&s[2], 0u);
-      atomic_xchg(&s[3], 0u);
-      atomic_xchg(&s[4], 0u);
+      atomic_xchg(&s[gsync_word_participants], atomic_or(&s[GSYNC_TK_COUNT], 0u));
+      atomic_xchg(&s[GSYNC_TK_NEXT], 0u);
+      atomic_xchg(&s[GSYNC_TK_SERVED], 0u);
+      atomic_xchg(&s[GSYNC_TK_CLOSED], 0u);
+      atomic_xchg(&s[GSYNC_TK_COUNT], 0u);
+      atomic_xchg(&s[GSYNC_TK_DONE], 0u);
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);

@@ -65,21 +65,13 @@
  * a group that gave up not take part. A rule must not be left by a return
  * between its two work-group barriers.
  *
- * State words 10-63 belong to the prelude. 10-17 hold the abort record
- * (docs/constraints.md): 10 what aborted (0 nothing, 1 a barrier, 2
- * discovery; the word a long wait polls), 11 the site, 12 the virtual and
- * 13 the real id of the first group that gave up, 14 how many groups it
- * saw arrive, 15 how many it waited for, 16 how long it waited (ms), 17
- * how many groups were launched. 18-24 let the host watch a launch
- * (docs/watch.md): 18 the global barriers it has completed, 19 a deadline
- * in ms (0 none), 20-21 the device clock when participant 0 set up the
- * grid, 22 a cancel (the tag of the launch to stop), 23 this launch's
- * tag, 24 what the host watches (1 progress, 2 cancel). Words 32-63, a
- * line of their own, only the host writes, and only between launches, so
- * every group of a launch reads the same values and may cache them: 32 a
- * cap on the groups that discovery polls (a discovery rule with @poll-cap
- * reads it; docs/constraints.md). Words 64 on are the barrier rule's
- * (gsync_rule_words).
+ * The state words the prelude uses are named in the state table
+ * (include/gsync-state.def, docs/constraints.md), which the output
+ * defines before this file as gsync_word_NAME: the abort record
+ * (gsync_word_abort_kind on), watching a launch (gsync_word_watch_*),
+ * the virtual grid (gsync_word_grid) and the host's words
+ * (gsync_word_poll_cap). From gsync_word_rules on, the words are the
+ * barrier rule's (gsync_rule_words).
  */
 /* A device-wide fence for global memory, used by the barrier rules before
  * announcing an arrival (release) and after seeing the others (acquire).
@@ -230,7 +222,7 @@ int gsync_aborted(private struct gsync_ctx *c) {
 int gsync_running(private struct gsync_ctx *c) { return !gsync_aborted(c); }
 
 /* The first of the barrier rule's state words. */
-#define gsync_rule_words(c) ((c)->state + 64)
+#define gsync_rule_words(c) ((c)->state + gsync_word_rules)
 
 #define gsync_in_discovery 0u
 /* Polls before a wait counts as long. A wait that ends sooner (on a GPU, a
@@ -280,7 +272,7 @@ ulong gsync_clock(uint polls) { return polls; }
  * point into every poll of a long wait. */
 int gsync_spin_check(private struct gsync_ctx *c, uint polls,
                      private ulong *start) {
-  if (atomic_or(c->state + 10, 0u) != 0u) {
+  if (atomic_or(c->state + gsync_word_abort_kind, 0u) != 0u) {
     *c->left = 1;
     return 1;
   }
@@ -296,17 +288,21 @@ int gsync_spin_check(private struct gsync_ctx *c, uint polls,
  * why (ARRIVED is arrived) in the state; this group leaves. */
 void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
                         ulong start, uint polls) {
-  global uint *rec = c->state + 10;
-  if (atomic_cmpxchg(rec, 0u, site != gsync_in_discovery ? 1u : 2u) == 0u) {
+  global uint *s = c->state;
+  if (atomic_cmpxchg(s + gsync_word_abort_kind, 0u,
+                     site != gsync_in_discovery ? gsync_aborted_in_barrier
+                                                : gsync_aborted_in_discovery) ==
+      0u) {
     ulong waited = (gsync_clock(polls) - start) / gsync_clock_per_ms;
-    rec[1] = site;
-    rec[2] = c->group;
-    rec[3] = gsync_launch_group();
-    rec[4] = arrived;
-    rec[5] = site != gsync_in_discovery ? c->groups
-                                        : gsync_launch_groups();
-    rec[6] = (uint)min(waited, (ulong)0xffffffffu);
-    rec[7] = gsync_launch_groups();
+    s[gsync_word_abort_site] = site;
+    s[gsync_word_abort_group] = c->group;
+    s[gsync_word_abort_real_group] = gsync_launch_group();
+    s[gsync_word_abort_arrived] = arrived;
+    s[gsync_word_abort_expected] = site != gsync_in_discovery
+                                       ? c->groups
+                                       : gsync_launch_groups();
+    s[gsync_word_abort_waited_ms] = (uint)min(waited, (ulong)0xffffffffu);
+    s[gsync_word_abort_launched] = gsync_launch_groups();
   }
   *c->left = 1;
 }
@@ -339,22 +335,24 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
  * that the local load's latency hides behind the arrival's round trip;
  * elsewhere the value held across the wait cost registers). It does
  * something only in participant 0, and only in a launch the host
- * watches: libgsync writes word 24 before each launch of a watched kernel
- * (1: the host reads the progress while the kernel runs, 2: it may
- * cancel), and word 19 (the deadline, ms) where one is set;
+ * watches: libgsync writes word watch_mode before each launch of a watched
+ * kernel (gsync_watch_progress: the host reads the progress while the
+ * kernel runs, gsync_watch_cancel: it may cancel), and word
+ * watch_deadline_ms where a deadline is set;
  * gsync_watch_start copies what applies into participant 0's local
  * memory once, so a launch of a watch build that the host does not
  * watch (or watches on a device where it can neither read nor write while
  * the kernel runs, with no deadline) costs one local load per barrier in
  * one work-item.
  * Otherwise it (1) counts the barrier in local memory and, for progress,
- * stores the count in word 18, which the host reads while the kernel runs;
- * and after every barrier (every gsync_watch_every-th, where a build sets
- * it) (2) stops the launch as gsync_cancelled if the host wrote this
- * launch's tag (word 23, which libgsync writes before the launch) into
- * word 22; (3) with a deadline, stops it as gsync_deadline once the device
- * clock has passed the end gsync_watch_start worked out. To stop, it
- * stores the count in word 18, sets the abort word as a group that gave up
+ * stores the count in word watch_barriers, which the host reads while the
+ * kernel runs; and after every barrier (every gsync_watch_every-th, where a
+ * build sets it) (2) stops the launch as gsync_cancelled if the host wrote
+ * this launch's tag (word watch_tag, which libgsync writes before the
+ * launch) into word watch_cancel; (3) with a deadline, stops it as
+ * gsync_deadline once the device clock has passed the end
+ * gsync_watch_start worked out. To stop, it stores the count in word
+ * watch_barriers, sets the abort word as a group that gave up
  * does, and leaves: it stops arriving, and every other group finds the
  * abort word set in its next long wait (gsync_spin_check) and leaves too.
  * A tag rather than a flag: a cancel that comes after its launch ended
@@ -365,13 +363,11 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
  * gsync_watch_enable requires): a build without it, the default, has no
  * trace of the watch, so a kernel nobody watches pays nothing for it.
  * Without a spin limit nothing could leave a wait, and it is empty too. */
-#define gsync_cancelled 3u
 #ifndef gsync_watch_every
 #define gsync_watch_every 1u
 #endif
-#define gsync_deadline 4u
-#define gsync_watch_progress 1u
-#define gsync_watch_cancel 2u
+/* The bit of participant 0's mode (beside the state's gsync_watch_progress
+ * and gsync_watch_cancel) that says a deadline is set. */
 #define gsync_watch_deadline 4u
 /* Participant 0's copy of the watch (local memory its leader alone uses):
  * the mode bits above, and the deadline's end by the device clock (low,
@@ -402,10 +398,11 @@ void gsync_watch_tick(private struct gsync_ctx *c, uint mode) {
     volatile global uint *w = c->state;
     uint ticks = ++*gsync_ticks(c);
     if (mode & gsync_watch_progress)
-      w[18] = ticks;
+      w[gsync_word_watch_barriers] = ticks;
     uint stop = 0u;
     if (ticks % gsync_watch_every == 0u) {
-      if ((mode & gsync_watch_cancel) && w[22] != 0u && w[22] == w[23])
+      if ((mode & gsync_watch_cancel) && w[gsync_word_watch_cancel] != 0u &&
+          w[gsync_word_watch_cancel] == w[gsync_word_watch_tag])
         stop = gsync_cancelled;
 #ifdef gsync_watch_clock
       local uint *end = gsync_watch_end(c);
@@ -415,8 +412,8 @@ void gsync_watch_tick(private struct gsync_ctx *c, uint mode) {
 #endif
     }
     if (stop != 0u) {
-      w[18] = ticks;
-      atomic_cmpxchg(c->state + 10, 0u, stop);
+      w[gsync_word_watch_barriers] = ticks;
+      atomic_cmpxchg(c->state + gsync_word_abort_kind, 0u, stop);
       *c->left = 1;
     }
   }
@@ -427,12 +424,13 @@ void gsync_watch_tick(private struct gsync_ctx *c, uint mode) {
  * 20-21), and its copy of what the host watches. */
 void gsync_watch_start(private struct gsync_ctx *c) {
 #if gsync_spin_limit_ms && defined(gsync_watch)
-  uint mode = c->state[24] & (gsync_watch_progress | gsync_watch_cancel);
+  uint mode = c->state[gsync_word_watch_mode] &
+              (gsync_watch_progress | gsync_watch_cancel);
 #ifdef gsync_watch_clock
   ulong now = gsync_clock(0u);
-  c->state[20] = (uint)now;
-  c->state[21] = (uint)(now >> 32);
-  uint limit = c->state[19];
+  c->state[gsync_word_watch_start_lo] = (uint)now;
+  c->state[gsync_word_watch_start_hi] = (uint)(now >> 32);
+  uint limit = c->state[gsync_word_watch_deadline_ms];
   if (limit != 0u) {
     ulong end = now + (ulong)limit * gsync_clock_per_ms;
     gsync_watch_end(c)[0] = (uint)end;
@@ -467,7 +465,7 @@ uint gsync_root(uint p, uint k) {
  * one with p >= v0 v1 v2 is left out: this returns 0 and it leaves, like a
  * group that was not admitted. When every launched group takes part (or
  * the launch is 1-D) the grid is the launch's shape and needs no search.
- * Participant 0 records the grid in state words 6-8 for the host.
+ * Participant 0 records the grid in the state's words grid for the host.
  *
  * The search: the smallest extent m of a grid is at most cbrt(P), and the
  * other two are a best pair for the budget P / m, whose smaller one is at
@@ -557,9 +555,9 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
   c->id[1] = me / v0 % v1;
   c->id[2] = me / (v0 * v1);
   if (me == 0u && gsync_leader()) {
-    c->state[6] = v0;
-    c->state[7] = v1;
-    c->state[8] = v2;
+    c->state[gsync_word_grid] = v0;
+    c->state[gsync_word_grid + 1u] = v1;
+    c->state[gsync_word_grid + 2u] = v2;
     gsync_watch_start(c);
   }
   return 1;

@@ -10,6 +10,11 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep, open, pthreads */
 #include "libgsync.h"
 
+#include "gsync-state.h"
+
+/* The fingerprint's value while it is hashed (docs/constraints.md). */
+#define FINGERPRINT_PLACEHOLDER "0000000000000000"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -104,6 +109,10 @@ struct gsync_program {
    * "state_layout"); NULL in files from before they were written. */
   char *fingerprint;
   char *layout;
+  /* The constraints' compact form (json-c's, "fingerprint" set to 16
+   * zeros): with the program's source, what the fingerprint is a hash of
+   * (docs/constraints.md, "Fingerprint"). */
+  char *canon;
   int any_barrier; /* some kernel has a state argument */
 };
 
@@ -972,7 +981,8 @@ static gsync_status load_sites(const where *top, json_object *root,
 /* The state layout a "state_layout" string declares. */
 typedef struct state_layout {
   size_t fixed, per_group, participants, grid, abort_at, record;
-  char barrier[64], discovery[64];
+  size_t poll_cap; /* SIZE_MAX: the discovery reads no poll cap */
+  char barrier[64], discovery[64], table[20];
 } state_layout;
 
 /* Matches "key=" at *s and then a value of letters, digits, '-' and '_'
@@ -1012,24 +1022,33 @@ static int layout_number(const char **s, const char *key, size_t *out) {
   return 1;
 }
 
-/* Parses "gsync-layout/1 barrier=B discovery=D rules=H fixed=N
- * per_group=N participants=N grid=N abort=N record=N", every part in that
- * order and nothing else. Returns 1 if s is exactly that. */
+/* The layout strings before the state table's hash: written by an older
+ * gsync-rewrite, whose state words this libgsync cannot vouch for. */
+static const char old_layout_head[] = "gsync-layout/1 ";
+
+/* Parses "gsync-layout/2 barrier=B discovery=D rules=H table=T fixed=N
+ * per_group=N participants=N grid=N abort=N record=N [poll_cap=N]",
+ * every part in that order and nothing else. Returns 1 if s is exactly
+ * that. */
 static int parse_layout(const char *s, state_layout *l) {
-  static const char head[] = "gsync-layout/1 ";
+  static const char head[] = "gsync-layout/2 ";
   char hash[20];
   if (strncmp(s, head, sizeof head - 1) != 0)
     return 0;
   s += sizeof head - 1;
+  l->poll_cap = SIZE_MAX;
   return layout_word(&s, "barrier", l->barrier, sizeof l->barrier) &&
          layout_word(&s, "discovery", l->discovery, sizeof l->discovery) &&
          layout_word(&s, "rules", hash, sizeof hash) && strlen(hash) == 16 &&
-         layout_number(&s, "fixed", &l->fixed) &&
+         layout_word(&s, "table", l->table, sizeof l->table) &&
+         strlen(l->table) == 16 && layout_number(&s, "fixed", &l->fixed) &&
          layout_number(&s, "per_group", &l->per_group) &&
          layout_number(&s, "participants", &l->participants) &&
          layout_number(&s, "grid", &l->grid) &&
          layout_number(&s, "abort", &l->abort_at) &&
-         layout_number(&s, "record", &l->record) && *s == '\0';
+         layout_number(&s, "record", &l->record) &&
+         (*s == '\0' || layout_number(&s, "poll_cap", &l->poll_cap)) &&
+         *s == '\0';
 }
 
 /* Returns whether s is 16 lower-case hexadecimal digits. */
@@ -1057,6 +1076,8 @@ static gsync_status check_kernel_layout(const where *w, size_t index,
        l->abort_at},
       {"abort record's size (spin_limit_ms)",
        k->has_abort_record ? k->abort_bytes : SIZE_MAX, l->record},
+      {"poll_cap_offset", k->has_poll_cap ? k->poll_cap_offset : SIZE_MAX,
+       l->poll_cap},
   };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     char have[32] = "missing";
@@ -1091,17 +1112,42 @@ static gsync_status load_identity(const where *w, json_object *root,
     return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
                 "%s: field \"%s\" is missing", w->file,
                 fp == NULL ? "fingerprint" : "state_layout");
-  if (fp == NULL)
+  if (fp == NULL && !p->any_barrier)
     return GSYNC_OK;
+  if (fp == NULL)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: the constraints have no \"fingerprint\" and no "
+                "\"state_layout\" (an older gsync-rewrite wrote them, or "
+                "they were cut): nothing ties them to an output. Rewrite "
+                "the kernel again with this version and use its output and "
+                "constraints",
+                w->file);
   if (!is_fingerprint(json_object_get_string(fp)))
     return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
                 "%s: field \"fingerprint\" is not 16 hexadecimal digits",
                 w->file);
-  if (!parse_layout(json_object_get_string(lay), &l))
+  const char *layout = json_object_get_string(lay);
+  if (strncmp(layout, old_layout_head, sizeof old_layout_head - 1) == 0)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: an older gsync-rewrite wrote these constraints "
+                "(\"state_layout\" is gsync-layout/1, without the state "
+                "table's hash): rewrite the kernel again with this version "
+                "and use its output and constraints",
+                w->file);
+  if (!parse_layout(layout, &l))
     return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
                 "%s: field \"state_layout\" is not of the form "
-                "\"gsync-layout/1 barrier=... abort=N\"",
+                "\"gsync-layout/2 barrier=... record=N [poll_cap=N]\"",
                 w->file);
+  char own[20];
+  snprintf(own, sizeof own, "%016llx",
+           (unsigned long long)gsync_state_table_hash());
+  if (strcmp(l.table, own) != 0)
+    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                "%s: the output was written for state table %s, this "
+                "libgsync was built with table %s: use a gsync-rewrite and "
+                "a libgsync of one version",
+                w->file, l.table, own);
   if (strcmp(l.barrier, p->barrier) != 0 ||
       (strcmp(l.discovery, "none") != 0) != p->discovery)
     return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
@@ -1115,7 +1161,18 @@ static gsync_status load_identity(const where *w, json_object *root,
       return st;
   p->fingerprint = dup_string(json_object_get_string(fp));
   p->layout = dup_string(json_object_get_string(lay));
-  if (p->fingerprint == NULL || p->layout == NULL)
+  /* The compact form with the placeholder in place of the fingerprint,
+   * which is then put back where it was. */
+  if (p->fingerprint != NULL) {
+    json_object_object_add(root, "fingerprint",
+                           json_object_new_string(FINGERPRINT_PLACEHOLDER));
+    const char *canon = json_object_to_json_string_ext(
+        root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    p->canon = canon != NULL ? dup_string(canon) : NULL;
+    json_object_object_add(root, "fingerprint",
+                           json_object_new_string(p->fingerprint));
+  }
+  if (p->fingerprint == NULL || p->layout == NULL || p->canon == NULL)
     return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
                 w->file);
   return GSYNC_OK;
@@ -1123,10 +1180,11 @@ static gsync_status load_identity(const where *w, json_object *root,
 
 /* Finds the lines '#define NAME "VALUE"' of the source (each at the start
  * of a line, as gsync-rewrite writes them). Copies the first VALUE into
- * buf (of len bytes; a longer one is taken as absent) and returns how
- * many such lines there are. */
+ * buf (of len bytes; a longer one is taken as absent), sets *at (if not
+ * NULL) to its offset in src, and returns how many such lines there
+ * are. */
 static size_t find_define(const char *src, size_t n, const char *name,
-                          char *buf, size_t len) {
+                          char *buf, size_t len, size_t *at) {
   char head[64];
   size_t count = 0;
   int hl = snprintf(head, sizeof head, "#define %s \"", name);
@@ -1142,6 +1200,8 @@ static size_t find_define(const char *src, size_t n, const char *name,
       continue;
     if (count++ == 0) {
       size_t vl = (size_t)(end - v);
+      if (at != NULL)
+        *at = (size_t)(v - src);
       if (vl >= len)
         vl = 0;
       memcpy(buf, v, vl);
@@ -1151,14 +1211,29 @@ static size_t find_define(const char *src, size_t n, const char *name,
   return count;
 }
 
+/* The fingerprint of a source (n bytes) whose fingerprint line's value
+ * starts at value, with the constraints' compact form canon: FNV-1a over
+ * the source with that value as 16 zeros, a NUL, and canon. */
+static void recompute_fingerprint(const char *src, size_t n, size_t value,
+                                  const char *canon, char out[17]) {
+  size_t fl = sizeof FINGERPRINT_PLACEHOLDER - 1;
+  uint64_t h = gsync_fnv1a(GSYNC_FNV_OFFSET, src, value);
+  h = gsync_fnv1a(h, FINGERPRINT_PLACEHOLDER, fl);
+  h = gsync_fnv1a(h, src + value + fl, n - value - fl);
+  h = gsync_fnv1a(h, "", 1);
+  h = gsync_fnv1a(h, canon, strlen(canon));
+  snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
 /* Checks that source holds the identity the constraints record (see the
  * top of this section). Returns GSYNC_OK or GSYNC_ERR_MISMATCH. */
 static gsync_status check_identity(const gsync_program *p, const char *src,
                                    size_t n, char *err, size_t errlen) {
   char fp[32] = "", layout[256] = "";
-  size_t nfp = find_define(src, n, "gsync_fingerprint", fp, sizeof fp);
+  size_t at = 0;
+  size_t nfp = find_define(src, n, "gsync_fingerprint", fp, sizeof fp, &at);
   size_t nlay =
-      find_define(src, n, "gsync_state_layout", layout, sizeof layout);
+      find_define(src, n, "gsync_state_layout", layout, sizeof layout, NULL);
   if (nfp > 1 || nlay > 1)
     return fail(err, errlen, GSYNC_ERR_MISMATCH,
                 "%s: the program's source holds %zu gsync_fingerprint lines: "
@@ -1192,6 +1267,17 @@ static gsync_status check_identity(const gsync_program *p, const char *src,
                 "%s: the program's source declares state layout \"%s\", the "
                 "constraints \"%s\": one of them was edited",
                 p->path, layout, p->layout);
+  char again[17];
+  recompute_fingerprint(src, n, at, p->canon, again);
+  if (strcmp(again, p->fingerprint) != 0)
+    return fail(err, errlen, GSYNC_ERR_MISMATCH,
+                "%s: the output and the constraints no longer hold what "
+                "their fingerprint %s was taken of (it is now %s): the "
+                "program's source or a field of the constraints (\"build\", "
+                "an offset, a kernel) was changed after gsync-rewrite wrote "
+                "them. Rewrite the kernel again and use its output and "
+                "constraints as written",
+                p->path, p->fingerprint, again);
   return GSYNC_OK;
 }
 
@@ -1421,6 +1507,7 @@ void gsync_program_release(gsync_program *program) {
   free_abort_info(&program->abort);
   free(program->fingerprint);
   free(program->layout);
+  free(program->canon);
   free(program->barrier);
   free(program->path);
   free(program);

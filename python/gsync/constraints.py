@@ -14,6 +14,7 @@ import os
 import re
 import stat
 
+from . import layout
 from .errors import FileError, FormatError
 
 MAX_CONSTRAINTS_BYTES = 16 << 20
@@ -24,9 +25,11 @@ MAX_STATE_PER_GROUP = 1 << 16
 STATE_READ_BYTES = 256
 UINT32_MAX = 0xFFFFFFFF
 INT64_MAX = (1 << 63) - 1
-# Eight words; six in files from before the spin limit was a time.
-ABORT_RECORD_BYTES = 32
-ABORT_RECORD_BYTES_UNTIMED = 24
+# The abort record's words (the state table's); in files from before the
+# spin limit was a time, those before the time waited.
+ABORT_RECORD_BYTES = layout.WORDS["abort"] * 4
+ABORT_RECORD_BYTES_UNTIMED = (layout.WORD["abort_waited_ms"] -
+                              layout.WORD["abort"]) * 4
 # The largest value a "params" entry may give (MAX_PARAM_BYTES).
 MAX_PARAM_BYTES = 1 << 16
 
@@ -283,10 +286,15 @@ def _parse_version(s):
 
 
 _LAYOUT = re.compile(
-    r"gsync-layout/1 barrier=([-\w]{1,63}) discovery=([-\w]{1,63}) "
-    r"rules=([-\w]{16}) fixed=(\d{1,9}) per_group=(\d{1,9}) "
-    r"participants=(\d{1,9}) grid=(\d{1,9}) abort=(\d{1,9}) record=(\d{1,9})",
+    r"gsync-layout/2 barrier=([-\w]{1,63}) discovery=([-\w]{1,63}) "
+    r"rules=([-\w]{16}) table=([-\w]{16}) fixed=(\d{1,9}) "
+    r"per_group=(\d{1,9}) participants=(\d{1,9}) grid=(\d{1,9}) "
+    r"abort=(\d{1,9}) record=(\d{1,9})(?: poll_cap=(\d{1,9}))?",
     re.ASCII)
+# The layout strings before the state table's hash (an older tool's).
+_OLD_LAYOUT = "gsync-layout/1 "
+# The fingerprint's value while it is hashed.
+_PLACEHOLDER = "0" * 16
 
 
 def parse_layout(s):
@@ -295,9 +303,11 @@ def parse_layout(s):
     if m is None:
         return None
     g = m.groups()
-    return {"barrier": g[0], "discovery": g[1], "fixed": int(g[3]),
-            "per_group": int(g[4]), "participants": int(g[5]),
-            "grid": int(g[6]), "abort": int(g[7]), "record": int(g[8])}
+    return {"barrier": g[0], "discovery": g[1], "table": g[3],
+            "fixed": int(g[4]), "per_group": int(g[5]),
+            "participants": int(g[6]), "grid": int(g[7]), "abort": int(g[8]),
+            "record": int(g[9]),
+            "poll_cap": int(g[10]) if g[10] is not None else None}
 
 
 def reserved_macro(name):
@@ -506,14 +516,31 @@ class Constraints:
         if (fp is None) != (lay is None):
             missing = "fingerprint" if fp is None else "state_layout"
             raise w.fail(f'field "{missing}" is missing')
-        if fp is None:
+        if fp is None and not self.any_barrier:
             return
+        if fp is None:
+            raise w.fail(
+                'the constraints have no "fingerprint" and no "state_layout" '
+                "(an older gsync-rewrite wrote them, or they were cut): "
+                "nothing ties them to an output. Rewrite the kernel again "
+                "with this version and use its output and constraints")
         if not re.fullmatch(r"[0-9a-f]{16}", fp):
             raise w.fail('field "fingerprint" is not 16 hexadecimal digits')
+        if lay.startswith(_OLD_LAYOUT):
+            raise w.fail(
+                'an older gsync-rewrite wrote these constraints '
+                '("state_layout" is gsync-layout/1, without the state '
+                "table's hash): rewrite the kernel again with this version "
+                "and use its output and constraints")
         lo = parse_layout(lay)
         if lo is None:
             raise w.fail('field "state_layout" is not of the form '
-                         '"gsync-layout/1 barrier=... abort=N"')
+                         '"gsync-layout/2 barrier=... record=N [poll_cap=N]"')
+        if lo["table"] != layout.TABLE_HASH:
+            raise w.fail(
+                f"the output was written for state table {lo['table']}, this "
+                f"libgsync was built with table {layout.TABLE_HASH}: use a "
+                "gsync-rewrite and a libgsync of one version")
         if lo["barrier"] != self.barrier or \
                 (lo["discovery"] != "none") != self.discovery:
             raise w.fail(
@@ -533,7 +560,8 @@ class Constraints:
                     ("abort_offset", k.abort_offset, lo["abort"]),
                     ("abort record's size (spin_limit_ms)",
                      k.abort_bytes if k.abort_offset is not None else None,
-                     lo["record"])):
+                     lo["record"]),
+                    ("poll_cap_offset", k.poll_cap_offset, lo["poll_cap"])):
                 if have != want:
                     shown = "missing" if have is None else have
                     raise w.fail(
@@ -542,6 +570,13 @@ class Constraints:
                         "edited, or mixed from two rewrites")
         self.fingerprint = fp
         self.layout = lay
+        # What the fingerprint was taken of, with the program's source:
+        # the document's compact form with the placeholder in its place
+        # (as json-c writes it: no spaces, "/" and non-ASCII as they are).
+        doc = dict(doc)
+        doc["fingerprint"] = _PLACEHOLDER
+        self.canon = json.dumps(doc, separators=(",", ":"),
+                                ensure_ascii=False).encode("utf-8")
 
     def __del__(self):
         # The -I directories held open for PoCL (device._include_alias).
@@ -569,6 +604,16 @@ def _find_define(src, name):
     start of a line, as gsync-rewrite writes them)."""
     return re.findall(r'(?m)^#define ' + re.escape(name) + r' "([^"\n]*)"',
                       src)
+
+
+def _fingerprint_again(c, src):
+    """The fingerprint of src, whose fingerprint line is the only one, with
+    the constraints c: FNV-1a over src with its value as 16 zeros, a NUL,
+    and the constraints' compact form."""
+    data = src.encode("utf-8", "surrogateescape")
+    m = re.search(rb'(?m)^#define gsync_fingerprint "([0-9a-f]{16})"', data)
+    data = data[:m.start(1)] + _PLACEHOLDER.encode() + data[m.end(1):]
+    return "%016x" % layout.fnv1a64(b"\0" + c.canon, layout.fnv1a64(data))
 
 
 def check_identity(c, src):
@@ -599,8 +644,18 @@ def check_identity(c, src):
             f"{c.path}: the constraints belong to output {c.fingerprint}, but "
             f"the program was built from output {fp}: use the output and the "
             "constraints of one rewrite")
-    layout = lays[0] if lays else ""
-    if not lays or layout != c.layout:
+    declared = lays[0] if lays else ""
+    if not lays or declared != c.layout:
         raise MismatchError(
             f'{c.path}: the program\'s source declares state layout '
-            f'"{layout}", the constraints "{c.layout}": one of them was edited')
+            f'"{declared}", the constraints "{c.layout}": one of them was '
+            "edited")
+    again = _fingerprint_again(c, src)
+    if again != c.fingerprint:
+        raise MismatchError(
+            f"{c.path}: the output and the constraints no longer hold what "
+            f"their fingerprint {c.fingerprint} was taken of (it is now "
+            f"{again}): the program's source or a field of the constraints "
+            '("build", an offset, a kernel) was changed after gsync-rewrite '
+            "wrote them. Rewrite the kernel again and use its output and "
+            "constraints as written")

@@ -7,19 +7,25 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from . import layout
 from . import watch as _watch
 from .constraints import PROBE_SETS
 from .device import FIT_MACRO, built_with
 from .errors import (ArgumentError, KernelError, LaunchAborted, LaunchError,
                      MismatchError, OpenCLError)
 
-# The abort record's words (docs/constraints.md, "The state buffer").
+# The abort record's words, counted from its first (the state table's:
+# gsync.layout, docs/constraints.md).
 (ABORT_KIND, ABORT_SITE, ABORT_GROUP, ABORT_REAL_GROUP, ABORT_ARRIVED,
- ABORT_EXPECTED, ABORT_WAITED_MS, ABORT_LAUNCHED) = range(8)
-ABORTED_IN_BARRIER, ABORTED_IN_DISCOVERY = 1, 2
-# The probe of how many work-groups fit: state word 4 nonzero makes a
-# launch one, word 1 is its count (rewrite-rules/discovery-none.cl).
-FIT_COUNT, FIT_ON = 1, 4
+ ABORT_EXPECTED, ABORT_WAITED_MS, ABORT_LAUNCHED) = (
+    layout.WORD["abort_" + n] - layout.WORD["abort"]
+    for n in ("kind", "site", "group", "real_group", "arrived", "expected",
+              "waited_ms", "launched"))
+ABORTED_IN_BARRIER = layout.VALUE["aborted_in_barrier"]
+ABORTED_IN_DISCOVERY = layout.VALUE["aborted_in_discovery"]
+# The probe of how many work-groups fit: state word fit_on nonzero makes a
+# launch one, word fit_count is its count (rewrite-rules/discovery-none.cl).
+FIT_COUNT, FIT_ON = layout.WORD["fit_count"], layout.WORD["fit_on"]
 # The local memory the probe gives each local pointer argument, which it
 # never touches (PROBE_LOCAL_BYTES in libgsync.c).
 PROBE_LOCAL_BYTES = 16
@@ -264,8 +270,8 @@ class Kernel:
 
     def _zero(self, queue):
         self._cap_written = 0
-        # While the host shares the state, it alone writes word 22 (the
-        # cancel; see cancel()): the zeroing goes around it.
+        # While the host shares the state, it alone writes word
+        # watch_cancel (see cancel()): the zeroing goes around it.
         ranges = [(0, self.state_bytes)]
         w = self.watch_state
         if w is not None and w.shared is not None:
@@ -604,7 +610,9 @@ class Kernel:
         fails)."""
         kernel = (self.kernel if self.info.params is None
                   else self._probe_kernel())
-        on = np.array([0, 0, 0, 1], np.uint32)
+        # The probe's words from fit_count to fit_on: 0 but the last.
+        on = np.zeros(FIT_ON - FIT_COUNT + 1, np.uint32)
+        on[-1] = 1
         glob = tuple(g * ls for g, ls in zip(groups, local))
         count = np.zeros(1, np.uint32)
         try:
@@ -632,7 +640,7 @@ class Kernel:
             raise err from None
         try:
             self._last = cl.enqueue_copy(queue, self.state,
-                                         np.zeros(4, np.uint32),
+                                         np.zeros_like(on),
                                          dst_offset=FIT_COUNT * 4,
                                          wait_for=[run])
         except cl.Error as e:
@@ -720,7 +728,7 @@ class Kernel:
         if i.abort_offset is not None and words[i.abort_offset // 4]:
             rec = words[i.abort_offset // 4:(i.abort_offset + i.abort_bytes) // 4]
             self._zero(queue)
-            if self.watch_state is not None and rec[0] in (
+            if self.watch_state is not None and rec[ABORT_KIND] in (
                     _watch.ABORTED_BY_CANCEL, _watch.ABORTED_AT_DEADLINE):
                 raise _watch.stopped(self, words)
             raise self._aborted(rec)

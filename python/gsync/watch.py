@@ -2,12 +2,13 @@
 gsync_watch_enable(), gsync_progress(), gsync_cancel() and
 gsync_set_deadline() over PyOpenCL.
 
-The kernel's participant 0 counts barriers in state word 18 and looks for
-a cancel (word 22 equal to the launch's tag, word 23) and a deadline (word
-19) after each barrier, as word 24 asks (rewrite-rules/prelude.cl). Before
-each launch the host writes words 18-21, 23 and 24 through the queue, ordered like the
-state's zeroing; word 22 is written by cancel() alone (the zeroing leaves
-it), so that a cancel of a launch still queued behind another is kept
+The kernel's participant 0 counts barriers in state word watch_barriers
+and looks for a cancel (word watch_cancel equal to the launch's tag, word
+watch_tag) and a deadline (word watch_deadline_ms) after each barrier, as
+word watch_mode asks (rewrite-rules/prelude.cl; the numbers are the state
+table's, gsync.layout). Before each launch the host writes every watch
+word but watch_cancel through the queue, ordered like the state's zeroing;
+watch_cancel is written by cancel() alone (the zeroing leaves it), so that a cancel of a launch still queued behind another is kept
 until it runs, and a late one, naming a launch that has ended, stops no
 other.
 
@@ -26,17 +27,27 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from . import layout
 from .device import (WATCH_BUILD_OPTION, WATCH_MACRO, _nv_compute_capability,
                      built_with, cpu_clock_hz)
 from .errors import (ArgumentError, DeviceError, KernelError, LaunchError,
                      MismatchError)
 
-# State words (docs/constraints.md, "The state buffer").
-(BARRIERS, DEADLINE_MS, START_LO, START_HI, CANCEL, TAG, MODE,
- END) = range(18, 26)
+# State words and their values (the state table: gsync.layout).
+BARRIERS = layout.WORD["watch_barriers"]
+DEADLINE_MS = layout.WORD["watch_deadline_ms"]
+START_LO = layout.WORD["watch_start_lo"]
+START_HI = layout.WORD["watch_start_hi"]
+CANCEL = layout.WORD["watch_cancel"]
+TAG = layout.WORD["watch_tag"]
+MODE = layout.WORD["watch_mode"]
+END = layout.WORD["watch"] + layout.WORDS["watch"]
+ABORT_KIND = layout.WORD["abort_kind"]
 # Word MODE: what the host watches in a launch (prelude.cl).
-WATCH_PROGRESS, WATCH_CANCEL = 1, 2
-ABORTED_BY_CANCEL, ABORTED_AT_DEADLINE = 3, 4
+WATCH_PROGRESS = layout.VALUE["watch_progress"]
+WATCH_CANCEL = layout.VALUE["watch_cancel"]
+ABORTED_BY_CANCEL = layout.VALUE["cancelled"]
+ABORTED_AT_DEADLINE = layout.VALUE["deadline"]
 
 
 @dataclass
@@ -156,17 +167,18 @@ def _share_state(k, w, queue):
 
 def prepare(k, queue):
     """Enqueues, after k's latest command, the words a launch starts from:
-    no barriers yet (18), the deadline (19), no start time (20-21), the
-    launch's tag (23), which cancel() then names, and what the host
-    watches (24: progress and cancel where it shares the state)."""
+    no barriers yet, the deadline, no start time, the launch's tag, which
+    cancel() then names, and what the host watches (progress and cancel
+    where it shares the state). A fill per word (a fill's offset must be a
+    multiple of its pattern's size)."""
     w = k.watch_state
     tag = w.tag + 1 if w.tag + 1 < 2**32 else 1
     mode = WATCH_PROGRESS | WATCH_CANCEL if w.shared is not None else 0
-    for word, pattern in ((BARRIERS, [0, w.deadline_ms]),
-                          (START_LO, [0, 0]), (TAG, [tag]), (MODE, [mode])):
+    for word, value in ((BARRIERS, 0), (DEADLINE_MS, w.deadline_ms),
+                        (START_LO, 0), (START_HI, 0), (TAG, tag),
+                        (MODE, mode)):
         k._last = cl.enqueue_fill_buffer(
-            queue, k.state, np.array(pattern, np.uint32), word * 4,
-            4 * len(pattern),
+            queue, k.state, np.array([value], np.uint32), word * 4, 4,
             wait_for=[k._last] if k._last is not None else None)
     w.tag = tag
 
@@ -175,7 +187,7 @@ def stopped(k, words):
     """The LaunchCancelled of a launch the host stopped, from its words."""
     from .errors import LaunchCancelled
     barriers = words[BARRIERS]
-    if words[10] == ABORTED_AT_DEADLINE:
+    if words[ABORT_KIND] == ABORTED_AT_DEADLINE:
         d = words[DEADLINE_MS]
         return LaunchCancelled(
             f"kernel {k.name}: stopped at its deadline of {d} ms after "

@@ -33,9 +33,10 @@ cp "$K/stencil.$DEF.nd.cl" "$work/nd.cl"
 cp "$K/stencil.$DEF.nd.json" "$work/nd.json"
 cp "$K/reqd.$DEF.cl" "$work/reqd.cl"
 cp "$K/reqd.$DEF.json" "$work/reqd.json"
-# As test/run/misuse.test makes them: without "params", and an image.
+cp "$K/image.$DEF.nd.cl" "$work/image.cl"
+cp "$K/image.$DEF.nd.json" "$work/image.json"
+# As test/run/misuse.test makes it: edited after the rewrite.
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); [k.pop('params') for k in d['kernels']]; json.dump(d, open(sys.argv[2], 'w'))" "$work/nd.json" "$work/nd-old.json"
-python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['kernels'][0]['params'][2]['kind'] = 'image'; json.dump(d, open(sys.argv[2], 'w'))" "$work/nd.json" "$work/nd-image.json"
 mkfifo "$work/fifo"
 for plat in $PLATFORMS; do
   export GSYNC_PLATFORM=$plat

@@ -34,8 +34,9 @@ cp "$root"/test/rules/*.cl "$tmp_rules"/
 # (the spin-limit tests on PoCL); the tool rightly refuses it here. slow.cl
 # needs -DSLOW_MS (test/run/spin-time.test).
 inputs=$(ls "$root"/test/run/kernels/*.cl | grep -v -e '/uneven\.cl$' -e '/slow\.cl$')
-# reqd.cl: libgsync-misuse's kernel with reqd_work_group_size (harden.sh).
-inputs="$inputs $root/test/run/Inputs/reqd.cl"
+# reqd.cl and image.cl: libgsync-misuse's kernels with reqd_work_group_size
+# and with an image parameter (harden.sh).
+inputs="$inputs $root/test/run/Inputs/reqd.cl $root/test/run/Inputs/image.cl"
 for extra in "$root"/bench/kernels/*.cl; do
   [ -f "$extra" ] && inputs="$inputs $extra"
 done

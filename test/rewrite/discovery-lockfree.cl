@@ -63,7 +63,7 @@
 // CHECK: /* discovery-lockfree: occupancy discovery without a lock. A polled group's
 // CHECK: #define GSYNC_LF_STILL 4u
 // CHECK: #define GSYNC_LF_STILL 64u
-// CHECK:   uint launched = gsync_launch_groups(), cap = s[32];
+// CHECK:   uint launched = gsync_launch_groups(), cap = s[gsync_word_poll_cap];
 // CHECK-NEXT:   return cap != 0u && cap < launched ? cap : launched;
 // CHECK:   uint polled = gsync_lf_polled(s);
 // CHECK-NEXT:   if (gsync_launch_group() >= polled)

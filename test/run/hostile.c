@@ -23,8 +23,9 @@
  *                      value holds blanks. libgsync's build options must
  *                      build it on the device.
  *   limits DIR         DIR/flip.cl, flip.json: the stencil with the flip
- *                      barrier, and flip-old.json with max_work_groups 0,
- *                      as older tools wrote it. Launches past the rules'
+ *                      barrier, and flip-ticket.cl and .json, the same
+ *                      with the ticket discovery, whose rules state no
+ *                      bound (max_work_groups 0). Launches past the rules'
  *                      and the device's limits are refused before the
  *                      driver sees them.
  *   threads DIR        DIR/out.cl, out.json as for release. gsync_progress
@@ -380,13 +381,13 @@ static void case_limits(void) {
   check(st == GSYNC_ERR_LAUNCH, "limits: gsync_enqueue of 2^33 -> %s",
         gsync_status_name(st));
   gsync_kernel_release(gk);
-  /* Constraints from before max_work_groups (flip-old.json says 0): the
-   * state's 32-bit words still bound the launch. */
-  gsync_program *old;
-  if (gsync_program_load(in_dir("flip-old.json"), &old, err, sizeof err) ||
-      gsync_kernel_create(old, ctx, queue, s.kern, (size_t)1 << 34, &gk, err,
+  stencil_close(&s);
+  /* Rules that state no bound (flip with the ticket discovery:
+   * max_work_groups 0): the state's 32-bit words still bound the launch. */
+  stencil_open(&s, "flip-ticket", "", 2);
+  if (gsync_kernel_create(s.p, ctx, queue, s.kern, (size_t)1 << 34, &gk, err,
                           sizeof err))
-    die("flip-old.json", err);
+    die("flip-ticket.json", err);
   err[0] = '\0';
   st = gsync_enqueue(gk, queue, (size_t)1 << 33, 1, NULL, err, sizeof err);
   check(st == GSYNC_ERR_LAUNCH && strstr(err, "its state can count"),
@@ -394,7 +395,6 @@ static void case_limits(void) {
         gsync_status_name(st));
   printf("message: %s\n", err);
   gsync_kernel_release(gk);
-  gsync_program_release(old);
   stencil_close(&s);
 }
 

@@ -11,9 +11,10 @@
  *                              whose name holds TEXT)
  * DIR holds the files the lit test made: out.cl and out.json (the stencil
  * run-test kernel rewritten with the default barrier), nd.cl and nd.json
- * (the same with --no-discovery), nd-old.json (nd.json without "params",
- * as older tools wrote it), nd-image.json (nd.json with an image for
- * parameter 2), reqd.cl and reqd.json (Inputs/reqd.cl rewritten: a kernel
+ * (the same with --no-discovery), nd-old.json (nd.json without "params":
+ * constraints edited after the rewrite), image.cl and image.json
+ * (Inputs/image.cl rewritten with --no-discovery: an image for parameter
+ * 2), reqd.cl and reqd.json (Inputs/reqd.cl rewritten: a kernel
  * with reqd_work_group_size) and fifo, a FIFO; scratch files are made there
  * too. Exit status 0 when every case passed.
  */
@@ -310,10 +311,11 @@ static gsync_status probe_new(gsync_program *ndp, cl_program lib, int args,
 
 /* gsync_groups_that_fit needs none of the user's arguments (issue 24,
  * item 7; issue 29, item 8): it probes a kernel whose buffers were
- * released after a launch, and one whose arguments were never set. With
- * constraints from before "params" (nd-old.json) the probe takes the
- * kernel's own arguments and says so when they are unset; it refuses a
- * parameter it cannot make up (nd-image.json says the third is an image). */
+ * released after a launch, and one whose arguments were never set.
+ * Constraints edited after the rewrite (nd-old.json, without "params")
+ * no longer match their fingerprint and are refused; a parameter the
+ * probe cannot make up is refused by name (image.cl: the third is an
+ * image). */
 static void fit_without_arguments(gsync_program *ndp, cl_program lib) {
   char err[ERRLEN], what[160];
   const char *fn = "gsync_groups_that_fit";
@@ -324,28 +326,32 @@ static void fit_without_arguments(gsync_program *ndp, cl_program lib) {
            fn);
   expect(what, probe_new(ndp, lib, ARGS_NONE, err, sizeof err), GSYNC_OK, err);
   gsync_program *old = NULL, *image = NULL;
+  char *image_src = slurp("image.cl");
   if (gsync_program_load(in_dir("nd-old.json"), &old, err, sizeof err) ||
-      gsync_program_load(in_dir("nd-image.json"), &image, err, sizeof err)) {
-    check("gsync_groups_that_fit: load nd-old.json and nd-image.json", 0);
+      gsync_program_load(in_dir("image.json"), &image, err, sizeof err) ||
+      image_src == NULL) {
+    check("gsync_groups_that_fit: load nd-old.json and image.json", 0);
     gsync_program_release(old);
+    free(image_src);
     return;
   }
   snprintf(what, sizeof what,
-           "%s: constraints without \"params\", arguments never set", fn);
+           "%s: constraints edited after the rewrite (\"params\" removed)", fn);
   err[0] = '\0';
   expect(what, probe_new(old, lib, ARGS_NONE, err, sizeof err),
-         GSYNC_ERR_OPENCL, err);
-  check("gsync_groups_that_fit: ... says the constraints have no \"params\"",
-        strstr(err, "constraints have no \"params\"") != NULL);
-  snprintf(what, sizeof what,
-           "%s: constraints without \"params\", arguments set", fn);
-  expect(what, probe_new(old, lib, ARGS_KEPT, err, sizeof err), GSYNC_OK, err);
+         GSYNC_ERR_MISMATCH, err);
+  check("gsync_groups_that_fit: ... says the fingerprint no longer holds",
+        strstr(err, "no longer hold what their fingerprint") != NULL);
+  cl_program image_lib =
+      build(image_src, gsync_program_build_options(image, dev));
   snprintf(what, sizeof what, "%s: an image parameter", fn);
   err[0] = '\0';
-  expect(what, probe_new(image, lib, ARGS_NONE, err, sizeof err),
+  expect(what, probe_new(image, image_lib, ARGS_NONE, err, sizeof err),
          GSYNC_ERR_KERNEL, err);
   check("gsync_groups_that_fit: ... names the parameter",
-        strstr(err, "parameter 2 (n) is an image") != NULL);
+        strstr(err, "parameter 2 (img) is an image") != NULL);
+  clReleaseProgram(image_lib);
+  free(image_src);
   gsync_program_release(old);
   gsync_program_release(image);
 }

@@ -3,9 +3,10 @@
 
 usage: fingerprint.py OUT.cl C.json
 
-Recomputes the fingerprint of OUT.cl as the docs define it, 64-bit FNV-1a
-over the output's bytes with the fingerprint itself replaced by 16 zeros,
-and prints one line per check:
+Recomputes the fingerprint of OUT.cl and C.json as the docs define it,
+64-bit FNV-1a over the output's bytes, a NUL, and the constraints in
+json-c's compact form, both with the fingerprint itself replaced by 16
+zeros, and prints one line per check:
   source: FP       the value of the output's gsync_fingerprint line
   json: FP         the constraints' "fingerprint"
   hash: FP         the recomputed hash
@@ -32,9 +33,12 @@ def main():
     lay = re.search(rb'^#define gsync_state_layout "([^"\n]*)"', out, re.M)
     fp = m.group(1).decode() if m else "none"
     zeroed = out[:m.start(1)] + b"0" * 16 + out[m.end(1):] if m else out
+    canon = dict(doc, fingerprint="0" * 16)
+    canon = json.dumps(canon, separators=(",", ":"),
+                       ensure_ascii=False).encode("utf-8")
     print("source:", fp)
     print("json:", doc.get("fingerprint", "none"))
-    print("hash:", fnv1a64(zeroed))
+    print("hash:", fnv1a64(zeroed + b"\0" + canon))
     same = lay and lay.group(1).decode() == doc.get("state_layout")
     print("layout:", "same" if same else "differs")
 
