@@ -101,8 +101,12 @@ barrier_runs = " ".join([
         "--rules", os.path.join(src, "rewrite-rules"),
         "--kernels", os.path.join(src, "test", "run", "kernels")])
 # A test running %barrier-runs becomes one lit test per barrier
-# (test/utils/barrier_format.py).
-config.test_format = ShTestPerBarrier(config.gsync_tool, barrier_runs)
+# (test/utils/barrier_format.py); in the sanitizer build, for the default
+# barrier and one with per-group flags only.
+config.test_format = ShTestPerBarrier(
+    config.gsync_tool, barrier_runs,
+    few=("tree", "atomic-or")
+    if config.sanitize.upper() in ("ON", "1", "TRUE", "YES") else ())
 config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%bench", os.path.join(src, "bench")))
