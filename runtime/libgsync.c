@@ -143,7 +143,7 @@ struct gsync_kernel {
   cl_mem state;     /* NULL for a kernel without global_barrier() */
   size_t state_bytes;
   size_t max_groups;
-  /* The latest command on state (see after_latest): the queue it went to
+  /* The latest command on state (see gsli_after_latest): the queue it went to
    * (retained) or NULL for none yet, whether that queue is in order, and
    * its event, NULL where a launch on an in-order queue asked for none. */
   cl_command_queue last_q;
@@ -163,7 +163,7 @@ struct gsync_kernel {
   } fit[8];
   size_t n_fit;
   int fit_left_on; /* a probe's state words may not have been reset */
-  /* The poll cap (poll_cap_prepare): per device and local size, how many
+  /* The poll cap (gsli_poll_cap_prepare): per device and local size, how many
    * groups took part in the latest launch that launched more than took
    * part, how many launches have been capped to that since, and how many
    * capped launches admitted fewer than their cap. */
@@ -195,7 +195,7 @@ struct gsync_kernel {
 static const struct {
   const char *name;
   cl_bitfield bit;
-} atomic_cap_names[] = {
+} gsli_atomic_cap_names[] = {
     {"relaxed", CL_DEVICE_ATOMIC_ORDER_RELAXED},
     {"acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL},
     {"seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST},
@@ -214,7 +214,8 @@ static const struct {
 #define WATCH_MACRO "gsync_watch"
 enum { FIT_COUNT = 1, FIT_ON = 4 };
 
-#define N_ATOMIC_CAPS (sizeof atomic_cap_names / sizeof atomic_cap_names[0])
+#define N_ATOMIC_CAPS                                                          \
+  (sizeof gsli_atomic_cap_names / sizeof gsli_atomic_cap_names[0])
 
 /* The abort record a launch leaves in the state when a spin gave up
  * (rewrite-rules/prelude.cl): eight uint32 words. Files from before the
@@ -257,11 +258,11 @@ enum {
 
 /* Writes a formatted message into err (when there is room for one) and
  * returns status, so that a failure is reported in one statement. */
-static gsync_status fail(char *err, size_t errlen, gsync_status status,
-                         const char *fmt, ...) GSYNC_PRINTF(4, 5);
+gsync_status gsli_fail(char *err, size_t errlen, gsync_status status,
+                       const char *fmt, ...) GSYNC_PRINTF(4, 5);
 
-static gsync_status fail(char *err, size_t errlen, gsync_status status,
-                         const char *fmt, ...) {
+gsync_status gsli_fail(char *err, size_t errlen, gsync_status status,
+                       const char *fmt, ...) {
   if (err != NULL && errlen > 0) {
     va_list ap;
     va_start(ap, fmt);
@@ -272,7 +273,7 @@ static gsync_status fail(char *err, size_t errlen, gsync_status status,
 }
 
 /* Returns the symbolic name of an OpenCL error code, or "unknown error". */
-static const char *cl_error_name(cl_int code) {
+const char *gsli_cl_error_name(cl_int code) {
   switch (code) {
 #define E(x)                                                                   \
   case x:                                                                      \
@@ -316,21 +317,21 @@ static const char *cl_error_name(cl_int code) {
 }
 
 /* Reports a failed OpenCL call as GSYNC_ERR_OPENCL; returns that status. */
-static gsync_status cl_fail(char *err, size_t errlen, const char *call,
-                            cl_int code) {
-  return fail(err, errlen, GSYNC_ERR_OPENCL, "%s failed: %s (%d)", call,
-              cl_error_name(code), (int)code);
+gsync_status gsli_cl_fail(char *err, size_t errlen, const char *call,
+                          cl_int code) {
+  return gsli_fail(err, errlen, GSYNC_ERR_OPENCL, "%s failed: %s (%d)", call,
+                   gsli_cl_error_name(code), (int)code);
 }
 
 /* Reports a NULL argument where one is needed as GSYNC_ERR_ARGUMENT;
  * returns that status. */
-static gsync_status null_argument(char *err, size_t errlen, const char *fn,
-                                  const char *arg) {
-  return fail(err, errlen, GSYNC_ERR_ARGUMENT, "%s: %s is NULL", fn, arg);
+gsync_status gsli_null_argument(char *err, size_t errlen, const char *fn,
+                                const char *arg) {
+  return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT, "%s: %s is NULL", fn, arg);
 }
 
 /* Returns a malloc'd copy of s, or NULL when out of memory. */
-static char *dup_string(const char *s) {
+char *gsli_dup_string(const char *s) {
   size_t n = strlen(s) + 1;
   char *copy = malloc(n);
   if (copy != NULL)
@@ -366,21 +367,21 @@ static gsync_status read_file(const char *path, const char *kind, char **out,
                               size_t *out_len, char *err, size_t errlen) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
-    return fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
-                strerror(errno));
+    return gsli_fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
+                     strerror(errno));
   struct stat sb;
   gsync_status st = GSYNC_OK;
   char *buf = NULL;
   size_t len = 0;
   if (fstat(fd, &sb) != 0) {
-    st = fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
-              strerror(errno));
+    st = gsli_fail(err, errlen, GSYNC_ERR_IO, "%s: cannot open: %s", path,
+                   strerror(errno));
     goto close_fd;
   }
   if (!S_ISREG(sb.st_mode)) {
-    st = fail(err, errlen, GSYNC_ERR_IO,
-              "%s: cannot read: %s, not a regular file", path,
-              file_type_word(sb.st_mode));
+    st = gsli_fail(err, errlen, GSYNC_ERR_IO,
+                   "%s: cannot read: %s, not a regular file", path,
+                   file_type_word(sb.st_mode));
     goto close_fd;
   }
   /* The size may change while it is read: read to the end, bounded. */
@@ -392,7 +393,7 @@ static gsync_status read_file(const char *path, const char *kind, char **out,
       size_t want = buf == NULL ? cap : cap * 2;
       char *bigger = realloc(buf, want);
       if (bigger == NULL) {
-        st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", path);
+        st = gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", path);
         goto close_fd;
       }
       buf = bigger;
@@ -402,17 +403,17 @@ static gsync_status read_file(const char *path, const char *kind, char **out,
     if (got < 0 && errno == EINTR)
       continue;
     if (got < 0) {
-      st = fail(err, errlen, GSYNC_ERR_IO, "%s: read error: %s", path,
-                strerror(errno));
+      st = gsli_fail(err, errlen, GSYNC_ERR_IO, "%s: read error: %s", path,
+                     strerror(errno));
       goto close_fd;
     }
     if (got == 0)
       break;
     len += (size_t)got;
     if (len > MAX_CONSTRAINTS_BYTES) {
-      st = fail(err, errlen, GSYNC_ERR_IO,
-                "%s: cannot read: larger than %u bytes, too large for %s", path,
-                MAX_CONSTRAINTS_BYTES, kind);
+      st = gsli_fail(err, errlen, GSYNC_ERR_IO,
+                     "%s: cannot read: larger than %u bytes, too large for %s",
+                     path, MAX_CONSTRAINTS_BYTES, kind);
       goto close_fd;
     }
   }
@@ -429,8 +430,9 @@ close_fd:
 gsync_status gsync_read_file(const char *path, char **text, size_t *len,
                              char *err, size_t errlen) {
   if (path == NULL || text == NULL)
-    return fail(err, errlen, GSYNC_ERR_ARGUMENT, "gsync_read_file: %s is NULL",
-                path == NULL ? "path" : "text");
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "gsync_read_file: %s is NULL",
+                     path == NULL ? "path" : "text");
   size_t n = 0;
   *text = NULL;
   gsync_status st = read_file(path, "a source file", text, &n, err, errlen);
@@ -471,21 +473,22 @@ static const char *json_type_word(json_type t) {
 /* Looks up key in obj and checks its type. Returns GSYNC_OK and sets *out,
  * or GSYNC_ERR_FORMAT naming the file and field. When optional is set, a
  * missing key is GSYNC_OK with *out = NULL. */
-static gsync_status get_field(const where *w, json_object *obj, const char *key,
-                              json_type type, int optional, json_object **out) {
+gsync_status gsli_get_field(const where *w, json_object *obj, const char *key,
+                            json_type type, int optional, json_object **out) {
   json_object *v = NULL;
   const char *dot = w->path[0] != '\0' ? "." : "";
   *out = NULL;
   if (!json_object_object_get_ex(obj, key, &v) || v == NULL) {
     if (optional)
       return GSYNC_OK;
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s%s%s\" is missing", w->file, w->path, dot, key);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s%s%s\" is missing", w->file, w->path, dot,
+                     key);
   }
   if (!json_object_is_type(v, type))
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s%s%s\" must be %s", w->file, w->path, dot, key,
-                json_type_word(type));
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s%s%s\" must be %s", w->file, w->path, dot,
+                     key, json_type_word(type));
   *out = v;
   return GSYNC_OK;
 }
@@ -493,7 +496,7 @@ static gsync_status get_field(const where *w, json_object *obj, const char *key,
 /* The value of the integer v into *n; 0 if it lies beyond int64, which
  * json-c gives as int64's limit (the Python loader, which reads the value
  * itself, calls it out of range too: test_loader_diff.py). */
-static int json_int(json_object *v, int64_t *n) {
+int gsli_json_int(json_object *v, int64_t *n) {
   *n = json_object_get_int64(v);
   if (*n == INT64_MAX && json_object_get_uint64(v) != (uint64_t)INT64_MAX)
     return 0;
@@ -508,24 +511,25 @@ static int json_int(json_object *v, int64_t *n) {
 static gsync_status get_count(const where *w, json_object *obj, const char *key,
                               int optional, int64_t max, size_t *out) {
   json_object *v;
-  gsync_status st = get_field(w, obj, key, json_type_int, optional, &v);
+  gsync_status st = gsli_get_field(w, obj, key, json_type_int, optional, &v);
   if (st != GSYNC_OK || v == NULL)
     return st;
   int64_t n;
-  if (!json_int(v, &n) || n < 0 || n > max)
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s%s%s\" is out of range", w->file, w->path,
-                w->path[0] != '\0' ? "." : "", key);
+  if (!gsli_json_int(v, &n) || n < 0 || n > max)
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s%s%s\" is out of range", w->file, w->path,
+                     w->path[0] != '\0' ? "." : "", key);
   *out = (size_t)n;
   return GSYNC_OK;
 }
 
 /* Reads a boolean field into *out (0 or 1). Returns GSYNC_OK or
  * GSYNC_ERR_FORMAT; when optional and missing, *out keeps its value. */
-static gsync_status get_bool(const where *w, json_object *obj, const char *key,
-                             int optional, int *out) {
+gsync_status gsli_get_bool(const where *w, json_object *obj, const char *key,
+                           int optional, int *out) {
   json_object *v;
-  gsync_status st = get_field(w, obj, key, json_type_boolean, optional, &v);
+  gsync_status st =
+      gsli_get_field(w, obj, key, json_type_boolean, optional, &v);
   if (st == GSYNC_OK && v != NULL)
     *out = json_object_get_boolean(v) ? 1 : 0;
   return st;
@@ -548,23 +552,24 @@ static gsync_status get_strings(const where *w, json_object *obj,
                                 const char *key, int optional, char ***out,
                                 size_t *n) {
   json_object *arr;
-  gsync_status st = get_field(w, obj, key, json_type_array, optional, &arr);
+  gsync_status st =
+      gsli_get_field(w, obj, key, json_type_array, optional, &arr);
   if (st != GSYNC_OK || arr == NULL)
     return st;
   size_t len = json_object_array_length(arr);
   *out = calloc(len > 0 ? len : 1, sizeof **out);
   if (*out == NULL)
-    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                w->file);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                     w->file);
   for (size_t i = 0; i < len; i++) {
     json_object *e = json_object_array_get_idx(arr, i);
     if (!json_object_is_type(e, json_type_string))
-      return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                  "%s: field \"%s%s%s[%zu]\" must be a string", w->file,
-                  w->path, w->path[0] != '\0' ? "." : "", key, i);
-    if (((*out)[i] = dup_string(json_object_get_string(e))) == NULL)
-      return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                  w->file);
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s%s%s[%zu]\" must be a string", w->file,
+                       w->path, w->path[0] != '\0' ? "." : "", key, i);
+    if (((*out)[i] = gsli_dup_string(json_object_get_string(e))) == NULL)
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                       w->file);
     *n = i + 1;
   }
   return GSYNC_OK;
@@ -584,10 +589,11 @@ static int reserved_macro(const char *v) {
  * it have none). A -D or -U of a reserved name is refused: the tool never
  * writes one (it refuses them), and with one a rule built from these
  * options could use more state than the file's sizes give it. */
-static gsync_status load_build(const where *top, json_object *root,
-                               gsync_program *p) {
+gsync_status gsli_load_build(const where *top, json_object *root,
+                             gsync_program *p) {
   json_object *build;
-  gsync_status st = get_field(top, root, "build", json_type_object, 1, &build);
+  gsync_status st =
+      gsli_get_field(top, root, "build", json_type_object, 1, &build);
   if (st != GSYNC_OK || build == NULL)
     return st;
   where w = *top;
@@ -601,12 +607,13 @@ static gsync_status load_build(const where *top, json_object *root,
       v = p->build_args[i + 1];
     v += strspn(v, " \t");
     if (reserved_macro(v))
-      st = fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"build.options[%zu]\" (\"%.80s\") %s a macro "
-                "with the prefix gsync_ (in any case), which gsync-rewrite "
-                "reserves for its own macros and its rules' tunables: the "
-                "file was edited",
-                w.file, i, a, a[1] == 'D' ? "defines" : "undefines");
+      st =
+          gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                    "%s: field \"build.options[%zu]\" (\"%.80s\") %s a macro "
+                    "with the prefix gsync_ (in any case), which gsync-rewrite "
+                    "reserves for its own macros and its rules' tunables: the "
+                    "file was edited",
+                    w.file, i, a, a[1] == 'D' ? "defines" : "undefines");
   }
   return st;
 }
@@ -614,22 +621,24 @@ static gsync_status load_build(const where *top, json_object *root,
 /* Fills program->c_version, extensions, features and atomic_caps from the
  * "requires" object ("opencl_c_features" may be absent: none). Returns
  * GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
-static gsync_status load_requires(const where *top, json_object *root,
-                                  gsync_program *p) {
+gsync_status gsli_load_requires(const where *top, json_object *root,
+                                gsync_program *p) {
   json_object *req, *v, *arr;
-  gsync_status st = get_field(top, root, "requires", json_type_object, 0, &req);
+  gsync_status st =
+      gsli_get_field(top, root, "requires", json_type_object, 0, &req);
   if (st != GSYNC_OK)
     return st;
   where w = *top;
   w.path = "requires";
-  if ((st = get_field(&w, req, "opencl_c_version", json_type_string, 0, &v)))
+  if ((st = gsli_get_field(&w, req, "opencl_c_version", json_type_string, 0,
+                           &v)))
     return st;
   p->c_version = parse_version(json_object_get_string(v));
   if (p->c_version < 10)
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"requires.opencl_c_version\" is not a version "
-                "like \"1.2\": \"%s\"",
-                w.file, json_object_get_string(v));
+    return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"requires.opencl_c_version\" is not a version "
+                     "like \"1.2\": \"%s\"",
+                     w.file, json_object_get_string(v));
 
   if ((st = get_strings(&w, req, "extensions", 0, &p->extensions,
                         &p->n_extensions)) ||
@@ -637,27 +646,30 @@ static gsync_status load_requires(const where *top, json_object *root,
                         &p->n_features)))
     return st;
 
-  if ((st =
-           get_field(&w, req, "atomic_capabilities", json_type_array, 0, &arr)))
+  if ((st = gsli_get_field(&w, req, "atomic_capabilities", json_type_array, 0,
+                           &arr)))
     return st;
   size_t n = json_object_array_length(arr);
   for (size_t i = 0; i < n; i++) {
     json_object *e = json_object_array_get_idx(arr, i);
     if (!json_object_is_type(e, json_type_string))
-      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                  "%s: field \"requires.atomic_capabilities[%zu]\" must be a "
-                  "string",
-                  w.file, i);
+      return gsli_fail(
+          w.err, w.errlen, GSYNC_ERR_FORMAT,
+          "%s: field \"requires.atomic_capabilities[%zu]\" must be a "
+          "string",
+          w.file, i);
     const char *name = json_object_get_string(e);
     size_t k = 0;
-    while (k < N_ATOMIC_CAPS && strcmp(atomic_cap_names[k].name, name) != 0)
+    while (k < N_ATOMIC_CAPS &&
+           strcmp(gsli_atomic_cap_names[k].name, name) != 0)
       k++;
     if (k == N_ATOMIC_CAPS)
-      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                  "%s: field \"requires.atomic_capabilities[%zu]\" names an "
-                  "unknown capability \"%s\"",
-                  w.file, i, name);
-    p->atomic_caps |= atomic_cap_names[k].bit;
+      return gsli_fail(
+          w.err, w.errlen, GSYNC_ERR_FORMAT,
+          "%s: field \"requires.atomic_capabilities[%zu]\" names an "
+          "unknown capability \"%s\"",
+          w.file, i, name);
+    p->atomic_caps |= gsli_atomic_cap_names[k].bit;
   }
   return GSYNC_OK;
 }
@@ -672,8 +684,8 @@ static gsync_status enter_element(const where *top, const char *name,
   snprintf(path, len, "%s[%zu]", name, index);
   w->path = path;
   if (!json_object_is_type(obj, json_type_object))
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s\" must be an object", w->file, path);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s\" must be an object", w->file, path);
   return GSYNC_OK;
 }
 
@@ -683,7 +695,7 @@ static gsync_status enter_element(const where *top, const char *name,
 static const struct {
   const char *name, *words;
   int kind;
-} param_kinds[] = {
+} gsli_param_kinds[] = {
     {"global", "a global pointer", PARAM_GLOBAL},
     {"constant", "a constant pointer", PARAM_CONSTANT},
     {"local", "a local pointer", PARAM_LOCAL},
@@ -693,10 +705,10 @@ static const struct {
     {"pipe", "a pipe", PARAM_OTHER},
     {"queue", "a device queue", PARAM_OTHER},
 };
-#define N_PARAM_KINDS (sizeof param_kinds / sizeof param_kinds[0])
+#define N_PARAM_KINDS (sizeof gsli_param_kinds / sizeof gsli_param_kinds[0])
 
 /* Frees the parameters of k. */
-static void free_params(kernel_info *k) {
+void gsli_free_params(kernel_info *k) {
   for (size_t i = 0; i < k->n_params; i++) {
     free(k->params[i].name);
     free(k->params[i].kind_name);
@@ -708,7 +720,7 @@ static void free_params(kernel_info *k) {
 
 /* Copies the parameters of src into dst, whose other fields are a copy of
  * src's. Returns 0 when out of memory, leaving dst with none. */
-static int copy_params(kernel_info *dst, const kernel_info *src) {
+int gsli_copy_params(kernel_info *dst, const kernel_info *src) {
   dst->params =
       calloc(src->n_params > 0 ? src->n_params : 1, sizeof *dst->params);
   dst->n_params = 0;
@@ -717,11 +729,11 @@ static int copy_params(kernel_info *dst, const kernel_info *src) {
   for (size_t i = 0; i < src->n_params; i++) {
     param_info *p = &dst->params[i];
     *p = src->params[i];
-    p->name = dup_string(src->params[i].name);
-    p->kind_name = dup_string(src->params[i].kind_name);
+    p->name = gsli_dup_string(src->params[i].name);
+    p->kind_name = gsli_dup_string(src->params[i].kind_name);
     dst->n_params = i + 1;
     if (p->name == NULL || p->kind_name == NULL) {
-      free_params(dst);
+      gsli_free_params(dst);
       return 0;
     }
   }
@@ -738,20 +750,20 @@ static gsync_status load_params(const where *w, json_object *obj,
                                 kernel_info *k) {
   json_object *arr, *v;
   char path[96];
-  gsync_status st = get_field(w, obj, "params", json_type_array, 1, &arr);
+  gsync_status st = gsli_get_field(w, obj, "params", json_type_array, 1, &arr);
   if (st != GSYNC_OK || arr == NULL)
     return st;
   size_t n = json_object_array_length(arr);
   if (n != k->state_index)
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.params\" lists %zu parameters, but the "
-                "state argument's index is %u",
-                w->file, w->path, n, (unsigned)k->state_index);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s.params\" lists %zu parameters, but the "
+                     "state argument's index is %u",
+                     w->file, w->path, n, (unsigned)k->state_index);
   k->has_params = 1;
   k->params = calloc(n > 0 ? n : 1, sizeof *k->params);
   if (k->params == NULL)
-    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                w->file);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                     w->file);
   for (size_t i = 0; i < n; i++) {
     param_info *p = &k->params[i];
     where e = *w;
@@ -759,31 +771,31 @@ static gsync_status load_params(const where *w, json_object *obj,
     e.path = path;
     json_object *o = json_object_array_get_idx(arr, i);
     if (!json_object_is_type(o, json_type_object))
-      return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                  "%s: field \"%s\" must be an object", w->file, path);
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s\" must be an object", w->file, path);
     k->n_params = i + 1;
-    if ((st = get_field(&e, o, "name", json_type_string, 1, &v)))
+    if ((st = gsli_get_field(&e, o, "name", json_type_string, 1, &v)))
       return st;
-    if ((p->name = dup_string(v != NULL ? json_object_get_string(v) : "")) ==
-        NULL)
-      return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                  w->file);
-    if ((st = get_field(&e, o, "kind", json_type_string, 0, &v)))
+    if ((p->name = gsli_dup_string(v != NULL ? json_object_get_string(v)
+                                             : "")) == NULL)
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                       w->file);
+    if ((st = gsli_get_field(&e, o, "kind", json_type_string, 0, &v)))
       return st;
-    if ((p->kind_name = dup_string(json_object_get_string(v))) == NULL)
-      return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                  w->file);
+    if ((p->kind_name = gsli_dup_string(json_object_get_string(v))) == NULL)
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                       w->file);
     p->kind = PARAM_OTHER;
     for (size_t j = 0; j < N_PARAM_KINDS; j++)
-      if (strcmp(param_kinds[j].name, p->kind_name) == 0)
-        p->kind = param_kinds[j].kind;
+      if (strcmp(gsli_param_kinds[j].name, p->kind_name) == 0)
+        p->kind = gsli_param_kinds[j].kind;
     if (p->kind != PARAM_PRIVATE)
       continue;
     if ((st = get_count(&e, o, "bytes", 0, MAX_PARAM_BYTES, &p->bytes)))
       return st;
     if (p->bytes == 0)
-      return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                  "%s: field \"%s.bytes\" is out of range", w->file, path);
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s.bytes\" is out of range", w->file, path);
   }
   return GSYNC_OK;
 }
@@ -791,20 +803,20 @@ static gsync_status load_params(const where *w, json_object *obj,
 /* Fills *k from kernels[index] of the constraints; its abort record, if
  * any, is record_bytes long. Returns GSYNC_OK, GSYNC_ERR_FORMAT or
  * GSYNC_ERR_NOMEM. */
-static gsync_status load_kernel(const where *top, json_object *obj,
-                                size_t index, size_t record_bytes,
-                                kernel_info *k) {
+gsync_status gsli_load_kernel(const where *top, json_object *obj, size_t index,
+                              size_t record_bytes, kernel_info *k) {
   char path[64], sub[96];
   json_object *v, *state, *bytes;
   gsync_status st;
   where w;
   if ((st = enter_element(top, "kernels", index, obj, path, sizeof path, &w)) ||
-      (st = get_field(&w, obj, "name", json_type_string, 0, &v)))
+      (st = gsli_get_field(&w, obj, "name", json_type_string, 0, &v)))
     return st;
-  k->name = dup_string(json_object_get_string(v));
+  k->name = gsli_dup_string(json_object_get_string(v));
   if (k->name == NULL)
-    return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory", w.file);
-  if ((st = get_bool(&w, obj, "global_barrier", 0, &k->global_barrier)))
+    return gsli_fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                     w.file);
+  if ((st = gsli_get_bool(&w, obj, "global_barrier", 0, &k->global_barrier)))
     return st;
   if (!k->global_barrier)
     return GSYNC_OK;
@@ -813,35 +825,37 @@ static gsync_status load_kernel(const where *top, json_object *obj,
   if ((st = get_count(&w, obj, "work_dim", 0, 3, &dim)))
     return st;
   if (dim == 0)
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.work_dim\" is out of range", w.file, path);
+    return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s.work_dim\" is out of range", w.file, path);
   k->work_dim = (cl_uint)dim;
   if ((st = get_count(&w, obj, "max_work_groups", 0, INT64_MAX,
                       &k->max_work_groups)) ||
       (st = get_count(&w, obj, "min_local_size", 0, INT64_MAX,
                       &k->min_local_size)) ||
-      (st = get_bool(&w, obj, "coresident_launch_required", 1,
-                     &k->coresident_launch_required)))
+      (st = gsli_get_bool(&w, obj, "coresident_launch_required", 1,
+                          &k->coresident_launch_required)))
     return st;
 
-  if ((st = get_field(&w, obj, "state_arg", json_type_object, 0, &state)))
+  if ((st = gsli_get_field(&w, obj, "state_arg", json_type_object, 0, &state)))
     return st;
   snprintf(sub, sizeof sub, "%s.state_arg", path);
   w.path = sub;
   size_t idx;
   if ((st = get_count(&w, state, "index", 0, UINT32_MAX - 1, &idx)) ||
-      (st = get_field(&w, state, "init", json_type_string, 0, &v)))
+      (st = gsli_get_field(&w, state, "init", json_type_string, 0, &v)))
     return st;
   k->state_index = (cl_uint)idx;
   if (strcmp(json_object_get_string(v), "zero") != 0)
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.init\" is \"%s\"; this libgsync knows only "
-                "\"zero\"",
-                w.file, sub, json_object_get_string(v));
-  if ((st = get_bool(&w, state, "reset_by_kernel", 0, &k->reset_by_kernel)) ||
+    return gsli_fail(
+        w.err, w.errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"%s.init\" is \"%s\"; this libgsync knows only "
+        "\"zero\"",
+        w.file, sub, json_object_get_string(v));
+  if ((st = gsli_get_bool(&w, state, "reset_by_kernel", 0,
+                          &k->reset_by_kernel)) ||
       (st = get_count(&w, state, "participants_offset", 0, INT64_MAX,
                       &k->participants_offset)) ||
-      (st = get_field(&w, state, "bytes", json_type_object, 0, &bytes)))
+      (st = gsli_get_field(&w, state, "bytes", json_type_object, 0, &bytes)))
     return st;
   snprintf(sub, sizeof sub, "%s.state_arg.bytes", path);
   if ((st = get_count(&w, bytes, "fixed", 0, MAX_STATE_FIXED,
@@ -851,10 +865,11 @@ static gsync_status load_kernel(const where *top, json_object *obj,
     return st;
   if (k->participants_offset % 4 != 0 ||
       k->participants_offset + 4 > k->fixed_bytes)
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.state_arg.participants_offset\" (%zu) is not "
-                "an aligned uint32 inside the %zu fixed bytes",
-                w.file, path, k->participants_offset, k->fixed_bytes);
+    return gsli_fail(
+        w.err, w.errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"%s.state_arg.participants_offset\" (%zu) is not "
+        "an aligned uint32 inside the %zu fixed bytes",
+        w.file, path, k->participants_offset, k->fixed_bytes);
   /* Optional: constraints from before N-D launches have no grid. */
   k->grid_offset = SIZE_MAX;
   snprintf(sub, sizeof sub, "%s.state_arg", path);
@@ -863,15 +878,17 @@ static gsync_status load_kernel(const where *top, json_object *obj,
   k->has_grid = k->grid_offset != SIZE_MAX;
   if (k->has_grid && (k->grid_offset % 4 != 0 || k->fixed_bytes < 12 ||
                       k->grid_offset > k->fixed_bytes - 12))
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.state_arg.grid_offset\" (%zu) is not three "
-                "aligned uint32 inside the %zu fixed bytes",
-                w.file, path, k->grid_offset, k->fixed_bytes);
+    return gsli_fail(
+        w.err, w.errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"%s.state_arg.grid_offset\" (%zu) is not three "
+        "aligned uint32 inside the %zu fixed bytes",
+        w.file, path, k->grid_offset, k->fixed_bytes);
   if (k->participants_offset + 4 > STATE_READ_BYTES)
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.state_arg.participants_offset\" (%zu) lies "
-                "beyond the first %u bytes of the state, which libgsync reads",
-                w.file, path, k->participants_offset, STATE_READ_BYTES);
+    return gsli_fail(
+        w.err, w.errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"%s.state_arg.participants_offset\" (%zu) lies "
+        "beyond the first %u bytes of the state, which libgsync reads",
+        w.file, path, k->participants_offset, STATE_READ_BYTES);
   /* Optional: constraints from before the spin limit have no record. */
   k->abort_offset = SIZE_MAX;
   if ((st = get_count(&w, state, "abort_offset", 1, INT64_MAX,
@@ -882,15 +899,17 @@ static gsync_status load_kernel(const where *top, json_object *obj,
   if (k->has_abort_record &&
       (k->abort_offset % 4 != 0 || k->fixed_bytes < record_bytes ||
        k->abort_offset > k->fixed_bytes - record_bytes))
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.state_arg.abort_offset\" (%zu) is not an "
-                "aligned record of %zu bytes inside the %zu fixed bytes",
-                w.file, path, k->abort_offset, record_bytes, k->fixed_bytes);
+    return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s.state_arg.abort_offset\" (%zu) is not an "
+                     "aligned record of %zu bytes inside the %zu fixed bytes",
+                     w.file, path, k->abort_offset, record_bytes,
+                     k->fixed_bytes);
   if (k->has_abort_record && k->abort_offset + record_bytes > STATE_READ_BYTES)
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.state_arg.abort_offset\" (%zu) lies beyond "
-                "the first %u bytes of the state, which libgsync reads",
-                w.file, path, k->abort_offset, STATE_READ_BYTES);
+    return gsli_fail(
+        w.err, w.errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"%s.state_arg.abort_offset\" (%zu) lies beyond "
+        "the first %u bytes of the state, which libgsync reads",
+        w.file, path, k->abort_offset, STATE_READ_BYTES);
   /* Optional: only discovery rules that read a poll cap have one. */
   k->poll_cap_offset = SIZE_MAX;
   if ((st = get_count(&w, state, "poll_cap_offset", 1, INT64_MAX,
@@ -899,10 +918,11 @@ static gsync_status load_kernel(const where *top, json_object *obj,
   k->has_poll_cap = k->poll_cap_offset != SIZE_MAX;
   if (k->has_poll_cap &&
       (k->poll_cap_offset % 4 != 0 || k->poll_cap_offset + 4 > k->fixed_bytes))
-    return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s.state_arg.poll_cap_offset\" (%zu) is not an "
-                "aligned uint32 inside the %zu fixed bytes",
-                w.file, path, k->poll_cap_offset, k->fixed_bytes);
+    return gsli_fail(
+        w.err, w.errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"%s.state_arg.poll_cap_offset\" (%zu) is not an "
+        "aligned uint32 inside the %zu fixed bytes",
+        w.file, path, k->poll_cap_offset, k->fixed_bytes);
   w.path = path;
   return load_params(&w, obj, k);
 }
@@ -911,8 +931,8 @@ static gsync_status load_kernel(const where *top, json_object *obj,
  * (files from before the limit was a time have neither, or the older
  * "spin_limit", which counted polls and is not read). Returns GSYNC_OK,
  * GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
-static gsync_status load_sites(const where *top, json_object *root,
-                               gsync_program *p) {
+gsync_status gsli_load_sites(const where *top, json_object *root,
+                             gsync_program *p) {
   json_object *arr, *v;
   gsync_status st;
   p->abort.discovery = p->discovery;
@@ -923,15 +943,17 @@ static gsync_status load_sites(const where *top, json_object *root,
   p->timed_record = p->abort.spin_limit_ms != SIZE_MAX;
   if (!p->timed_record)
     p->abort.spin_limit_ms = 0;
-  if ((st = get_field(top, root, "barrier_sites", json_type_array, 1, &arr)) ||
-      (st = get_field(top, root, "barrier_sites", json_type_array, 1, &arr)) ||
+  if ((st = gsli_get_field(top, root, "barrier_sites", json_type_array, 1,
+                           &arr)) ||
+      (st = gsli_get_field(top, root, "barrier_sites", json_type_array, 1,
+                           &arr)) ||
       arr == NULL)
     return st;
   size_t n = json_object_array_length(arr);
   p->abort.site_places = calloc(n > 0 ? n : 1, sizeof(char *));
   if (p->abort.site_places == NULL)
-    return fail(top->err, top->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                top->file);
+    return gsli_fail(top->err, top->errlen, GSYNC_ERR_NOMEM,
+                     "%s: out of memory", top->file);
   p->abort.n_sites = n;
   for (size_t i = 0; i < n; i++) {
     char path[48], place[512];
@@ -941,20 +963,20 @@ static gsync_status load_sites(const where *top, json_object *root,
     if ((st = enter_element(top, "barrier_sites", i, e, path, sizeof path,
                             &w)) ||
         (st = get_count(&w, e, "site", 0, UINT32_MAX, &site)) ||
-        (st = get_field(&w, e, "file", json_type_string, 0, &v)) ||
+        (st = gsli_get_field(&w, e, "file", json_type_string, 0, &v)) ||
         (st = get_count(&w, e, "line", 0, UINT32_MAX, &line)) ||
         (st = get_count(&w, e, "column", 0, UINT32_MAX, &col)))
       return st;
     if (site != i + 1)
-      return fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                  "%s: field \"%s.site\" is %zu; sites are numbered 1, 2, "
-                  "... in order",
-                  w.file, path, site);
+      return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s.site\" is %zu; sites are numbered 1, 2, "
+                       "... in order",
+                       w.file, path, site);
     snprintf(place, sizeof place, "%s:%zu:%zu", json_object_get_string(v), line,
              col);
-    if ((p->abort.site_places[i] = dup_string(place)) == NULL)
-      return fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                  w.file);
+    if ((p->abort.site_places[i] = gsli_dup_string(place)) == NULL)
+      return gsli_fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                       w.file);
   }
   return GSYNC_OK;
 }
@@ -1064,11 +1086,11 @@ static gsync_status check_kernel_layout(const where *w, size_t index,
       continue;
     if (f[i].have != SIZE_MAX)
       snprintf(have, sizeof have, "%zu", f[i].have);
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"kernels[%zu].state_arg.%s\" is %s, but "
-                "\"state_layout\" says %zu: the file was edited, or mixed "
-                "from two rewrites",
-                w->file, index, f[i].field, have, f[i].want);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"kernels[%zu].state_arg.%s\" is %s, but "
+                     "\"state_layout\" says %zu: the file was edited, or mixed "
+                     "from two rewrites",
+                     w->file, index, f[i].field, have, f[i].want);
   }
   return GSYNC_OK;
 }
@@ -1077,47 +1099,48 @@ static gsync_status check_kernel_layout(const where *w, size_t index,
  * before them, but one without the other is refused) and checks every
  * kernel's state numbers, and the barrier and discovery named, against
  * the layout. Returns GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
-static gsync_status load_identity(const where *w, json_object *root,
-                                  gsync_program *p) {
+gsync_status gsli_load_identity(const where *w, json_object *root,
+                                gsync_program *p) {
   json_object *fp, *lay;
   gsync_status st;
   state_layout l;
   for (size_t i = 0; i < p->n_kernels; i++)
     p->any_barrier |= p->kernels[i].global_barrier;
-  if ((st = get_field(w, root, "fingerprint", json_type_string, 1, &fp)) ||
-      (st = get_field(w, root, "state_layout", json_type_string, 1, &lay)))
+  if ((st = gsli_get_field(w, root, "fingerprint", json_type_string, 1, &fp)) ||
+      (st = gsli_get_field(w, root, "state_layout", json_type_string, 1, &lay)))
     return st;
   if ((fp == NULL) != (lay == NULL))
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"%s\" is missing", w->file,
-                fp == NULL ? "fingerprint" : "state_layout");
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s\" is missing", w->file,
+                     fp == NULL ? "fingerprint" : "state_layout");
   if (fp == NULL)
     return GSYNC_OK;
   if (!is_fingerprint(json_object_get_string(fp)))
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"fingerprint\" is not 16 hexadecimal digits",
-                w->file);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"fingerprint\" is not 16 hexadecimal digits",
+                     w->file);
   if (!parse_layout(json_object_get_string(lay), &l))
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"state_layout\" is not of the form "
-                "\"gsync-layout/1 barrier=... abort=N\"",
-                w->file);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"state_layout\" is not of the form "
+                     "\"gsync-layout/1 barrier=... abort=N\"",
+                     w->file);
   if (strcmp(l.barrier, p->barrier) != 0 ||
       (strcmp(l.discovery, "none") != 0) != p->discovery)
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: fields \"barrier\" and \"discovery\" (%s, %s) differ from "
-                "\"state_layout\" (barrier %s, discovery %s)",
-                w->file, p->barrier, p->discovery ? "true" : "false", l.barrier,
-                l.discovery);
+    return gsli_fail(
+        w->err, w->errlen, GSYNC_ERR_FORMAT,
+        "%s: fields \"barrier\" and \"discovery\" (%s, %s) differ from "
+        "\"state_layout\" (barrier %s, discovery %s)",
+        w->file, p->barrier, p->discovery ? "true" : "false", l.barrier,
+        l.discovery);
   for (size_t i = 0; i < p->n_kernels; i++)
     if (p->kernels[i].global_barrier &&
         (st = check_kernel_layout(w, i, &p->kernels[i], &l)) != GSYNC_OK)
       return st;
-  p->fingerprint = dup_string(json_object_get_string(fp));
-  p->layout = dup_string(json_object_get_string(lay));
+  p->fingerprint = gsli_dup_string(json_object_get_string(fp));
+  p->layout = gsli_dup_string(json_object_get_string(lay));
   if (p->fingerprint == NULL || p->layout == NULL)
-    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                w->file);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                     w->file);
   return GSYNC_OK;
 }
 
@@ -1160,63 +1183,65 @@ static gsync_status check_identity(const gsync_program *p, const char *src,
   size_t nlay =
       find_define(src, n, "gsync_state_layout", layout, sizeof layout);
   if (nfp > 1 || nlay > 1)
-    return fail(err, errlen, GSYNC_ERR_MISMATCH,
-                "%s: the program's source holds %zu gsync_fingerprint lines: "
-                "it joins the outputs of several rewrites",
-                p->path, nfp > nlay ? nfp : nlay);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_MISMATCH,
+        "%s: the program's source holds %zu gsync_fingerprint lines: "
+        "it joins the outputs of several rewrites",
+        p->path, nfp > nlay ? nfp : nlay);
   if (nfp == 0) {
     /* A file with no global_barrier() passes through with no identity:
      * only constraints with a state argument need one. */
     if (p->fingerprint == NULL || !p->any_barrier)
       return GSYNC_OK;
-    return fail(err, errlen, GSYNC_ERR_MISMATCH,
-                "%s: the program's source has no gsync_fingerprint line, but "
-                "these constraints belong to output %s: build the program "
-                "from the output written with them",
-                p->path, p->fingerprint);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_MISMATCH,
+        "%s: the program's source has no gsync_fingerprint line, but "
+        "these constraints belong to output %s: build the program "
+        "from the output written with them",
+        p->path, p->fingerprint);
   }
   if (p->fingerprint == NULL)
-    return fail(err, errlen, GSYNC_ERR_MISMATCH,
-                "%s: the constraints have no fingerprint (an older "
-                "gsync-rewrite wrote them), but the program's source is "
-                "output %s: use the constraints written with it",
-                p->path, fp);
+    return gsli_fail(err, errlen, GSYNC_ERR_MISMATCH,
+                     "%s: the constraints have no fingerprint (an older "
+                     "gsync-rewrite wrote them), but the program's source is "
+                     "output %s: use the constraints written with it",
+                     p->path, fp);
   if (strcmp(fp, p->fingerprint) != 0)
-    return fail(err, errlen, GSYNC_ERR_MISMATCH,
-                "%s: the constraints belong to output %s, but the program "
-                "was built from output %s: use the output and the "
-                "constraints of one rewrite",
-                p->path, p->fingerprint, fp);
+    return gsli_fail(err, errlen, GSYNC_ERR_MISMATCH,
+                     "%s: the constraints belong to output %s, but the program "
+                     "was built from output %s: use the output and the "
+                     "constraints of one rewrite",
+                     p->path, p->fingerprint, fp);
   if (nlay == 0 || strcmp(layout, p->layout) != 0)
-    return fail(err, errlen, GSYNC_ERR_MISMATCH,
-                "%s: the program's source declares state layout \"%s\", the "
-                "constraints \"%s\": one of them was edited",
-                p->path, layout, p->layout);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_MISMATCH,
+        "%s: the program's source declares state layout \"%s\", the "
+        "constraints \"%s\": one of them was edited",
+        p->path, layout, p->layout);
   return GSYNC_OK;
 }
 
 /* Checks the source of the program that kernel belongs to, when the
  * program has one (a program made from binaries has none to check).
  * Returns GSYNC_OK, GSYNC_ERR_MISMATCH, or GSYNC_ERR_OPENCL/NOMEM. */
-static gsync_status check_kernel_program(const gsync_program *p,
-                                         cl_kernel kernel, char *err,
-                                         size_t errlen) {
+gsync_status gsli_check_kernel_program(const gsync_program *p, cl_kernel kernel,
+                                       char *err, size_t errlen) {
   cl_program prog = NULL;
   size_t size = 0;
   cl_int rc =
       clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_PROGRAM)", rc);
+    return gsli_cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_PROGRAM)", rc);
   rc = clGetProgramInfo(prog, CL_PROGRAM_SOURCE, 0, NULL, &size);
   if (rc != CL_SUCCESS || size <= 1)
     return GSYNC_OK;
   char *src = malloc(size);
   if (src == NULL)
-    return fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+    return gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
   rc = clGetProgramInfo(prog, CL_PROGRAM_SOURCE, size, src, NULL);
   gsync_status st =
       rc != CL_SUCCESS
-          ? cl_fail(err, errlen, "clGetProgramInfo(CL_PROGRAM_SOURCE)", rc)
+          ? gsli_cl_fail(err, errlen, "clGetProgramInfo(CL_PROGRAM_SOURCE)", rc)
           : check_identity(p, src, strnlen(src, size), err, errlen);
   free(src);
   return st;
@@ -1227,9 +1252,11 @@ gsync_status gsync_program_check_source(const gsync_program *program,
                                         const char *source, size_t length,
                                         char *err, size_t errlen) {
   if (program == NULL)
-    return null_argument(err, errlen, "gsync_program_check_source", "program");
+    return gsli_null_argument(err, errlen, "gsync_program_check_source",
+                              "program");
   if (source == NULL && length > 0)
-    return null_argument(err, errlen, "gsync_program_check_source", "source");
+    return gsli_null_argument(err, errlen, "gsync_program_check_source",
+                              "source");
   return check_identity(program, source != NULL ? source : "", length, err,
                         errlen);
 }
@@ -1241,50 +1268,53 @@ static gsync_status load_document(const where *w, json_object *root,
   json_object *v, *arr;
   gsync_status st;
   if (!json_object_is_type(root, json_type_object))
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT, "%s: not a JSON object",
-                w->file);
-  if ((st = get_field(w, root, "format", json_type_string, 0, &v)))
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: not a JSON object", w->file);
+  if ((st = gsli_get_field(w, root, "format", json_type_string, 0, &v)))
     return st;
   if (strcmp(json_object_get_string(v), "gsync-constraints") != 0)
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"format\" is \"%s\", not \"gsync-constraints\"",
-                w->file, json_object_get_string(v));
-  if ((st = get_field(w, root, "version", json_type_int, 0, &v)))
+    return gsli_fail(
+        w->err, w->errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"format\" is \"%s\", not \"gsync-constraints\"", w->file,
+        json_object_get_string(v));
+  if ((st = gsli_get_field(w, root, "version", json_type_int, 0, &v)))
     return st;
   int64_t version;
-  if (!json_int(v, &version))
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"version\" is out of range", w->file);
+  if (!gsli_json_int(v, &version))
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"version\" is out of range", w->file);
   if (version != 1)
-    return fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
-                "%s: field \"version\" is %lld; this libgsync reads version 1",
-                w->file, (long long)version);
-  if ((st = get_field(w, root, "barrier", json_type_string, 0, &v)))
+    return gsli_fail(
+        w->err, w->errlen, GSYNC_ERR_FORMAT,
+        "%s: field \"version\" is %lld; this libgsync reads version 1", w->file,
+        (long long)version);
+  if ((st = gsli_get_field(w, root, "barrier", json_type_string, 0, &v)))
     return st;
-  p->barrier = dup_string(json_object_get_string(v));
+  p->barrier = gsli_dup_string(json_object_get_string(v));
   if (p->barrier == NULL)
-    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                w->file);
-  if ((st = get_bool(w, root, "discovery", 0, &p->discovery)) ||
-      (st = load_sites(w, root, p)) || (st = load_requires(w, root, p)) ||
-      (st = load_build(w, root, p)) ||
-      (st = get_field(w, root, "kernels", json_type_array, 0, &arr)))
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                     w->file);
+  if ((st = gsli_get_bool(w, root, "discovery", 0, &p->discovery)) ||
+      (st = gsli_load_sites(w, root, p)) ||
+      (st = gsli_load_requires(w, root, p)) ||
+      (st = gsli_load_build(w, root, p)) ||
+      (st = gsli_get_field(w, root, "kernels", json_type_array, 0, &arr)))
     return st;
   size_t n = json_object_array_length(arr);
   p->kernels = calloc(n > 0 ? n : 1, sizeof *p->kernels);
   if (p->kernels == NULL)
-    return fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
-                w->file);
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                     w->file);
   for (size_t i = 0; i < n; i++) {
     p->n_kernels = i + 1;
-    st = load_kernel(w, json_object_array_get_idx(arr, i), i,
-                     p->timed_record ? ABORT_RECORD_BYTES
-                                     : ABORT_RECORD_BYTES_UNTIMED,
-                     &p->kernels[i]);
+    st = gsli_load_kernel(w, json_object_array_get_idx(arr, i), i,
+                          p->timed_record ? ABORT_RECORD_BYTES
+                                          : ABORT_RECORD_BYTES_UNTIMED,
+                          &p->kernels[i]);
     if (st != GSYNC_OK)
       return st;
   }
-  return load_identity(w, root, p);
+  return gsli_load_identity(w, root, p);
 }
 
 /* Parses len bytes of text as one JSON document, with nothing after it
@@ -1322,18 +1352,18 @@ static json_object *parse_json(const char *text, size_t len, const char **why) {
 /* Parses and validates the constraints text (len bytes) into a new
  * program; name is the file's, for messages. Returns GSYNC_OK and sets
  * *out, or the first problem's status. */
-static gsync_status load_text(const char *name, const char *text, size_t len,
-                              gsync_program **out, char *err, size_t errlen) {
+gsync_status gsli_load_text(const char *name, const char *text, size_t len,
+                            gsync_program **out, char *err, size_t errlen) {
   const char *why = NULL;
   gsync_program *p = NULL;
   gsync_status st;
   json_object *root = parse_json(text, len, &why);
   if (root == NULL)
-    return fail(err, errlen, GSYNC_ERR_FORMAT, "%s: not valid JSON: %s", name,
-                why);
+    return gsli_fail(err, errlen, GSYNC_ERR_FORMAT, "%s: not valid JSON: %s",
+                     name, why);
   p = calloc(1, sizeof *p);
-  if (p == NULL || (p->path = dup_string(name)) == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", name);
+  if (p == NULL || (p->path = gsli_dup_string(name)) == NULL) {
+    st = gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "%s: out of memory", name);
     goto free_program;
   }
   where w = {name, "", err, errlen};
@@ -1355,20 +1385,21 @@ gsync_status gsync_program_load(const char *constraints_path,
   char *text = NULL;
   size_t len = 0;
   if (out == NULL)
-    return null_argument(err, errlen, "gsync_program_load", "out");
+    return gsli_null_argument(err, errlen, "gsync_program_load", "out");
   *out = NULL;
   if (constraints_path == NULL)
-    return null_argument(err, errlen, "gsync_program_load", "constraints_path");
+    return gsli_null_argument(err, errlen, "gsync_program_load",
+                              "constraints_path");
   gsync_status st = read_file(constraints_path, "a constraints file", &text,
                               &len, err, errlen);
   if (st == GSYNC_OK)
-    st = load_text(constraints_path, text, len, out, err, errlen);
+    st = gsli_load_text(constraints_path, text, len, out, err, errlen);
   free(text);
   return st;
 }
 
 /* Frees the site table of an abort_info. */
-static void free_abort_info(abort_info *a) {
+void gsli_free_abort_info(abort_info *a) {
   for (size_t i = 0; i < a->n_sites; i++)
     free(a->site_places[i]);
   free(a->site_places);
@@ -1377,7 +1408,7 @@ static void free_abort_info(abort_info *a) {
 
 /* Copies src into *dst (site strings too). Returns 0 when out of memory,
  * leaving *dst empty. */
-static int copy_abort_info(abort_info *dst, const abort_info *src) {
+int gsli_copy_abort_info(abort_info *dst, const abort_info *src) {
   *dst = *src;
   dst->site_places =
       calloc(src->n_sites > 0 ? src->n_sites : 1, sizeof(char *));
@@ -1386,8 +1417,8 @@ static int copy_abort_info(abort_info *dst, const abort_info *src) {
     return 0;
   }
   for (size_t i = 0; i < src->n_sites; i++)
-    if ((dst->site_places[i] = dup_string(src->site_places[i])) == NULL) {
-      free_abort_info(dst);
+    if ((dst->site_places[i] = gsli_dup_string(src->site_places[i])) == NULL) {
+      gsli_free_abort_info(dst);
       return 0;
     }
   return 1;
@@ -1415,10 +1446,10 @@ void gsync_program_release(gsync_program *program) {
   free(program->features);
   for (size_t i = 0; i < program->n_kernels; i++) {
     free(program->kernels[i].name);
-    free_params(&program->kernels[i]);
+    gsli_free_params(&program->kernels[i]);
   }
   free(program->kernels);
-  free_abort_info(&program->abort);
+  gsli_free_abort_info(&program->abort);
   free(program->fingerprint);
   free(program->layout);
   free(program->barrier);
@@ -1443,7 +1474,7 @@ typedef struct device_facts {
 /* Queries a string-valued device property into a malloc'd buffer. Returns
  * CL_SUCCESS and sets *out, or the OpenCL error (CL_OUT_OF_HOST_MEMORY when
  * malloc fails). */
-static cl_int device_string(cl_device_id dev, cl_device_info what, char **out) {
+cl_int gsli_device_string(cl_device_id dev, cl_device_info what, char **out) {
   size_t size = 0;
   cl_int rc = clGetDeviceInfo(dev, what, 0, NULL, &size);
   if (rc != CL_SUCCESS)
@@ -1535,20 +1566,21 @@ static gsync_status gather_facts(cl_device_id dev, device_facts *f, char *err,
   char *s = NULL;
   cl_int rc;
   memset(f, 0, sizeof *f);
-  if ((rc = device_string(dev, CL_DEVICE_NAME, &f->name)) != CL_SUCCESS ||
-      (rc = device_string(dev, CL_DEVICE_EXTENSIONS, &f->extensions)) !=
+  if ((rc = gsli_device_string(dev, CL_DEVICE_NAME, &f->name)) != CL_SUCCESS ||
+      (rc = gsli_device_string(dev, CL_DEVICE_EXTENSIONS, &f->extensions)) !=
           CL_SUCCESS ||
-      (rc = device_string(dev, CL_DEVICE_VERSION, &s)) != CL_SUCCESS) {
+      (rc = gsli_device_string(dev, CL_DEVICE_VERSION, &s)) != CL_SUCCESS) {
     free_facts(f);
-    return cl_fail(err, errlen, "clGetDeviceInfo", rc);
+    return gsli_cl_fail(err, errlen, "clGetDeviceInfo", rc);
   }
   f->version = version_after(s, "OpenCL ");
   free(s);
   s = NULL;
-  if ((rc = device_string(dev, CL_DEVICE_OPENCL_C_VERSION, &s)) != CL_SUCCESS) {
+  if ((rc = gsli_device_string(dev, CL_DEVICE_OPENCL_C_VERSION, &s)) !=
+      CL_SUCCESS) {
     free_facts(f);
-    return cl_fail(err, errlen, "clGetDeviceInfo(CL_DEVICE_OPENCL_C_VERSION)",
-                   rc);
+    return gsli_cl_fail(err, errlen,
+                        "clGetDeviceInfo(CL_DEVICE_OPENCL_C_VERSION)", rc);
   }
   /* Before OpenCL 3.0 a device offers every OpenCL C version up to its
    * highest; from 3.0 on it lists them. */
@@ -1573,15 +1605,15 @@ static gsync_status gather_facts(cl_device_id dev, device_facts *f, char *err,
                          &caps, NULL);
     if (rc != CL_SUCCESS) {
       free_facts(f);
-      return cl_fail(err, errlen,
-                     "clGetDeviceInfo(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES)",
-                     rc);
+      return gsli_cl_fail(
+          err, errlen, "clGetDeviceInfo(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES)",
+          rc);
     }
     f->atomic_caps = caps;
     if ((rc = query_features(dev, f)) != CL_SUCCESS) {
       free_facts(f);
-      return cl_fail(err, errlen,
-                     "clGetDeviceInfo(CL_DEVICE_OPENCL_C_FEATURES)", rc);
+      return gsli_cl_fail(err, errlen,
+                          "clGetDeviceInfo(CL_DEVICE_OPENCL_C_FEATURES)", rc);
     }
   } else if (f->version >= 20) {
     /* OpenCL 2.x makes these mandatory and has no query for them. */
@@ -1647,9 +1679,10 @@ gsync_status gsync_program_check_device(const gsync_program *program,
                                         size_t errlen) {
   device_facts f;
   if (program == NULL)
-    return null_argument(err, errlen, "gsync_program_check_device", "program");
+    return gsli_null_argument(err, errlen, "gsync_program_check_device",
+                              "program");
   if (dev == NULL)
-    return null_argument(err, errlen, "gsync_program_check_device", "dev");
+    return gsli_null_argument(err, errlen, "gsync_program_check_device", "dev");
   gsync_status st = gather_facts(dev, &f, err, errlen);
   if (st != GSYNC_OK)
     return st;
@@ -1657,12 +1690,13 @@ gsync_status gsync_program_check_device(const gsync_program *program,
   /* Capabilities first: on an OpenCL 3.0 device they decide whether
    * OpenCL C 3.0 can stand in for 2.0, and naming them is more useful. */
   for (size_t k = 0; k < N_ATOMIC_CAPS; k++) {
-    cl_bitfield bit = atomic_cap_names[k].bit;
+    cl_bitfield bit = gsli_atomic_cap_names[k].bit;
     if ((program->atomic_caps & bit) && !(f.atomic_caps & bit)) {
-      st = fail(err, errlen, GSYNC_ERR_DEVICE,
-                "device \"%s\" lacks atomic capability %s required by barrier "
-                "%s",
-                f.name, atomic_cap_names[k].name, program->barrier);
+      st = gsli_fail(
+          err, errlen, GSYNC_ERR_DEVICE,
+          "device \"%s\" lacks atomic capability %s required by barrier "
+          "%s",
+          f.name, gsli_atomic_cap_names[k].name, program->barrier);
       goto done;
     }
   }
@@ -1674,20 +1708,21 @@ gsync_status gsync_program_check_device(const gsync_program *program,
                               (offers_c_version(&f, 30) && !lacks)
                         : offers_c_version(&f, need);
   if (!ok && lacks && offers_c_version(&f, 30)) {
-    st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "device \"%s\" lacks OpenCL C feature %s that the kernels use "
-              "(it offers OpenCL C 3.0 without it%s)",
-              f.name, lacks, need == 20 ? ", and not 2.0" : "");
+    st = gsli_fail(
+        err, errlen, GSYNC_ERR_DEVICE,
+        "device \"%s\" lacks OpenCL C feature %s that the kernels use "
+        "(it offers OpenCL C 3.0 without it%s)",
+        f.name, lacks, need == 20 ? ", and not 2.0" : "");
     goto done;
   }
   if (!ok) {
     char have[96];
     format_c_versions(&f, have, sizeof have);
-    st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "device \"%s\" lacks OpenCL C %d.%d that the kernels need "
-              "(barrier %s; it offers %s)",
-              f.name, need / 10, need % 10, program->barrier,
-              have[0] != '\0' ? have : "none");
+    st = gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
+                   "device \"%s\" lacks OpenCL C %d.%d that the kernels need "
+                   "(barrier %s; it offers %s)",
+                   f.name, need / 10, need % 10, program->barrier,
+                   have[0] != '\0' ? have : "none");
     goto done;
   }
 
@@ -1695,9 +1730,9 @@ gsync_status gsync_program_check_device(const gsync_program *program,
     const char *ext = program->extensions[i];
     if (has_word(f.extensions, ext) || (f.version >= 11 && core_since_1_1(ext)))
       continue;
-    st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "device \"%s\" lacks extension %s required by barrier %s", f.name,
-              ext, program->barrier);
+    st = gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
+                   "device \"%s\" lacks extension %s required by barrier %s",
+                   f.name, ext, program->barrier);
     goto done;
   }
 done:
@@ -1736,10 +1771,10 @@ static const char *c_std_option(const gsync_program *program,
 
 /* NVIDIA's compute capability as major * 10 + minor (90 on an H100), from
  * cl_nv_device_attribute_query; 0 on other devices. */
-static unsigned nv_compute_capability(cl_device_id dev) {
+unsigned gsli_nv_compute_capability(cl_device_id dev) {
   char *ext = NULL;
   unsigned cc = 0;
-  if (device_string(dev, CL_DEVICE_EXTENSIONS, &ext) != CL_SUCCESS)
+  if (gsli_device_string(dev, CL_DEVICE_EXTENSIONS, &ext) != CL_SUCCESS)
     return 0;
   if (strstr(ext, "cl_nv_device_attribute_query")) {
     const cl_device_info major_nv = 0x4000, minor_nv = 0x4001;
@@ -1759,7 +1794,7 @@ static unsigned nv_compute_capability(cl_device_id dev) {
  * as their clock (rewrite-rules/prelude.cl), in ticks a second, measured
  * against CLOCK_MONOTONIC over 20 ms; 0 where it cannot be read (not x86).
  * A CPU device runs on this host, so its counter is this one. */
-static unsigned long long tsc_hz(void) {
+unsigned long long gsli_tsc_hz(void) {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
   struct timespec t0, t1, pause = {0, 20000000};
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1857,7 +1892,7 @@ static int include_alias(gsync_program *p, const char *dir, char *out,
     int *fds = realloc(p->alias_fds, (i + 1) * sizeof *fds);
     if (fds != NULL)
       p->alias_fds = fds;
-    char *copy = dirs != NULL && fds != NULL ? dup_string(dir) : NULL;
+    char *copy = dirs != NULL && fds != NULL ? gsli_dup_string(dir) : NULL;
     int fd = copy != NULL ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (fd < 0) {
       free(copy);
@@ -1892,7 +1927,7 @@ const char *gsync_program_build_options(const gsync_program *program,
       a = num;
     ok = append_option(&b, &len, &cap, a);
   }
-  unsigned cc = nv_compute_capability(dev);
+  unsigned cc = gsli_nv_compute_capability(dev);
   if (ok && cc) {
     snprintf(num, sizeof num, "-DGSYNC_NV_SM=%u", cc);
     ok = append_option(&b, &len, &cap, num);
@@ -1906,7 +1941,7 @@ const char *gsync_program_build_options(const gsync_program *program,
   if (ok && p->abort.spin_limit_ms != 0 &&
       clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) ==
           CL_SUCCESS &&
-      (type & CL_DEVICE_TYPE_CPU) && (hz = tsc_hz()) != 0) {
+      (type & CL_DEVICE_TYPE_CPU) && (hz = gsli_tsc_hz()) != 0) {
     snprintf(num, sizeof num, "-Dgsync_clock_hz=%lluul", hz);
     ok = append_option(&b, &len, &cap, num);
   }
@@ -1932,7 +1967,7 @@ static const kernel_info *find_kernel(const gsync_program *p,
 
 /* Computes the state bytes for launches of up to groups work-groups into
  * *bytes. Returns 0 if the size does not fit a size_t. */
-static int state_size(const kernel_info *info, size_t groups, size_t *bytes) {
+int gsli_state_size(const kernel_info *info, size_t groups, size_t *bytes) {
   if (info->per_group_bytes != 0 &&
       groups > (SIZE_MAX - info->fixed_bytes) / info->per_group_bytes)
     return 0;
@@ -1953,7 +1988,7 @@ static int watch_keeps_cancel(const gsync_kernel *k);
  * queue stands in (or, without markers, that queue finishes on the host). */
 
 /* Sets *in_order to whether queue runs its commands in order. */
-static cl_int queue_in_order(cl_command_queue queue, int *in_order) {
+cl_int gsli_queue_in_order(cl_command_queue queue, int *in_order) {
   cl_command_queue_properties props = 0;
   cl_int rc = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
                                     &props, NULL);
@@ -1965,9 +2000,9 @@ static cl_int queue_in_order(cl_command_queue queue, int *in_order) {
 /* Sets *n and *list to the wait list a new command on queue needs to come
  * after k's latest command (empty where the queue orders it). Returns
  * GSYNC_OK or GSYNC_ERR_OPENCL. */
-static gsync_status after_latest(gsync_kernel *k, cl_command_queue queue,
-                                 cl_uint *n, const cl_event **list, char *err,
-                                 size_t errlen) {
+gsync_status gsli_after_latest(gsync_kernel *k, cl_command_queue queue,
+                               cl_uint *n, const cl_event **list, char *err,
+                               size_t errlen) {
   *n = 0;
   *list = NULL;
   if (k->last_q == NULL || (queue == k->last_q && k->last_in_order))
@@ -1980,7 +2015,8 @@ static gsync_status after_latest(gsync_kernel *k, cl_command_queue queue,
     cl_int rc = clFinish(k->last_q);
     return rc == CL_SUCCESS
                ? GSYNC_OK
-               : cl_fail(err, errlen, "clFinish (the state's last queue)", rc);
+               : gsli_cl_fail(err, errlen, "clFinish (the state's last queue)",
+                              rc);
   }
   *n = 1;
   *list = &k->last;
@@ -1990,8 +2026,8 @@ static gsync_status after_latest(gsync_kernel *k, cl_command_queue queue,
 /* Records a command just enqueued on queue, with its event ev (owned from
  * now on; NULL only on an in-order queue), as k's latest. Returns GSYNC_OK
  * or GSYNC_ERR_OPENCL. */
-static gsync_status record_latest(gsync_kernel *k, cl_command_queue queue,
-                                  cl_event ev, char *err, size_t errlen) {
+gsync_status gsli_record_latest(gsync_kernel *k, cl_command_queue queue,
+                                cl_event ev, char *err, size_t errlen) {
   if (k->last != NULL)
     clReleaseEvent(k->last);
   k->last = ev;
@@ -2001,18 +2037,19 @@ static gsync_status record_latest(gsync_kernel *k, cl_command_queue queue,
   if (rc != CL_SUCCESS) {
     /* Not recorded: let it finish, so that nothing later needs its order. */
     clFinish(queue);
-    return cl_fail(err, errlen, "clRetainCommandQueue", rc);
+    return gsli_cl_fail(err, errlen, "clRetainCommandQueue", rc);
   }
   if (k->last_q != NULL)
     clReleaseCommandQueue(k->last_q);
   k->last_q = queue;
-  rc = queue_in_order(queue, &k->last_in_order);
-  return rc == CL_SUCCESS ? GSYNC_OK
-                          : cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
+  rc = gsli_queue_in_order(queue, &k->last_in_order);
+  return rc == CL_SUCCESS
+             ? GSYNC_OK
+             : gsli_cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
 }
 
 /* Waits on the host until k's latest command has finished. */
-static cl_int wait_latest(const gsync_kernel *k) {
+cl_int gsli_wait_latest(const gsync_kernel *k) {
   if (k->last != NULL)
     return clWaitForEvents(1, &k->last);
   return k->last_q != NULL ? clFinish(k->last_q) : CL_SUCCESS;
@@ -2022,27 +2059,27 @@ static cl_int wait_latest(const gsync_kernel *k) {
  * (copied at once) after k's latest command (if any), and records it as
  * the latest. what names the fill in an error. Returns GSYNC_OK or
  * GSYNC_ERR_OPENCL. */
-static gsync_status fill_state(gsync_kernel *k, cl_command_queue queue,
-                               const void *pattern, size_t pattern_size,
-                               size_t offset, size_t size, const char *what,
-                               char *err, size_t errlen) {
+gsync_status gsli_fill_state(gsync_kernel *k, cl_command_queue queue,
+                             const void *pattern, size_t pattern_size,
+                             size_t offset, size_t size, const char *what,
+                             char *err, size_t errlen) {
   cl_event ev = NULL;
   cl_uint n;
   const cl_event *after;
-  gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+  gsync_status st = gsli_after_latest(k, queue, &n, &after, err, errlen);
   if (st != GSYNC_OK)
     return st;
   cl_int rc = clEnqueueFillBuffer(queue, k->state, pattern, pattern_size,
                                   offset, size, n, after, &ev);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, what, rc);
-  return record_latest(k, queue, ev, err, errlen);
+    return gsli_cl_fail(err, errlen, what, rc);
+  return gsli_record_latest(k, queue, ev, err, errlen);
 }
 
 /* Enqueues the zeroing of k's state after its latest command (if any),
  * which becomes the latest. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
-static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
-                               char *err, size_t errlen) {
+gsync_status gsli_zero_state(gsync_kernel *k, cl_command_queue queue, char *err,
+                             size_t errlen) {
   const cl_uchar zero = 0;
   k->cap_written = 0;
   /* While the host shares the state, it alone writes word 22 (the
@@ -2054,9 +2091,9 @@ static gsync_status zero_state(gsync_kernel *k, cl_command_queue queue,
     ranges[1][1] = k->state_bytes;
   }
   for (int r = 0; r < 2 && ranges[r][1] > ranges[r][0]; r++) {
-    gsync_status st = fill_state(k, queue, &zero, sizeof zero, ranges[r][0],
-                                 ranges[r][1] - ranges[r][0],
-                                 "clEnqueueFillBuffer (state)", err, errlen);
+    gsync_status st = gsli_fill_state(
+        k, queue, &zero, sizeof zero, ranges[r][0], ranges[r][1] - ranges[r][0],
+        "clEnqueueFillBuffer (state)", err, errlen);
     if (st != GSYNC_OK)
       return st;
   }
@@ -2077,39 +2114,41 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
 
   static const char fn[] = "gsync_kernel_create";
   if (out == NULL)
-    return null_argument(err, errlen, fn, "out");
+    return gsli_null_argument(err, errlen, fn, "out");
   *out = NULL;
   if (program == NULL || ctx == NULL || queue == NULL || kernel == NULL)
-    return null_argument(err, errlen, fn,
-                         program == NULL ? "program"
-                         : ctx == NULL   ? "ctx"
-                         : queue == NULL ? "queue"
-                                         : "kernel");
+    return gsli_null_argument(err, errlen, fn,
+                              program == NULL ? "program"
+                              : ctx == NULL   ? "ctx"
+                              : queue == NULL ? "queue"
+                                              : "kernel");
   rc = clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, 0, NULL, &size);
   if (rc == CL_SUCCESS) {
     if ((name = malloc(size + 1)) == NULL)
-      return fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+      return gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
     rc = clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, size, name, NULL);
     name[size] = '\0';
   }
   if (rc != CL_SUCCESS) {
-    st = cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)", rc);
+    st = gsli_cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)",
+                      rc);
     goto free_name;
   }
   const kernel_info *info = find_kernel(program, name);
   if (info == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_KERNEL, "%s: no kernel \"%s\"",
-              program->path, name);
+    st = gsli_fail(err, errlen, GSYNC_ERR_KERNEL, "%s: no kernel \"%s\"",
+                   program->path, name);
     goto free_name;
   }
   if (max_groups == 0) {
-    st = fail(err, errlen, GSYNC_ERR_LAUNCH,
-              "kernel %s: max_groups must be at least 1", name);
+    st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                   "kernel %s: max_groups must be at least 1", name);
     goto free_name;
   }
   /* Before the state is made to the constraints' layout: the program must
    * be built from the output they were written with. */
-  if ((st = check_kernel_program(program, kernel, err, errlen)) != GSYNC_OK)
+  if ((st = gsli_check_kernel_program(program, kernel, err, errlen)) !=
+      GSYNC_OK)
     goto free_name;
 
   if (info->global_barrier) {
@@ -2117,24 +2156,24 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
     rc =
         clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
     if (rc != CL_SUCCESS) {
-      st = cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", rc);
+      st = gsli_cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", rc);
       goto free_name;
     }
     /* A mismatch means the program was not built from the output these
      * constraints belong to. */
     if (nargs != info->state_index + 1) {
-      st = fail(err, errlen, GSYNC_ERR_KERNEL,
-                "kernel %s has %u parameters, but %s puts its state argument "
-                "at index %u (built from another rewrite?)",
-                name, (unsigned)nargs, program->path,
-                (unsigned)info->state_index);
+      st = gsli_fail(
+          err, errlen, GSYNC_ERR_KERNEL,
+          "kernel %s has %u parameters, but %s puts its state argument "
+          "at index %u (built from another rewrite?)",
+          name, (unsigned)nargs, program->path, (unsigned)info->state_index);
       goto free_name;
     }
   }
 
   k = calloc(1, sizeof *k);
   if (k == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+    st = gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
     goto free_name;
   }
   k->info = *info;
@@ -2142,16 +2181,16 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   name = NULL;
   k->max_groups = max_groups;
   pthread_mutex_init(&k->lock, NULL);
-  if (!copy_params(&k->info, info) ||
-      !copy_abort_info(&k->abort, &program->abort)) {
-    st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+  if (!gsli_copy_params(&k->info, info) ||
+      !gsli_copy_abort_info(&k->abort, &program->abort)) {
+    st = gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
     goto free_kernel;
   }
   if (info->global_barrier) {
-    if (!state_size(info, max_groups, &k->state_bytes)) {
-      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: state for %zu work-groups overflows", k->info.name,
-                max_groups);
+    if (!gsli_state_size(info, max_groups, &k->state_bytes)) {
+      st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: state for %zu work-groups overflows",
+                     k->info.name, max_groups);
       goto free_kernel;
     }
     rc = CL_SUCCESS;
@@ -2159,16 +2198,16 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
         clCreateBuffer(ctx, CL_MEM_READ_WRITE,
                        k->state_bytes > 0 ? k->state_bytes : 4, NULL, &rc);
     if (rc != CL_SUCCESS) {
-      st = cl_fail(err, errlen, "clCreateBuffer (state)", rc);
+      st = gsli_cl_fail(err, errlen, "clCreateBuffer (state)", rc);
       goto free_kernel;
     }
-    /* The first launch comes after this fill (after_latest), on an
+    /* The first launch comes after this fill (gsli_after_latest), on an
      * out-of-order queue too. */
-    if ((st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
+    if ((st = gsli_zero_state(k, queue, err, errlen)) != GSYNC_OK)
       goto free_kernel;
   }
   if ((rc = clRetainKernel(kernel)) != CL_SUCCESS) {
-    st = cl_fail(err, errlen, "clRetainKernel", rc);
+    st = gsli_cl_fail(err, errlen, "clRetainKernel", rc);
     goto free_kernel;
   }
   k->kernel = kernel;
@@ -2182,34 +2221,34 @@ free_name:
   return st;
 }
 
-static void watch_unmap(gsync_kernel *k);
-static void watch_release(gsync_kernel *k);
-static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
-                                  char *err, size_t errlen);
-static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
-                                  char *err, size_t errlen);
+void gsli_watch_unmap(gsync_kernel *k);
+void gsli_watch_release(gsync_kernel *k);
+gsync_status gsli_watch_prepare(gsync_kernel *k, cl_command_queue queue,
+                                char *err, size_t errlen);
+gsync_status gsli_watch_stopped(const gsync_kernel *k, const cl_uint *words,
+                                char *err, size_t errlen);
 
 /* Releases k's event, state buffer and kernel reference; NULL is a no-op.
  * A launch may still run: the buffer object outlives it by OpenCL's rules,
  * and the memory a watched state lives in is given back after k's latest
- * command (watch_unmap, watch_release). */
+ * command (gsli_watch_unmap, gsli_watch_release). */
 void gsync_kernel_release(gsync_kernel *k) {
   if (k == NULL)
     return;
   if (k->state != NULL)
-    watch_unmap(k); /* after k->last, so before it is released */
+    gsli_watch_unmap(k); /* after k->last, so before it is released */
   if (k->state != NULL)
     clReleaseMemObject(k->state);
-  watch_release(k); /* after k->last too */
+  gsli_watch_release(k); /* after k->last too */
   if (k->last != NULL)
     clReleaseEvent(k->last);
   if (k->last_q != NULL)
     clReleaseCommandQueue(k->last_q);
   if (k->kernel != NULL)
     clReleaseKernel(k->kernel);
-  free_abort_info(&k->abort);
+  gsli_free_abort_info(&k->abort);
   free(k->info.name);
-  free_params(&k->info);
+  gsli_free_params(&k->info);
   pthread_mutex_destroy(&k->lock);
   free(k);
 }
@@ -2220,35 +2259,36 @@ static gsync_status check_launch(const gsync_kernel *k, size_t groups,
                                  size_t local_size, char *err, size_t errlen) {
   const kernel_info *i = &k->info;
   if (groups == 0 || local_size == 0)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: empty launch (%zu work-groups of %zu)", i->name,
-                groups, local_size);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: empty launch (%zu work-groups of %zu)",
+                     i->name, groups, local_size);
   if (groups > k->max_groups)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: %zu work-groups exceed the %zu it was created for",
-                i->name, groups, k->max_groups);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_LAUNCH,
+        "kernel %s: %zu work-groups exceed the %zu it was created for", i->name,
+        groups, k->max_groups);
   if (groups > SIZE_MAX / local_size)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: %zu x %zu work-items overflow", i->name, groups,
-                local_size);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: %zu x %zu work-items overflow", i->name,
+                     groups, local_size);
   if (!i->global_barrier)
     return GSYNC_OK;
   if (i->max_work_groups != 0 && groups > i->max_work_groups)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: %zu work-groups exceed its limit of %zu (the "
-                "most its barrier and discovery count)",
-                i->name, groups, i->max_work_groups);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: %zu work-groups exceed its limit of %zu (the "
+                     "most its barrier and discovery count)",
+                     i->name, groups, i->max_work_groups);
   /* Constraints from before max_work_groups: the state's words count
    * work-groups in 32 bits whatever the rules. */
   if (groups > 0xffffffffu)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: %zu work-groups exceed the %lu its state can "
-                "count",
-                i->name, groups, 0xfffffffful);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: %zu work-groups exceed the %lu its state can "
+                     "count",
+                     i->name, groups, 0xfffffffful);
   if (local_size < i->min_local_size)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: local size %zu is below its minimum of %zu",
-                i->name, local_size, i->min_local_size);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: local size %zu is below its minimum of %zu",
+                     i->name, local_size, i->min_local_size);
   return GSYNC_OK;
 }
 
@@ -2276,7 +2316,7 @@ static gsync_status read_limits(gsync_kernel *k, cl_device_id dev, char *err,
     rc = clGetKernelWorkGroupInfo(k->kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
                                   sizeof kernel_group, &kernel_group, NULL);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetDeviceInfo (launch limits)", rc);
+    return gsli_cl_fail(err, errlen, "clGetDeviceInfo (launch limits)", rc);
   k->limits.group_bound = "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE";
   if (kernel_group != 0 && kernel_group < group) {
     group = kernel_group;
@@ -2297,16 +2337,16 @@ static gsync_status read_limits(gsync_kernel *k, cl_device_id dev, char *err,
  * OpenCL driver may abort the process on a launch past them, PoCL does).
  * offset may be NULL. Sets *total to the work-groups launched. Returns
  * GSYNC_OK, GSYNC_ERR_LAUNCH or GSYNC_ERR_OPENCL. */
-static gsync_status check_shape(gsync_kernel *k, cl_command_queue queue,
-                                cl_uint work_dim, const size_t *offset,
-                                const size_t *groups, const size_t *local,
-                                size_t *total, char *err, size_t errlen) {
+gsync_status gsli_check_shape(gsync_kernel *k, cl_command_queue queue,
+                              cl_uint work_dim, const size_t *offset,
+                              const size_t *groups, const size_t *local,
+                              size_t *total, char *err, size_t errlen) {
   size_t g = 1, l = 1;
   for (cl_uint d = 0; d < work_dim; d++) {
     if ((groups[d] != 0 && g > SIZE_MAX / groups[d]) ||
         (local[d] != 0 && l > SIZE_MAX / local[d]))
-      return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                  "kernel %s: the launch's size overflows", k->info.name);
+      return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                       "kernel %s: the launch's size overflows", k->info.name);
     g *= groups[d];
     l *= local[d];
   }
@@ -2316,30 +2356,33 @@ static gsync_status check_shape(gsync_kernel *k, cl_command_queue queue,
   if (st == GSYNC_OK &&
       (rc = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev,
                                   NULL)) != CL_SUCCESS)
-    st = cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)", rc);
+    st =
+        gsli_cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)", rc);
   if (st == GSYNC_OK)
     st = read_limits(k, dev, err, errlen);
   for (cl_uint d = 0; st == GSYNC_OK && d < work_dim; d++) {
     size_t before = offset != NULL ? offset[d] : 0;
     if (local[d] > k->limits.dim_items[d])
-      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: local size %zu in dimension %u exceeds the "
-                "device's limit of %zu (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
-                k->info.name, local[d], (unsigned)d, k->limits.dim_items[d]);
+      st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: local size %zu in dimension %u exceeds the "
+                     "device's limit of %zu (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                     k->info.name, local[d], (unsigned)d,
+                     k->limits.dim_items[d]);
     else if (groups[d] > k->limits.max_size / local[d] ||
              before > k->limits.max_size - groups[d] * local[d])
-      st = fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: %zu x %zu work-items%s in dimension %u exceed "
-                "the %zu the device's size_t holds",
-                k->info.name, groups[d], local[d],
-                before != 0 ? " past the offset" : "", (unsigned)d,
-                k->limits.max_size);
+      st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: %zu x %zu work-items%s in dimension %u exceed "
+                     "the %zu the device's size_t holds",
+                     k->info.name, groups[d], local[d],
+                     before != 0 ? " past the offset" : "", (unsigned)d,
+                     k->limits.max_size);
   }
   if (st == GSYNC_OK && l > k->limits.group_items)
-    st = fail(err, errlen, GSYNC_ERR_LAUNCH,
-              "kernel %s: local size %zu exceeds the %zu work-items a "
-              "work-group may have (%s)",
-              k->info.name, l, k->limits.group_items, k->limits.group_bound);
+    st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                   "kernel %s: local size %zu exceeds the %zu work-items a "
+                   "work-group may have (%s)",
+                   k->info.name, l, k->limits.group_items,
+                   k->limits.group_bound);
   if (st == GSYNC_OK)
     *total = g;
   return st;
@@ -2348,11 +2391,11 @@ static gsync_status check_shape(gsync_kernel *k, cl_command_queue queue,
 /* Held while a launch sets a kernel's state argument and enqueues it:
  * two handles may share one cl_kernel, and another thread's argument must
  * not slip in between. */
-static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t gsli_launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
-                                  gsync_launch_info *info, char *err,
-                                  size_t errlen);
+gsync_status gsli_finish_launch(gsync_kernel *k, cl_command_queue queue,
+                                gsync_launch_info *info, char *err,
+                                size_t errlen);
 
 /* ---- The poll cap (docs/constraints.md "The poll cap") ----
  *
@@ -2389,14 +2432,14 @@ static size_t cap_entry(gsync_kernel *k, cl_device_id dev, size_t local) {
 /* Chooses the cap of a launch of groups work-groups of local work-items on
  * queue and, where the state's word does not already act so, enqueues its
  * write after k's latest command. Returns GSYNC_OK or GSYNC_ERR_OPENCL. */
-static gsync_status poll_cap_prepare(gsync_kernel *k, cl_command_queue queue,
-                                     size_t groups, size_t local, char *err,
-                                     size_t errlen) {
+gsync_status gsli_poll_cap_prepare(gsync_kernel *k, cl_command_queue queue,
+                                   size_t groups, size_t local, char *err,
+                                   size_t errlen) {
   cl_device_id dev;
   cl_int rc =
       clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetCommandQueueInfo(QUEUE_DEVICE)", rc);
+    return gsli_cl_fail(err, errlen, "clGetCommandQueueInfo(QUEUE_DEVICE)", rc);
   size_t e = cap_entry(k, dev, local);
   cl_uint cap = 0;
   if (k->caps[e].fit != 0 && groups > k->caps[e].fit &&
@@ -2416,9 +2459,9 @@ static gsync_status poll_cap_prepare(gsync_kernel *k, cl_command_queue queue,
   cl_uint now = k->cap_written < groups ? k->cap_written : 0;
   if (now == cap)
     return GSYNC_OK;
-  gsync_status st =
-      fill_state(k, queue, &cap, sizeof cap, k->info.poll_cap_offset,
-                 sizeof cap, "clEnqueueFillBuffer (poll cap)", err, errlen);
+  gsync_status st = gsli_fill_state(
+      k, queue, &cap, sizeof cap, k->info.poll_cap_offset, sizeof cap,
+      "clEnqueueFillBuffer (poll cap)", err, errlen);
   if (st == GSYNC_OK)
     k->cap_written = cap;
   return st;
@@ -2426,7 +2469,7 @@ static gsync_status poll_cap_prepare(gsync_kernel *k, cl_command_queue queue,
 
 /* Takes what a launch that completed admitted, out of the groups it
  * polled, for the caps of later launches. */
-static void poll_cap_learn(gsync_kernel *k, cl_uint admitted) {
+void gsli_poll_cap_learn(gsync_kernel *k, cl_uint admitted) {
   size_t e = cap_entry(k, k->last_dev, k->last_local);
   if (k->last_cap != 0) {
     if (admitted < k->last_cap) { /* see CAP_SHORT */
@@ -2465,40 +2508,43 @@ static gsync_status launch_fail(const gsync_kernel *k, cl_command_queue queue,
       for (cl_uint d = 0; d < 3; d++)
         differs |= reqd[d] != (d < work_dim ? local[d] : 1);
       if (differs)
-        return fail(err, errlen, GSYNC_ERR_OPENCL,
-                    "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): the "
-                    "kernel was compiled with reqd_work_group_size(%zu, %zu, "
-                    "%zu); launch it with that local size",
-                    name, cl_error_name(rc), (int)rc, reqd[0], reqd[1],
-                    reqd[2]);
+        return gsli_fail(
+            err, errlen, GSYNC_ERR_OPENCL,
+            "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): the "
+            "kernel was compiled with reqd_work_group_size(%zu, %zu, "
+            "%zu); launch it with that local size",
+            name, gsli_cl_error_name(rc), (int)rc, reqd[0], reqd[1], reqd[2]);
     }
     if (clGetKernelWorkGroupInfo(k->kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof most, &most, NULL) == CL_SUCCESS &&
         most != 0 && items > most)
-      return fail(err, errlen, GSYNC_ERR_OPENCL,
-                  "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): a "
-                  "local size of %zu work-items is more than the %zu this "
-                  "kernel can have on this device (CL_KERNEL_WORK_GROUP_SIZE)",
-                  name, cl_error_name(rc), (int)rc, items, most);
+      return gsli_fail(
+          err, errlen, GSYNC_ERR_OPENCL,
+          "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): a "
+          "local size of %zu work-items is more than the %zu this "
+          "kernel can have on this device (CL_KERNEL_WORK_GROUP_SIZE)",
+          name, gsli_cl_error_name(rc), (int)rc, items, most);
   }
   if (rc == CL_INVALID_KERNEL_ARGS) {
     cl_uint own = k->info.state_index;
     if (k->state != NULL && own > 0)
-      return fail(err, errlen, GSYNC_ERR_OPENCL,
-                  "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): not "
-                  "every argument is set; set the kernel's own %u (indices 0 "
-                  "to %u) with clSetKernelArg before the launch, and libgsync "
-                  "sets the state argument (index %u)",
-                  name, cl_error_name(rc), (int)rc, own, own - 1, own);
-    return fail(err, errlen, GSYNC_ERR_OPENCL,
-                "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): not "
-                "every argument is set; set them with clSetKernelArg before "
-                "the launch",
-                name, cl_error_name(rc), (int)rc);
+      return gsli_fail(
+          err, errlen, GSYNC_ERR_OPENCL,
+          "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): not "
+          "every argument is set; set the kernel's own %u (indices 0 "
+          "to %u) with clSetKernelArg before the launch, and libgsync "
+          "sets the state argument (index %u)",
+          name, gsli_cl_error_name(rc), (int)rc, own, own - 1, own);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_OPENCL,
+        "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): not "
+        "every argument is set; set them with clSetKernelArg before "
+        "the launch",
+        name, gsli_cl_error_name(rc), (int)rc);
   }
-  return cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
+  return gsli_cl_fail(err, errlen, "clEnqueueNDRangeKernel", rc);
 }
-/* Sets the state argument and enqueues a launch that check_shape passed,
+/* Sets the state argument and enqueues a launch that gsli_check_shape passed,
  * after the handle's previous command; k->lock is held. Returns GSYNC_OK
  * or GSYNC_ERR_OPENCL. */
 static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
@@ -2512,12 +2558,12 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
    * it so; gsync_kernel_create zeroed it for the first. */
   if (k->state != NULL &&
       ((!k->info.reset_by_kernel && k->launched) || k->fit_left_on)) {
-    if ((st = zero_state(k, queue, err, errlen)) != GSYNC_OK)
+    if ((st = gsli_zero_state(k, queue, err, errlen)) != GSYNC_OK)
       return st;
     k->fit_left_on = 0;
   }
   if (k->watch.prepare &&
-      (st = watch_prepare(k, queue, err, errlen)) != GSYNC_OK)
+      (st = gsli_watch_prepare(k, queue, err, errlen)) != GSYNC_OK)
     return st;
   size_t global[3], items = 1;
   for (cl_uint d = 0; d < work_dim; d++) {
@@ -2526,35 +2572,36 @@ static gsync_status enqueue_checked(gsync_kernel *k, cl_command_queue queue,
   }
   k->cap_unread = 0;
   if (k->state != NULL && k->info.has_poll_cap &&
-      (st = poll_cap_prepare(k, queue, total, items, err, errlen)) != GSYNC_OK)
+      (st = gsli_poll_cap_prepare(k, queue, total, items, err, errlen)) !=
+          GSYNC_OK)
     return st;
-  pthread_mutex_lock(&launch_lock);
+  pthread_mutex_lock(&gsli_launch_lock);
   if (k->state != NULL)
     rc = clSetKernelArg(k->kernel, k->info.state_index, sizeof(cl_mem),
                         &k->state);
   if (rc != CL_SUCCESS) {
-    pthread_mutex_unlock(&launch_lock);
-    return cl_fail(err, errlen, "clSetKernelArg (state)", rc);
+    pthread_mutex_unlock(&gsli_launch_lock);
+    return gsli_cl_fail(err, errlen, "clSetKernelArg (state)", rc);
   }
   /* Launches of one kernel share its state, so each comes after the last;
    * on the same in-order queue that needs no event. */
   cl_uint n;
   const cl_event *after;
   int in_order = queue == k->last_q && k->last_in_order;
-  if (!in_order && (rc = queue_in_order(queue, &in_order)) != CL_SUCCESS) {
-    pthread_mutex_unlock(&launch_lock);
-    return cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
+  if (!in_order && (rc = gsli_queue_in_order(queue, &in_order)) != CL_SUCCESS) {
+    pthread_mutex_unlock(&gsli_launch_lock);
+    return gsli_cl_fail(err, errlen, "clGetCommandQueueInfo", rc);
   }
-  if ((st = after_latest(k, queue, &n, &after, err, errlen)) != GSYNC_OK) {
-    pthread_mutex_unlock(&launch_lock);
+  if ((st = gsli_after_latest(k, queue, &n, &after, err, errlen)) != GSYNC_OK) {
+    pthread_mutex_unlock(&gsli_launch_lock);
     return st;
   }
   rc = clEnqueueNDRangeKernel(queue, k->kernel, work_dim, offset, global, local,
                               n, after, in_order ? NULL : &ev);
-  pthread_mutex_unlock(&launch_lock);
+  pthread_mutex_unlock(&gsli_launch_lock);
   if (rc != CL_SUCCESS)
     return launch_fail(k, queue, work_dim, local, rc, err, errlen);
-  if ((st = record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
+  if ((st = gsli_record_latest(k, queue, ev, err, errlen)) != GSYNC_OK)
     return st;
   k->launched = 1;
   k->last_groups = total;
@@ -2572,17 +2619,17 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
                            cl_uint *participants, char *err, size_t errlen) {
   size_t total;
   if (k == NULL || queue == NULL)
-    return null_argument(err, errlen, "gsync_enqueue",
-                         k == NULL ? "k" : "queue");
+    return gsli_null_argument(err, errlen, "gsync_enqueue",
+                              k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
-  gsync_status st =
-      check_shape(k, queue, 1, NULL, &groups, &local_size, &total, err, errlen);
+  gsync_status st = gsli_check_shape(k, queue, 1, NULL, &groups, &local_size,
+                                     &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, 1, NULL, &groups, &local_size, total, err,
                          errlen);
   if (st == GSYNC_OK && participants != NULL) {
     gsync_launch_info info;
-    st = finish_launch(k, queue, &info, err, errlen);
+    st = gsli_finish_launch(k, queue, &info, err, errlen);
     if (st == GSYNC_OK)
       *participants = info.participants;
   }
@@ -2597,16 +2644,17 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
                               char *err, size_t errlen) {
   size_t total;
   if (k == NULL || queue == NULL)
-    return null_argument(err, errlen, "gsync_enqueue_nd",
-                         k == NULL ? "k" : "queue");
+    return gsli_null_argument(err, errlen, "gsync_enqueue_nd",
+                              k == NULL ? "k" : "queue");
   if (work_dim < 1 || work_dim > 3 || groups == NULL || local_size == NULL)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: a launch needs 1 to 3 dimensions, with work-groups "
-                "and a local size for each",
-                k->info.name);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_LAUNCH,
+        "kernel %s: a launch needs 1 to 3 dimensions, with work-groups "
+        "and a local size for each",
+        k->info.name);
   pthread_mutex_lock(&k->lock);
-  gsync_status st = check_shape(k, queue, work_dim, global_offset, groups,
-                                local_size, &total, err, errlen);
+  gsync_status st = gsli_check_shape(k, queue, work_dim, global_offset, groups,
+                                     local_size, &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, work_dim, global_offset, groups, local_size,
                          total, err, errlen);
@@ -2619,9 +2667,9 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
 /* Sets *found to whether the program of k's kernel was built for dev with
  * macro defined (-Dmacro or -D macro, with or without a value), as its
  * build options say. */
-static gsync_status built_with(const gsync_kernel *k, cl_device_id dev,
-                               const char *macro, int *found, char *err,
-                               size_t errlen) {
+gsync_status gsli_built_with(const gsync_kernel *k, cl_device_id dev,
+                             const char *macro, int *found, char *err,
+                             size_t errlen) {
   cl_program prog = NULL;
   size_t size = 0, n = strlen(macro);
   cl_int rc =
@@ -2631,9 +2679,10 @@ static gsync_status built_with(const gsync_kernel *k, cl_device_id dev,
                                &size);
   char *opts = rc == CL_SUCCESS ? malloc(size + 1) : NULL;
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetProgramBuildInfo(BUILD_OPTIONS)", rc);
+    return gsli_cl_fail(err, errlen, "clGetProgramBuildInfo(BUILD_OPTIONS)",
+                        rc);
   if (opts == NULL)
-    return fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+    return gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
   rc = clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS, size, opts,
                              NULL);
   opts[rc == CL_SUCCESS ? size : 0] = '\0';
@@ -2647,7 +2696,8 @@ static gsync_status built_with(const gsync_kernel *k, cl_device_id dev,
   }
   free(opts);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetProgramBuildInfo(BUILD_OPTIONS)", rc);
+    return gsli_cl_fail(err, errlen, "clGetProgramBuildInfo(BUILD_OPTIONS)",
+                        rc);
   return GSYNC_OK;
 }
 
@@ -2657,13 +2707,13 @@ static gsync_status built_with(const gsync_kernel *k, cl_device_id dev,
 static gsync_status check_fit_build(const gsync_kernel *k, cl_device_id dev,
                                     char *err, size_t errlen) {
   int found;
-  gsync_status st = built_with(k, dev, FIT_MACRO, &found, err, errlen);
+  gsync_status st = gsli_built_with(k, dev, FIT_MACRO, &found, err, errlen);
   if (st == GSYNC_OK && !found)
-    return fail(err, errlen, GSYNC_ERR_MISMATCH,
-                "kernel %s: its program was not built with "
-                "gsync_program_build_options() (no -D" FIT_MACRO
-                "), so it cannot measure how many work-groups fit",
-                k->info.name);
+    return gsli_fail(err, errlen, GSYNC_ERR_MISMATCH,
+                     "kernel %s: its program was not built with "
+                     "gsync_program_build_options() (no -D" FIT_MACRO
+                     "), so it cannot measure how many work-groups fit",
+                     k->info.name);
   return st;
 }
 
@@ -2671,11 +2721,12 @@ static gsync_status check_fit_build(const gsync_kernel *k, cl_device_id dev,
  * it: "a global pointer", "a value of 8 bytes", "an image", ... */
 static void param_words(const param_info *p, char *buf, size_t len) {
   for (size_t j = 0; j < N_PARAM_KINDS; j++)
-    if (strcmp(param_kinds[j].name, p->kind_name) == 0) {
+    if (strcmp(gsli_param_kinds[j].name, p->kind_name) == 0) {
       if (p->kind == PARAM_PRIVATE)
-        snprintf(buf, len, "%s of %zu bytes", param_kinds[j].words, p->bytes);
+        snprintf(buf, len, "%s of %zu bytes", gsli_param_kinds[j].words,
+                 p->bytes);
       else
-        snprintf(buf, len, "%s", param_kinds[j].words);
+        snprintf(buf, len, "%s", gsli_param_kinds[j].words);
       return;
     }
   snprintf(buf, len, "of a kind this libgsync does not know (\"%.40s\")",
@@ -2702,34 +2753,35 @@ static gsync_status probe_kernel(const gsync_kernel *k, cl_kernel *out,
     if (p->kind != PARAM_OTHER)
       continue;
     param_words(p, what, sizeof what);
-    return fail(err, errlen, GSYNC_ERR_KERNEL,
-                "kernel %s: parameter %zu (%s) is %s, which the probe of how "
-                "many work-groups fit cannot make up: launch no more "
-                "work-groups than you know fit, or rewrite with discovery",
-                i->name, a, p->name, what);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_KERNEL,
+        "kernel %s: parameter %zu (%s) is %s, which the probe of how "
+        "many work-groups fit cannot make up: launch no more "
+        "work-groups than you know fit, or rewrite with discovery",
+        i->name, a, p->name, what);
   }
   cl_program prog = NULL;
   cl_int rc =
       clGetKernelInfo(k->kernel, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_PROGRAM)", rc);
+    return gsli_cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_PROGRAM)", rc);
   cl_kernel probe = clCreateKernel(prog, i->name, &rc);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clCreateKernel (probe)", rc);
+    return gsli_cl_fail(err, errlen, "clCreateKernel (probe)", rc);
   cl_uint nargs = 0;
   gsync_status st = GSYNC_OK;
   rc = clGetKernelInfo(probe, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
   if (rc != CL_SUCCESS)
-    st = cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", rc);
+    st = gsli_cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", rc);
   else if (nargs != i->n_params + 1)
-    st = fail(err, errlen, GSYNC_ERR_KERNEL,
-              "kernel %s has %u parameters, but its constraints list %zu "
-              "besides the state argument (\"params\"; built from another "
-              "rewrite?)",
-              i->name, (unsigned)nargs, i->n_params);
+    st = gsli_fail(err, errlen, GSYNC_ERR_KERNEL,
+                   "kernel %s has %u parameters, but its constraints list %zu "
+                   "besides the state argument (\"params\"; built from another "
+                   "rewrite?)",
+                   i->name, (unsigned)nargs, i->n_params);
   unsigned char *zeros = st == GSYNC_OK ? calloc(most, 1) : NULL;
   if (st == GSYNC_OK && zeros == NULL)
-    st = fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
+    st = gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
   for (size_t a = 0; st == GSYNC_OK && a < i->n_params; a++) {
     const param_info *p = &i->params[a];
     rc = p->kind == PARAM_LOCAL
@@ -2739,10 +2791,11 @@ static gsync_status probe_kernel(const gsync_kernel *k, cl_kernel *out,
              : clSetKernelArg(probe, (cl_uint)a, sizeof(cl_mem), NULL);
     if (rc != CL_SUCCESS) {
       param_words(p, what, sizeof what);
-      st = fail(err, errlen, GSYNC_ERR_OPENCL,
-                "kernel %s: the probe of how many work-groups fit cannot set "
-                "parameter %zu (%s, %s): clSetKernelArg failed: %s (%d)",
-                i->name, a, p->name, what, cl_error_name(rc), (int)rc);
+      st = gsli_fail(
+          err, errlen, GSYNC_ERR_OPENCL,
+          "kernel %s: the probe of how many work-groups fit cannot set "
+          "parameter %zu (%s, %s): clSetKernelArg failed: %s (%d)",
+          i->name, a, p->name, what, gsli_cl_error_name(rc), (int)rc);
     }
   }
   free(zeros);
@@ -2780,11 +2833,11 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
   cl_uint n;
   const cl_event *after;
   cl_int rc = CL_SUCCESS;
-  if ((st = after_latest(k, queue, &n, &after, err, errlen)) == GSYNC_OK &&
+  if ((st = gsli_after_latest(k, queue, &n, &after, err, errlen)) == GSYNC_OK &&
       (rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
                                  sizeof on, on, n, after, &ev_on)) !=
           CL_SUCCESS)
-    st = cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
+    st = gsli_cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
   if (st != GSYNC_OK) {
     if (kernel != k->kernel)
       clReleaseKernel(kernel);
@@ -2792,30 +2845,31 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
   }
   /* The lock keeps another handle of k's kernel from setting the state
    * argument in between; the probe's own kernel needs none. */
-  pthread_mutex_lock(&launch_lock);
+  pthread_mutex_lock(&gsli_launch_lock);
   rc = clSetKernelArg(kernel, k->info.state_index, sizeof(cl_mem), &k->state);
   if (rc == CL_SUCCESS)
     rc = clEnqueueNDRangeKernel(queue, kernel, work_dim, NULL, global, local, 1,
                                 &ev_on, &ev_run);
-  pthread_mutex_unlock(&launch_lock);
+  pthread_mutex_unlock(&gsli_launch_lock);
   if (kernel != k->kernel)
     clReleaseKernel(kernel); /* the enqueued probe keeps it */
   if (rc != CL_SUCCESS && !k->info.has_params) {
-    st = fail(err, errlen, GSYNC_ERR_OPENCL,
-              "clEnqueueNDRangeKernel (probe) failed: %s (%d); these "
-              "constraints have no \"params\" (an older gsync-rewrite wrote "
-              "them), so the probe launched kernel %s with its own "
-              "arguments, which must be set: rewrite with this "
-              "gsync-rewrite, and the probe needs none",
-              cl_error_name(rc), (int)rc, k->info.name);
+    st = gsli_fail(
+        err, errlen, GSYNC_ERR_OPENCL,
+        "clEnqueueNDRangeKernel (probe) failed: %s (%d); these "
+        "constraints have no \"params\" (an older gsync-rewrite wrote "
+        "them), so the probe launched kernel %s with its own "
+        "arguments, which must be set: rewrite with this "
+        "gsync-rewrite, and the probe needs none",
+        gsli_cl_error_name(rc), (int)rc, k->info.name);
     ev_run = ev_on, ev_on = NULL;
   } else if (rc != CL_SUCCESS) {
-    st = cl_fail(err, errlen, "clEnqueueNDRangeKernel (probe)", rc);
+    st = gsli_cl_fail(err, errlen, "clEnqueueNDRangeKernel (probe)", rc);
     ev_run = ev_on, ev_on = NULL;
   } else if ((rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE,
                                        k->info.participants_offset, 4, &count,
                                        1, &ev_run, NULL)) != CL_SUCCESS) {
-    st = cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
+    st = gsli_cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
   }
   /* The probe is over (or never ran): its words back to zero. */
   rc = clEnqueueWriteBuffer(queue, k->state, CL_FALSE, FIT_COUNT * 4,
@@ -2823,21 +2877,22 @@ static gsync_status run_fit_probe(gsync_kernel *k, cl_command_queue queue,
   if (rc == CL_SUCCESS) {
     k->fit_left_on = 0;
     /* An earlier failure keeps its message. */
-    gsync_status rst =
-        record_latest(k, queue, ev_off, st == GSYNC_OK ? err : NULL, errlen);
+    gsync_status rst = gsli_record_latest(k, queue, ev_off,
+                                          st == GSYNC_OK ? err : NULL, errlen);
     if (st == GSYNC_OK)
       st = rst;
   } else if (st == GSYNC_OK) {
-    st = cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
+    st = gsli_cl_fail(err, errlen, "clEnqueueWriteBuffer (state)", rc);
   }
   if (ev_on != NULL)
     clReleaseEvent(ev_on);
   clReleaseEvent(ev_run);
   if (st == GSYNC_OK && (count == 0 || count > launch))
-    st = fail(err, errlen, GSYNC_ERR_LAUNCH,
-              "kernel %s: the probe of how many work-groups fit counted %u "
-              "of %zu launched",
-              k->info.name, (unsigned)count, launch);
+    st =
+        gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                  "kernel %s: the probe of how many work-groups fit counted %u "
+                  "of %zu launched",
+                  k->info.name, (unsigned)count, launch);
   if (st == GSYNC_OK)
     *fit = count;
   return st;
@@ -2848,29 +2903,32 @@ gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
                                    size_t *groups, char *err, size_t errlen) {
   static const char fn[] = "gsync_groups_that_fit";
   if (k == NULL || queue == NULL || local_size == NULL || groups == NULL)
-    return null_argument(err, errlen, fn,
-                         k == NULL        ? "k"
-                         : queue == NULL  ? "queue"
-                         : groups == NULL ? "groups"
-                                          : "local_size");
+    return gsli_null_argument(err, errlen, fn,
+                              k == NULL        ? "k"
+                              : queue == NULL  ? "queue"
+                              : groups == NULL ? "groups"
+                                               : "local_size");
   if (work_dim < 1 || work_dim > 3)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "kernel %s: a launch needs 1 to 3 dimensions", k->info.name);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: a launch needs 1 to 3 dimensions",
+                     k->info.name);
   if (k->state == NULL)
-    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
-                "kernel %s reaches no global_barrier(): any number of "
-                "work-groups may be launched",
-                k->info.name);
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "kernel %s reaches no global_barrier(): any number of "
+                     "work-groups may be launched",
+                     k->info.name);
   if (k->abort.discovery)
-    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
-                "kernel %s was rewritten with discovery: launch any number "
-                "of work-groups, and discovery admits those that fit",
-                k->info.name);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_ARGUMENT,
+        "kernel %s was rewritten with discovery: launch any number "
+        "of work-groups, and discovery admits those that fit",
+        k->info.name);
   cl_device_id dev = NULL;
   cl_int rc =
       clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)", rc);
+    return gsli_cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)",
+                        rc);
   size_t launch = k->max_groups, total, shape[3] = {1, 1, 1};
   if (k->info.max_work_groups != 0 && launch > k->info.max_work_groups)
     launch = k->info.max_work_groups;
@@ -2878,8 +2936,8 @@ gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
     launch = 0x3fffffffu;
   shape[0] = launch;
   pthread_mutex_lock(&k->lock);
-  gsync_status st = check_shape(k, queue, work_dim, NULL, shape, local_size,
-                                &total, err, errlen);
+  gsync_status st = gsli_check_shape(k, queue, work_dim, NULL, shape,
+                                     local_size, &total, err, errlen);
   size_t local = 1, i;
   for (cl_uint d = 0; d < work_dim; d++)
     local *= local_size[d];
@@ -2924,8 +2982,8 @@ static void group_name(const gsync_kernel *k, cl_uint id, char *out,
  * returns GSYNC_ERR_TIMEOUT. The message says what was seen, all from the
  * record (a later launch of k may have been enqueued since), and lists the
  * causes that can explain it: the device cannot tell them apart. */
-static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
-                                  char *err, size_t errlen) {
+gsync_status gsli_timeout_error(const gsync_kernel *k, const cl_uint *rec,
+                                char *err, size_t errlen) {
   const abort_info *a = &k->abort;
   int timed = k->info.abort_bytes >= ABORT_RECORD_BYTES;
   char group[96] = "", real[64], waited[48], limit[64];
@@ -2945,15 +3003,16 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
   else
     snprintf(limit, sizeof limit, "the spin limit");
   if (rec[ABORT_KIND] == ABORTED_IN_DISCOVERY)
-    return fail(err, errlen, GSYNC_ERR_TIMEOUT,
-                "kernel %s: occupancy discovery aborted the launch: "
-                "work-group %s waited %s for the poll to close and saw %u of "
-                "%u launched work-groups join; possible causes: a work-group "
-                "that joined stopped before closing the poll, or the device "
-                "starts work-groups more slowly than %s allows "
-                "(--spin-limit)",
-                k->info.name, group, waited, (unsigned)rec[ABORT_ARRIVED],
-                (unsigned)rec[ABORT_EXPECTED], limit);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_TIMEOUT,
+        "kernel %s: occupancy discovery aborted the launch: "
+        "work-group %s waited %s for the poll to close and saw %u of "
+        "%u launched work-groups join; possible causes: a work-group "
+        "that joined stopped before closing the poll, or the device "
+        "starts work-groups more slowly than %s allows "
+        "(--spin-limit)",
+        k->info.name, group, waited, (unsigned)rec[ABORT_ARRIVED],
+        (unsigned)rec[ABORT_EXPECTED], limit);
   char place[96], launched[64];
   cl_uint site = rec[ABORT_SITE];
   if (site >= 1 && site <= a->n_sites)
@@ -2962,18 +3021,19 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
     snprintf(place, sizeof place, "site %u", (unsigned)site);
   snprintf(launched, sizeof launched, "%zu",
            timed ? (size_t)rec[ABORT_LAUNCHED] : k->last_groups);
-  return fail(err, errlen, GSYNC_ERR_TIMEOUT,
-              "kernel %s: global barrier %s aborted the launch: work-group %s "
-              "waited %s and saw %u of %u work-groups arrive (%s launched); "
-              "possible causes: %sa global_barrier() that some work-group "
-              "does not reach, or work between two barriers that takes "
-              "longer than %s (--spin-limit)",
-              k->info.name, place, group, waited, (unsigned)rec[ABORT_ARRIVED],
-              (unsigned)rec[ABORT_EXPECTED], launched,
-              a->discovery ? ""
-                           : "more work-groups launched than the device runs "
-                             "at once (this output has no discovery), ",
-              limit);
+  return gsli_fail(
+      err, errlen, GSYNC_ERR_TIMEOUT,
+      "kernel %s: global barrier %s aborted the launch: work-group %s "
+      "waited %s and saw %u of %u work-groups arrive (%s launched); "
+      "possible causes: %sa global_barrier() that some work-group "
+      "does not reach, or work between two barriers that takes "
+      "longer than %s (--spin-limit)",
+      k->info.name, place, group, waited, (unsigned)rec[ABORT_ARRIVED],
+      (unsigned)rec[ABORT_EXPECTED], launched,
+      a->discovery ? ""
+                   : "more work-groups launched than the device runs "
+                     "at once (this output has no discovery), ",
+      limit);
 }
 
 /* Waits for k's latest launch, with k->lock held; reads the participant
@@ -2981,25 +3041,25 @@ static gsync_status timeout_error(const gsync_kernel *k, const cl_uint *rec,
  * fixed words, into *info (every field). A launch that aborted leaves the state
  * mid-barrier, so it is zeroed again (ordered before the next launch) and the
  * record reported. */
-static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
-                                  gsync_launch_info *info, char *err,
-                                  size_t errlen) {
+gsync_status gsli_finish_launch(gsync_kernel *k, cl_command_queue queue,
+                                gsync_launch_info *info, char *err,
+                                size_t errlen) {
   cl_int rc;
   if (!k->launched)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH, "kernel %s: nothing launched",
-                k->info.name);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "kernel %s: nothing launched", k->info.name);
   info->work_dim = k->last_dim;
   for (int d = 0; d < 3; d++)
     info->groups[d] = k->last_shape[d];
   info->admitted = info->participants = (cl_uint)k->last_groups;
   info->left_out = 0;
-  /* poll_cap_prepare caps only launches of more groups than the cap */
+  /* gsli_poll_cap_prepare caps only launches of more groups than the cap */
   info->polled = k->last_cap != 0 ? k->last_cap : (cl_uint)k->last_groups;
   info->launched = (cl_uint)k->last_groups;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
-    if ((rc = wait_latest(k)) != CL_SUCCESS)
-      return cl_fail(err, errlen, "waiting for the launch", rc);
+    if ((rc = gsli_wait_latest(k)) != CL_SUCCESS)
+      return gsli_cl_fail(err, errlen, "waiting for the launch", rc);
     return GSYNC_OK;
   }
   const kernel_info *i = &k->info;
@@ -3012,32 +3072,32 @@ static gsync_status finish_launch(gsync_kernel *k, cl_command_queue queue,
     end = WATCH_END * 4;
   cl_uint words[64];
   if (end > sizeof words)
-    return fail(err, errlen, GSYNC_ERR_FORMAT,
-                "kernel %s: state words beyond byte %zu are not supported",
-                i->name, sizeof words);
+    return gsli_fail(err, errlen, GSYNC_ERR_FORMAT,
+                     "kernel %s: state words beyond byte %zu are not supported",
+                     i->name, sizeof words);
   cl_uint n;
   const cl_event *after;
-  gsync_status st = after_latest(k, queue, &n, &after, err, errlen);
+  gsync_status st = gsli_after_latest(k, queue, &n, &after, err, errlen);
   if (st != GSYNC_OK)
     return st;
   rc = clEnqueueReadBuffer(queue, k->state, CL_TRUE, 0, end, words, n, after,
                            NULL);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
+    return gsli_cl_fail(err, errlen, "clEnqueueReadBuffer (state)", rc);
   const cl_uint *rec = i->has_abort_record ? words + i->abort_offset / 4 : NULL;
   int learn = k->cap_unread;
   k->cap_unread = 0;
   if (rec != NULL && rec[ABORT_KIND] != 0) {
-    st = zero_state(k, queue, err, errlen);
+    st = gsli_zero_state(k, queue, err, errlen);
     if (st == GSYNC_OK && k->watch.prepare &&
         (rec[ABORT_KIND] == ABORTED_BY_CANCEL ||
          rec[ABORT_KIND] == ABORTED_AT_DEADLINE))
-      return watch_stopped(k, words, err, errlen);
-    return st != GSYNC_OK ? st : timeout_error(k, rec, err, errlen);
+      return gsli_watch_stopped(k, words, err, errlen);
+    return st != GSYNC_OK ? st : gsli_timeout_error(k, rec, err, errlen);
   }
   info->admitted = info->participants = words[i->participants_offset / 4];
   if (learn)
-    poll_cap_learn(k, info->admitted);
+    gsli_poll_cap_learn(k, info->admitted);
   const cl_uint *grid = i->has_grid ? words + i->grid_offset / 4 : NULL;
   if (grid != NULL && grid[0] != 0 && grid[1] != 0 && grid[2] != 0) {
     info->participants = grid[0] * grid[1] * grid[2];
@@ -3058,10 +3118,10 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
                           cl_uint *participants, char *err, size_t errlen) {
   gsync_launch_info info;
   if (k == NULL || queue == NULL)
-    return null_argument(err, errlen, "gsync_finish",
-                         k == NULL ? "k" : "queue");
+    return gsli_null_argument(err, errlen, "gsync_finish",
+                              k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
-  gsync_status st = finish_launch(k, queue, &info, err, errlen);
+  gsync_status st = gsli_finish_launch(k, queue, &info, err, errlen);
   pthread_mutex_unlock(&k->lock);
   if (st == GSYNC_OK && participants != NULL)
     *participants = info.participants;
@@ -3075,10 +3135,10 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
                              size_t errlen) {
   gsync_launch_info all;
   if (k == NULL || queue == NULL)
-    return null_argument(err, errlen, "gsync_finish_nd",
-                         k == NULL ? "k" : "queue");
+    return gsli_null_argument(err, errlen, "gsync_finish_nd",
+                              k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
-  gsync_status st = finish_launch(k, queue, &all, err, errlen);
+  gsync_status st = gsli_finish_launch(k, queue, &all, err, errlen);
   pthread_mutex_unlock(&k->lock);
   if (st == GSYNC_OK && info != NULL && info->size > sizeof info->size) {
     size_t n = info->size < sizeof all ? info->size : sizeof all;
@@ -3157,7 +3217,7 @@ size_t gsync_launch_note(const gsync_launch_info *info, char *buf, size_t len) {
  * ended, stops no other. */
 
 /* Whether the host shares k's state and so owns word 22, which
- * zero_state must then leave alone. */
+ * gsli_zero_state must then leave alone. */
 static int watch_keeps_cancel(const gsync_kernel *k) {
   return k->watch.shared != NULL;
 }
@@ -3166,11 +3226,11 @@ static int watch_keeps_cancel(const gsync_kernel *k) {
  * %globaltimer or an x86 CPU device's time-stamp counter (prelude.cl). */
 static int watch_device_clock(cl_device_id dev) {
   cl_device_type type = 0;
-  if (nv_compute_capability(dev) != 0)
+  if (gsli_nv_compute_capability(dev) != 0)
     return 1;
   return clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) ==
              CL_SUCCESS &&
-         (type & CL_DEVICE_TYPE_CPU) && tsc_hz() != 0;
+         (type & CL_DEVICE_TYPE_CPU) && gsli_tsc_hz() != 0;
 }
 
 /* Whether dev offers fine-grained buffer SVM with atomics: memory that
@@ -3196,20 +3256,20 @@ static gsync_status watch_share_state(gsync_kernel *k, cl_context ctx,
                                 CL_MEM_SVM_ATOMICS,
                             k->state_bytes, 0);
   if (svm == NULL)
-    return fail(err, errlen, GSYNC_ERR_NOMEM,
-                "kernel %s: clSVMAlloc of %zu bytes (state) failed",
-                k->info.name, k->state_bytes);
+    return gsli_fail(err, errlen, GSYNC_ERR_NOMEM,
+                     "kernel %s: clSVMAlloc of %zu bytes (state) failed",
+                     k->info.name, k->state_bytes);
   memset(svm, 0, k->state_bytes);
   cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
                               k->state_bytes, svm, &rc);
   if (rc != CL_SUCCESS) {
     clSVMFree(ctx, svm);
-    return cl_fail(err, errlen, "clCreateBuffer (state over SVM)", rc);
+    return gsli_cl_fail(err, errlen, "clCreateBuffer (state over SVM)", rc);
   }
   if ((rc = clRetainContext(ctx)) != CL_SUCCESS) {
     clReleaseMemObject(buf);
     clSVMFree(ctx, svm);
-    return cl_fail(err, errlen, "clRetainContext", rc);
+    return gsli_cl_fail(err, errlen, "clRetainContext", rc);
   }
   clReleaseMemObject(k->state);
   k->state = buf;
@@ -3308,11 +3368,11 @@ static gsync_status probe_run(cl_context ctx, cl_device_id dev,
   char options[64] = "";
   cl_device_type type = 0;
   unsigned long long hz = 0;
-  int has_clock = nv_compute_capability(dev) != 0;
+  int has_clock = gsli_nv_compute_capability(dev) != 0;
   if (!has_clock &&
       clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) ==
           CL_SUCCESS &&
-      (type & CL_DEVICE_TYPE_CPU) && (hz = tsc_hz()) >= 1000000u) {
+      (type & CL_DEVICE_TYPE_CPU) && (hz = gsli_tsc_hz()) >= 1000000u) {
     snprintf(options, sizeof options, "-Dprobe_tsc_per_us=%lluul",
              hz / 1000000u);
     has_clock = 1;
@@ -3441,7 +3501,7 @@ out:
   if (prog != NULL)
     clReleaseProgram(prog);
   if (rc != CL_SUCCESS)
-    st = cl_fail(err, errlen, what, rc);
+    st = gsli_cl_fail(err, errlen, what, rc);
   return st;
 }
 
@@ -3486,21 +3546,22 @@ static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
   cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
                               k->state_bytes, NULL, &rc);
   if (rc != CL_SUCCESS)
-    return cl_fail(err, errlen, "clCreateBuffer (state, host-visible)", rc);
+    return gsli_cl_fail(err, errlen, "clCreateBuffer (state, host-visible)",
+                        rc);
   cl_uint *p =
       clEnqueueMapBuffer(queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
                          k->state_bytes, 0, NULL, NULL, &rc);
   if (rc != CL_SUCCESS) {
     clReleaseMemObject(buf);
-    return cl_fail(err, errlen, "clEnqueueMapBuffer (state)", rc);
+    return gsli_cl_fail(err, errlen, "clEnqueueMapBuffer (state)", rc);
   }
   if ((rc = clRetainCommandQueue(queue)) != CL_SUCCESS) {
     clEnqueueUnmapMemObject(queue, buf, p, 0, NULL, NULL);
     clFinish(queue);
     clReleaseMemObject(buf);
-    return cl_fail(err, errlen, "clRetainCommandQueue", rc);
+    return gsli_cl_fail(err, errlen, "clRetainCommandQueue", rc);
   }
-  /* Word 22 through the mapping, as gsync_cancel writes it (zero_state
+  /* Word 22 through the mapping, as gsync_cancel writes it (gsli_zero_state
    * leaves it to the host once the state is shared), the rest as every
    * later launch's zeroing too, which ends before gsync_progress can see
    * the memory. */
@@ -3508,9 +3569,9 @@ static gsync_status watch_share_mapped(gsync_kernel *k, cl_context ctx,
   clReleaseMemObject(k->state);
   k->state = buf;
   k->watch.mapped = queue;
-  gsync_status st = zero_state(k, queue, err, errlen);
-  if (st == GSYNC_OK && (rc = wait_latest(k)) != CL_SUCCESS)
-    st = cl_fail(err, errlen, "waiting for the state's zeroing", rc);
+  gsync_status st = gsli_zero_state(k, queue, err, errlen);
+  if (st == GSYNC_OK && (rc = gsli_wait_latest(k)) != CL_SUCCESS)
+    st = gsli_cl_fail(err, errlen, "waiting for the state's zeroing", rc);
   atomic_store_explicit(&k->watch.shared, p, memory_order_release);
   return st;
 }
@@ -3539,10 +3600,10 @@ static gsync_status watch_choose(gsync_kernel *k, cl_context ctx,
   int choice;
   k->watch.probe[0] = '\0';
   if (!watch_channel_wanted(&choice))
-    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
-                "gsync_watch_enable: GSYNC_WATCH_CHANNEL=%s is not svm, "
-                "mapped or none",
-                getenv("GSYNC_WATCH_CHANNEL"));
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "gsync_watch_enable: GSYNC_WATCH_CHANNEL=%s is not svm, "
+                     "mapped or none",
+                     getenv("GSYNC_WATCH_CHANNEL"));
   int svm = watch_device_svm(dev);
   if (choice == CHANNEL_NONE) {
     k->watch.why = "GSYNC_WATCH_CHANNEL=none";
@@ -3564,43 +3625,45 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
                                 size_t errlen) {
   static const char fn[] = "gsync_watch_enable";
   if (k == NULL || ctx == NULL || dev == NULL || queue == NULL)
-    return null_argument(err, errlen, fn,
-                         k == NULL     ? "k"
-                         : ctx == NULL ? "ctx"
-                         : dev == NULL ? "dev"
-                                       : "queue");
+    return gsli_null_argument(err, errlen, fn,
+                              k == NULL     ? "k"
+                              : ctx == NULL ? "ctx"
+                              : dev == NULL ? "dev"
+                                            : "queue");
   gsync_status st = GSYNC_OK;
   gsync_watch_support got = {sizeof got, 0, 0, 0, "none", NULL};
   pthread_mutex_lock(&k->lock);
   if (k->state == NULL) {
-    st = fail(err, errlen, GSYNC_ERR_KERNEL,
-              "kernel %s reaches no global_barrier(): nothing to watch",
-              k->info.name);
+    st = gsli_fail(err, errlen, GSYNC_ERR_KERNEL,
+                   "kernel %s reaches no global_barrier(): nothing to watch",
+                   k->info.name);
     goto out;
   }
   /* Words 18-23 are the prelude's only where its abort record is at word
    * 10; without a spin limit no work-group could leave a wait. */
   if (!k->info.has_abort_record || k->info.abort_offset != 40 ||
       k->abort.spin_limit_ms == 0 || k->state_bytes < WATCH_END * 4) {
-    st = fail(err, errlen, GSYNC_ERR_KERNEL,
-              "kernel %s cannot be watched: it was rewritten without a spin "
-              "limit (--spin-limit=0) or by an older gsync-rewrite",
-              k->info.name);
+    st = gsli_fail(
+        err, errlen, GSYNC_ERR_KERNEL,
+        "kernel %s cannot be watched: it was rewritten without a spin "
+        "limit (--spin-limit=0) or by an older gsync-rewrite",
+        k->info.name);
     goto out;
   }
   int built = 0;
-  if ((st = built_with(k, dev, WATCH_MACRO, &built, err, errlen)) != GSYNC_OK)
+  if ((st = gsli_built_with(k, dev, WATCH_MACRO, &built, err, errlen)) !=
+      GSYNC_OK)
     goto out;
   if (!built) {
-    st = fail(err, errlen, GSYNC_ERR_MISMATCH,
-              "kernel %s cannot be watched: its program was built without "
-              "%s (GSYNC_WATCH_BUILD_OPTION), which compiles the watch in",
-              k->info.name, GSYNC_WATCH_BUILD_OPTION);
+    st = gsli_fail(err, errlen, GSYNC_ERR_MISMATCH,
+                   "kernel %s cannot be watched: its program was built without "
+                   "%s (GSYNC_WATCH_BUILD_OPTION), which compiles the watch in",
+                   k->info.name, GSYNC_WATCH_BUILD_OPTION);
     goto out;
   }
   cl_int rc;
-  if ((rc = wait_latest(k)) != CL_SUCCESS) {
-    st = cl_fail(err, errlen, "waiting for the last launch", rc);
+  if ((rc = gsli_wait_latest(k)) != CL_SUCCESS) {
+    st = gsli_cl_fail(err, errlen, "waiting for the last launch", rc);
     goto out;
   }
   /* Chosen once: why and probe stay as a reader may be reading them. */
@@ -3616,15 +3679,15 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
   got.probe = k->watch.probe[0] != '\0' ? k->watch.probe : NULL;
   if (!got.progress && !got.deadline) {
     char *name = NULL;
-    device_string(dev, CL_DEVICE_NAME, &name);
-    st =
-        fail(err, errlen, GSYNC_ERR_DEVICE,
-             "device \"%s\" offers no way to watch kernel %s: no channel "
-             "to a running kernel (%s%s%s) and no clock its kernels read "
-             "(deadline)",
-             name != NULL ? name : "?", k->info.name,
-             k->watch.why != NULL ? k->watch.why : "?",
-             got.probe != NULL ? "; " : "", got.probe != NULL ? got.probe : "");
+    gsli_device_string(dev, CL_DEVICE_NAME, &name);
+    st = gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
+                   "device \"%s\" offers no way to watch kernel %s: no channel "
+                   "to a running kernel (%s%s%s) and no clock its kernels read "
+                   "(deadline)",
+                   name != NULL ? name : "?", k->info.name,
+                   k->watch.why != NULL ? k->watch.why : "?",
+                   got.probe != NULL ? "; " : "",
+                   got.probe != NULL ? got.probe : "");
     free(name);
     goto out;
   }
@@ -3647,8 +3710,8 @@ out:
  * channel the kernel does neither, since no one could see it). Fills,
  * because a fill copies its pattern at once and a write would need the
  * source kept. */
-static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
-                                  char *err, size_t errlen) {
+gsync_status gsli_watch_prepare(gsync_kernel *k, cl_command_queue queue,
+                                char *err, size_t errlen) {
   cl_uint tag = atomic_load(&k->watch.tag) + 1;
   tag = tag != 0 ? tag : 1;
   cl_uint mode =
@@ -3664,9 +3727,9 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
     /* Words 23 and 24 one each: a fill's offset is a multiple of its
      * pattern's size. */
     size_t bytes = fills[f].word >= WATCH_TAG ? 4 : 8;
-    gsync_status st =
-        fill_state(k, queue, fills[f].pattern, bytes, fills[f].word * 4, bytes,
-                   "clEnqueueFillBuffer (watch words)", err, errlen);
+    gsync_status st = gsli_fill_state(
+        k, queue, fills[f].pattern, bytes, fills[f].word * 4, bytes,
+        "clEnqueueFillBuffer (watch words)", err, errlen);
     if (st != GSYNC_OK)
       return st;
   }
@@ -3675,17 +3738,17 @@ static gsync_status watch_prepare(gsync_kernel *k, cl_command_queue queue,
 }
 
 /* The message of a launch that the host stopped, from the state's words. */
-static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
-                                  char *err, size_t errlen) {
+gsync_status gsli_watch_stopped(const gsync_kernel *k, const cl_uint *words,
+                                char *err, size_t errlen) {
   if (words[10] == ABORTED_AT_DEADLINE)
-    return fail(err, errlen, GSYNC_ERR_CANCELLED,
-                "kernel %s: stopped at its deadline of %u ms after %u "
-                "barriers",
-                k->info.name, (unsigned)words[WATCH_DEADLINE_MS],
-                (unsigned)words[WATCH_BARRIERS]);
-  return fail(err, errlen, GSYNC_ERR_CANCELLED,
-              "kernel %s: cancelled by the host after %u barriers",
-              k->info.name, (unsigned)words[WATCH_BARRIERS]);
+    return gsli_fail(err, errlen, GSYNC_ERR_CANCELLED,
+                     "kernel %s: stopped at its deadline of %u ms after %u "
+                     "barriers",
+                     k->info.name, (unsigned)words[WATCH_DEADLINE_MS],
+                     (unsigned)words[WATCH_BARRIERS]);
+  return gsli_fail(err, errlen, GSYNC_ERR_CANCELLED,
+                   "kernel %s: cancelled by the host after %u barriers",
+                   k->info.name, (unsigned)words[WATCH_BARRIERS]);
 }
 
 /* Why progress and cancel do not work on k: not watched, or no channel. Reads
@@ -3693,21 +3756,22 @@ static gsync_status watch_stopped(const gsync_kernel *k, const cl_uint *words,
 static gsync_status watch_unshared(gsync_kernel *k, const char *fn, char *err,
                                    size_t errlen) {
   if (!atomic_load_explicit(&k->watch.prepare, memory_order_acquire))
-    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
-                "%s: kernel %s is not watched (call gsync_watch_enable)", fn,
-                k->info.name);
-  return fail(err, errlen, GSYNC_ERR_DEVICE,
-              "%s: kernel %s: no channel to a running kernel on its device "
-              "(%s%s%s)",
-              fn, k->info.name, k->watch.why != NULL ? k->watch.why : "?",
-              k->watch.probe[0] != '\0' ? "; " : "", k->watch.probe);
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "%s: kernel %s is not watched (call gsync_watch_enable)",
+                     fn, k->info.name);
+  return gsli_fail(
+      err, errlen, GSYNC_ERR_DEVICE,
+      "%s: kernel %s: no channel to a running kernel on its device "
+      "(%s%s%s)",
+      fn, k->info.name, k->watch.why != NULL ? k->watch.why : "?",
+      k->watch.probe[0] != '\0' ? "; " : "", k->watch.probe);
 }
 
 gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
                             char *err, size_t errlen) {
   static const char fn[] = "gsync_progress";
   if (k == NULL || info == NULL)
-    return null_argument(err, errlen, fn, k == NULL ? "k" : "info");
+    return gsli_null_argument(err, errlen, fn, k == NULL ? "k" : "info");
   const cl_uint *w =
       atomic_load_explicit(&k->watch.shared, memory_order_acquire);
   if (w == NULL)
@@ -3726,8 +3790,8 @@ gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
                        __atomic_load_n(&g[2], __ATOMIC_RELAXED);
   }
   if (info->size < sizeof got)
-    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
-                "%s: info->size %zu is too small", fn, info->size);
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "%s: info->size %zu is too small", fn, info->size);
   got.size = info->size;
   *info = got;
   return GSYNC_OK;
@@ -3736,14 +3800,14 @@ gsync_status gsync_progress(gsync_kernel *k, gsync_progress_info *info,
 gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen) {
   static const char fn[] = "gsync_cancel";
   if (k == NULL)
-    return null_argument(err, errlen, fn, "k");
+    return gsli_null_argument(err, errlen, fn, "k");
   cl_uint *w = atomic_load_explicit(&k->watch.shared, memory_order_acquire);
   if (w == NULL)
     return watch_unshared(k, fn, err, errlen);
   cl_uint tag = atomic_load(&k->watch.tag);
   if (tag == 0)
-    return fail(err, errlen, GSYNC_ERR_LAUNCH,
-                "%s: kernel %s: nothing launched", fn, k->info.name);
+    return gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                     "%s: kernel %s: nothing launched", fn, k->info.name);
   __atomic_store_n(&w[WATCH_CANCEL], tag, __ATOMIC_SEQ_CST);
   return GSYNC_OK;
 }
@@ -3752,19 +3816,19 @@ gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
                                 size_t errlen) {
   static const char fn[] = "gsync_set_deadline";
   if (k == NULL)
-    return null_argument(err, errlen, fn, "k");
+    return gsli_null_argument(err, errlen, fn, "k");
   if (!(seconds >= 0.0 && seconds <= 4294967.0))
-    return fail(err, errlen, GSYNC_ERR_ARGUMENT,
-                "%s: a deadline of %g s is not between 0 and 4294967 s", fn,
-                seconds);
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "%s: a deadline of %g s is not between 0 and 4294967 s",
+                     fn, seconds);
   pthread_mutex_lock(&k->lock);
   gsync_status st = GSYNC_OK;
   if (!k->watch.prepare)
     st = watch_unshared(k, fn, err, errlen);
   else if (!k->watch.has_clock)
-    st = fail(err, errlen, GSYNC_ERR_DEVICE,
-              "%s: kernel %s: the device's kernels read no clock", fn,
-              k->info.name);
+    st = gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
+                   "%s: kernel %s: the device's kernels read no clock", fn,
+                   k->info.name);
   else {
     /* At least 1 ms: 0 means none. */
     double ms = seconds * 1000.0 + 0.5;
@@ -3776,12 +3840,12 @@ gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
 
 /* Unmaps k's state from the host, after k's latest command, where it is
  * a host-visible buffer; before the buffer is released. */
-static void watch_unmap(gsync_kernel *k) {
+void gsli_watch_unmap(gsync_kernel *k) {
   if (k->watch.mapped == NULL)
     return;
   cl_uint n;
   const cl_event *after;
-  if (after_latest(k, k->watch.mapped, &n, &after, NULL, 0) == GSYNC_OK &&
+  if (gsli_after_latest(k, k->watch.mapped, &n, &after, NULL, 0) == GSYNC_OK &&
       clEnqueueUnmapMemObject(k->watch.mapped, k->state, k->watch.shared, n,
                               after, NULL) == CL_SUCCESS)
     clFinish(k->watch.mapped);
@@ -3796,18 +3860,18 @@ static void watch_unmap(gsync_kernel *k) {
  * once could be another allocation's by then. The free is a command
  * after that one on its queue, so that the caller does not wait; where it
  * cannot be enqueued, the host waits for the latest command first. */
-static void watch_release(gsync_kernel *k) {
+void gsli_watch_release(gsync_kernel *k) {
   if (k->watch.ctx == NULL)
     return;
   void *svm = k->watch.shared;
   cl_uint n;
   const cl_event *after;
   if (k->last_q == NULL ||
-      after_latest(k, k->last_q, &n, &after, NULL, 0) != GSYNC_OK ||
+      gsli_after_latest(k, k->last_q, &n, &after, NULL, 0) != GSYNC_OK ||
       clEnqueueSVMFree(k->last_q, 1, &svm, NULL, NULL, n, after, NULL) !=
           CL_SUCCESS ||
       clFlush(k->last_q) != CL_SUCCESS) {
-    wait_latest(k);
+    gsli_wait_latest(k);
     clSVMFree(k->watch.ctx, svm);
   }
   k->watch.shared = NULL;
