@@ -2,11 +2,12 @@
  * loader and the check of a program's source against it.
  *
  * An input is constraints text, optionally followed by a NUL byte and a
- * program source. The harness includes libgsync.c itself, to reach the
- * loader without a file and the state-size arithmetic of
- * gsync_kernel_create without an OpenCL device: no OpenCL call is made,
- * so no driver (and no driver's signal handler) is loaded. Besides the
- * sanitizers it checks libgsync's contract on every input:
+ * program source. The harness links libgsync and reaches its internals
+ * through runtime/internal.h: the loader without a file, and the
+ * state-size arithmetic of gsync_kernel_create without an OpenCL device.
+ * No OpenCL call is made, so no driver (and no driver's signal handler)
+ * is loaded. Besides the sanitizers it checks libgsync's contract on
+ * every input:
  *   - a refused file gets GSYNC_ERR_FORMAT (or GSYNC_ERR_NOMEM), no
  *     program, and a message;
  *   - for an accepted file, every kernel with a state argument has a
@@ -24,7 +25,11 @@
  *     input, is a terminated string that fits the buffer, however small.
  * A broken contract aborts, which libFuzzer records as a crash.
  */
-#include "../runtime/libgsync.c"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Says which part of the contract broke, then aborts. */
 static void broken(const char *what) {
