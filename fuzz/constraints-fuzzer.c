@@ -2,11 +2,12 @@
  * loader and the check of a program's source against it.
  *
  * An input is constraints text, optionally followed by a NUL byte and a
- * program source. The harness includes libgsync.c itself, to reach the
- * loader without a file and the state-size arithmetic of
- * gsync_kernel_create without an OpenCL device: no OpenCL call is made,
- * so no driver (and no driver's signal handler) is loaded. Besides the
- * sanitizers it checks libgsync's contract on every input:
+ * program source. The harness links libgsync and reaches its internals
+ * through runtime/internal.h: the loader without a file, and the
+ * state-size arithmetic of gsync_kernel_create without an OpenCL device.
+ * No OpenCL call is made, so no driver (and no driver's signal handler)
+ * is loaded. Besides the sanitizers it checks libgsync's contract on
+ * every input:
  *   - a refused file gets GSYNC_ERR_FORMAT (or GSYNC_ERR_NOMEM), no
  *     program, and a message;
  *   - for an accepted file, every kernel with a state argument has a
@@ -24,7 +25,11 @@
  *     input, is a terminated string that fits the buffer, however small.
  * A broken contract aborts, which libFuzzer records as a crash.
  */
-#include "../runtime/libgsync.c"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Says which part of the contract broke, then aborts. */
 static void broken(const char *what) {
@@ -55,12 +60,12 @@ static void check_groups(const kernel_info *k, size_t groups) {
   size_t bytes = 0, extra = 0;
   int fits = !__builtin_mul_overflow(k->per_group_bytes, groups, &extra) &&
              extra <= SIZE_MAX - k->fixed_bytes;
-  if (state_size(k, groups, &bytes) != fits)
-    broken("state_size disagrees with exact arithmetic");
+  if (gsli_state_size(k, groups, &bytes) != fits)
+    broken("gsli_state_size disagrees with exact arithmetic");
   if (!fits)
     return;
   if (bytes != k->fixed_bytes + extra)
-    broken("state_size is not fixed + per_group x groups");
+    broken("gsli_state_size is not fixed + per_group x groups");
   size_t end = k->participants_offset + 4;
   if (k->has_abort_record && k->abort_offset + k->abort_bytes > end)
     end = k->abort_offset + k->abort_bytes;
@@ -91,7 +96,7 @@ static void check_kernel(const kernel_info *k) {
     if (k->n_params != k->state_index)
       broken("params other than one per parameter before the state");
     kernel_info copy = *k;
-    if (!copy_params(&copy, k))
+    if (!gsli_copy_params(&copy, k))
       return; /* out of memory: nothing to compare */
     for (size_t i = 0; i < k->n_params; i++) {
       const param_info *p = &k->params[i], *c = &copy.params[i];
@@ -104,7 +109,7 @@ static void check_kernel(const kernel_info *k) {
           p->bytes != c->bytes)
         broken("a copy of the params that differs");
     }
-    free_params(&copy);
+    gsli_free_params(&copy);
   }
   size_t g[] = {1,
                 2,
@@ -147,7 +152,7 @@ static void check_abort_message(const gsync_program *p, const kernel_info *k,
   static const size_t lens[] = {1, 7, 64, 512};
   for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
     char err[512];
-    if (timeout_error(&gk, rec, err, lens[i]) != GSYNC_ERR_TIMEOUT)
+    if (gsli_timeout_error(&gk, rec, err, lens[i]) != GSYNC_ERR_TIMEOUT)
       broken("an abort record not reported as GSYNC_ERR_TIMEOUT");
     check_message(err, lens[i]);
   }
@@ -161,8 +166,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char err[512];
   gsync_program *p = (gsync_program *)1; /* must be overwritten */
 
-  gsync_status st =
-      load_text("fuzz.json", (const char *)data, jlen, &p, err, sizeof err);
+  gsync_status st = gsli_load_text("fuzz.json", (const char *)data, jlen, &p,
+                                   err, sizeof err);
   if (st != GSYNC_OK) {
     if (p != (gsync_program *)1 && p != NULL)
       broken("a refused file with a program");

@@ -33,9 +33,9 @@ ABORT_RECORD_BYTES_UNTIMED = (layout.WORD["abort_waited_ms"] -
 # The largest value a "params" entry may give (MAX_PARAM_BYTES).
 MAX_PARAM_BYTES = 1 << 16
 
-# The kinds of "params" entries (param_kinds in libgsync.c): those the
-# probe of how many work-groups fit sets, and the handles it cannot make
-# up; how a message names each.
+# The kinds of "params" entries (gsli_param_kinds in
+# runtime/constraints.c): those the probe of how many work-groups fit
+# sets, and the handles it cannot make up; how a message names each.
 PARAM_KINDS = {
     "global": "a global pointer",
     "constant": "a constant pointer",
@@ -131,7 +131,8 @@ class ParamInfo:
 
     @property
     def words(self):
-        """What it takes, as a message says it (param_words in libgsync.c)."""
+        """What it takes, as a message says it (param_words in
+        runtime/fit.c)."""
         if self.kind not in PARAM_KINDS:
             return ("of a kind this libgsync does not know "
                     f'("{self.kind[:40]}")')
@@ -317,9 +318,10 @@ def reserved_macro(name):
 
 
 def _check_build_args(w, args):
-    """Refuses a -D or -U of a reserved name in "build.options" (load_build
-    in libgsync.c): the tool never writes one, and with one a rule built
-    from these options could use more state than the file's sizes give."""
+    """Refuses a -D or -U of a reserved name in "build.options"
+    (gsli_load_build in runtime/constraints.c): the tool never writes one,
+    and with one a rule built from these options could use more state
+    than the file's sizes give."""
     for i, a in enumerate(args):
         if a[:2] not in ("-D", "-U"):
             continue
@@ -482,10 +484,10 @@ class Constraints:
 
     @staticmethod
     def _load_params(w, obj, k):
-        """The optional "params" (load_params in libgsync.c): one object
-        per parameter before the state argument, each with a "kind",
-        "bytes" where it is "private", and an optional "name". A kind not
-        known here is kept: only the probe refuses it."""
+        """The optional "params" (load_params in runtime/constraints.c):
+        one object per parameter before the state argument, each with a
+        "kind", "bytes" where it is "private", and an optional "name". A
+        kind not known here is kept: only the probe refuses it."""
         arr = w.field(obj, "params", list, optional=True)
         if arr is None:
             return None

@@ -119,9 +119,9 @@ def _needs_quotes(arg):
 
 def _quote(arg):
     """arg as clBuildProgram's option parsers split (append_option in
-    libgsync.c): if it holds a blank or a quote, an option's value after
-    its flag in double quotes (-I"/a b", -D"N=a b"), any other argument
-    whole, with \\ and " escaped."""
+    runtime/device.c): if it holds a blank or a quote, an option's value
+    after its flag in double quotes (-I"/a b", -D"N=a b"), any other
+    argument whole, with \\ and " escaped."""
     if not _needs_quotes(arg):
         return arg
     flag = 2 if re.match(r"-[A-Za-z]", arg) else 0
@@ -137,11 +137,11 @@ def _is_pocl(dev):
 
 def _include_alias(c, path):
     """An -I option for the directory path that holds no blank or quote
-    (include_alias in libgsync.c): PoCL 3.1 turns the quotes of -I"/a b"
-    into blanks and searches " /a b ", so for it the directory is held open
-    (by the constraints c, while they live) and named as /proc/self/fd/N,
-    which its compiler, in this process, reads as the directory. None
-    where that cannot be done (no /proc)."""
+    (include_alias in runtime/device.c): PoCL 3.1 turns the quotes of
+    -I"/a b" into blanks and searches " /a b ", so for it the directory is
+    held open (by the constraints c, while they live) and named as
+    /proc/self/fd/N, which its compiler, in this process, reads as the
+    directory. None where that cannot be done (no /proc)."""
     fds = c.__dict__.setdefault("_include_fds", {})
     try:
         if path not in fds:
@@ -175,7 +175,8 @@ kernel void gsync_tsc(global ulong *t) {
 """
 _tsc_rates = {}
 _tsc_lock = threading.Lock()
-TSC_STEP = 50_000_000  # the rate is rounded to this (tsc_hz in libgsync.c)
+# The rate is rounded to this (gsli_tsc_hz in runtime/device.c).
+TSC_STEP = 50_000_000
 
 
 def cpu_clock_hz(dev):
@@ -209,7 +210,7 @@ def cpu_clock_hz(dev):
                 h1, c1 = read()
                 if c1 > c0 and h1 > h0:
                     hz = int((c1 - c0) / (h1 - h0))
-                    # To a multiple of 50 MHz, as tsc_hz in libgsync.c: the
+                    # To a multiple of 50 MHz, as gsli_tsc_hz does: the
                     # same option in every process, for the driver's cache.
                     if hz >= TSC_STEP:
                         hz = (hz + TSC_STEP // 2) // TSC_STEP * TSC_STEP

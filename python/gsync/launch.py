@@ -27,11 +27,11 @@ ABORTED_IN_DISCOVERY = layout.VALUE["aborted_in_discovery"]
 # launch one, word fit_count is its count (rewrite-rules/discovery-none.cl).
 FIT_COUNT, FIT_ON = layout.WORD["fit_count"], layout.WORD["fit_on"]
 # The local memory the probe gives each local pointer argument, which it
-# never touches (PROBE_LOCAL_BYTES in libgsync.c).
+# never touches (PROBE_LOCAL_BYTES in runtime/internal.h).
 PROBE_LOCAL_BYTES = 16
 
-# The poll cap (docs/constraints.md, "The poll cap"; libgsync.c): every
-# CAP_REMEASURE-th capped launch polls every group again, and after
+# The poll cap (docs/constraints.md, "The poll cap"; runtime/poll-cap.c):
+# every CAP_REMEASURE-th capped launch polls every group again, and after
 # CAP_SHORT capped launches that admit fewer than their cap, a device and
 # local size get no cap.
 CAP_REMEASURE, CAP_SHORT = 32, 2
@@ -148,10 +148,10 @@ def _shape(name, what, value):
 
 
 class _Limits:
-    """What a launch on one device may have (read_limits in libgsync.c):
-    work-items per group (the device's and the kernel's bound, and which
-    it is), per dimension, and the largest global size the device's
-    size_t holds."""
+    """What a launch on one device may have (read_limits in
+    runtime/launch.c): work-items per group (the device's and the kernel's
+    bound, and which it is), per dimension, and the largest global size
+    the device's size_t holds."""
 
     def __init__(self, kernel, dev):
         self.group_items = dev.max_work_group_size
@@ -289,8 +289,9 @@ class Kernel:
 
     def _check(self, queue, groups, local, offset=None):
         """Checks a launch shape against the constraints, the create-time
-        bound and the limits of the device of queue (check_shape in
-        libgsync.c), with libgsync's messages; returns the work-groups."""
+        bound and the limits of the device of queue (gsli_check_shape in
+        runtime/launch.c), with libgsync's messages; returns the
+        work-groups."""
         i = self.info
         g = int(np.prod(groups, dtype=object))
         ls = int(np.prod(local, dtype=object))
@@ -432,7 +433,7 @@ class Kernel:
 
     def _launch_error(self, queue, local, e):
         """An OpenCLError for a launch the driver refused, saying what the
-        code means for this kernel (launch_fail in libgsync.c)."""
+        code means for this kernel (launch_fail in runtime/launch.c)."""
         err = cl_error("clEnqueueNDRangeKernel", e)
         head = f"kernel {self.name}: {err}"
         wgi = cl.kernel_work_group_info
@@ -473,8 +474,8 @@ class Kernel:
 
     def _cap_prepare(self, queue, groups, local):
         """Chooses the launch's poll cap and, where the state's word does
-        not already act so, enqueues its write (poll_cap_prepare in
-        libgsync.c)."""
+        not already act so, enqueues its write (gsli_poll_cap_prepare in
+        runtime/poll-cap.c)."""
         key = (queue.device.int_ptr, local)
         e = self._caps.setdefault(key, [0, 0, 0])
         cap = 0
@@ -563,7 +564,7 @@ class Kernel:
 
     def _probe_kernel(self):
         """The kernel object the probe launches (probe_kernel in
-        libgsync.c): a new one of this kernel, by name, from its program,
+        runtime/fit.c): a new one of this kernel, by name, from its program,
         with each of its own arguments set to a harmless value. The probe
         runs none of the kernel's code, so it needs none of the user's
         arguments, which may be unset, or name buffers released since."""

@@ -103,7 +103,7 @@ def enable(k, queue):
         raise KernelError(f"kernel {k.name} reaches no global_barrier(): "
                           "nothing to watch")
     i = k.info
-    if (i.abort_offset != 40 or not k.spin_limit_ms or
+    if (i.abort_offset != layout.WORD["abort"] * 4 or not k.spin_limit_ms or
             k.state_bytes < END * 4):
         raise KernelError(f"kernel {k.name} cannot be watched: it was "
                           "rewritten without a spin limit (--spin-limit=0) or "

@@ -181,7 +181,7 @@ def test_launch_errors_name_the_cause(context, queue, rewritten):
     """A launch the driver refuses says why in this kernel's terms: which
     argument a Python number was given for and the numpy type to pass,
     which arguments are unset, which local size the kernel was compiled
-    for (launch_fail in libgsync.c; test/run/misuse.test for C)."""
+    for (launch_fail in runtime/launch.c; test/run/misuse.test for C)."""
     prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
     built = prog_build(prog, context)
     k = prog.kernel(queue, built.stencil, max_groups=4)

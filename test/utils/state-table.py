@@ -162,10 +162,12 @@ CODE = {
     "lib": [re.compile(r"\bGSR_\w*WORD\w*\s*=?\s*\d+")],
     "runtime": [
         re.compile(r"(?:\bstate|->state)\s*\[\s*\d+\s*\]"),
-        re.compile(r"(?<!t )(?<!\]\[)\bwords\s*\[\s*\d+\s*\]"), ENUM],
+        re.compile(r"(?<!t )(?<!\]\[)\bwords\s*\[\s*\d+\s*\]"), ENUM,
+        re.compile(r"_offset\s*(?:[!<>]=?|==)\s*\d+")],
     "python/gsync": [
         re.compile(r"\b(?:words|rec|s)\s*\[\s*\d+\s*\]"),
-        re.compile(r"\brange\(\s*\d+\s*,\s*\d+\s*\)"), ENUM],
+        re.compile(r"\brange\(\s*\d+\s*,\s*\d+\s*\)"), ENUM,
+        re.compile(r"_offset\s*(?:[!<>]=?|==)\s*\d+")],
 }
 # Prose that numbers a state word ("word 24", "words 18-21", "state words
 # 6-8"); a rule's own ("rule word 0", "Word 0, the poll") is the rule's.
