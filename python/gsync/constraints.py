@@ -578,7 +578,7 @@ class Constraints:
         doc = dict(doc)
         doc["fingerprint"] = _PLACEHOLDER
         self.canon = json.dumps(doc, separators=(",", ":"),
-                                ensure_ascii=False).encode("utf-8")
+                                ensure_ascii=False).encode("utf-8", "surrogateescape")
 
     def __del__(self):
         # The -I directories held open for PoCL (device._include_alias).

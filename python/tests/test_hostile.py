@@ -270,3 +270,24 @@ def test_deep_nesting(tmp_path, gsync_run, text, deep):
                         "--constraints", str(js), "--groups", "1", "--local",
                         "1"], capture_output=True, text=True, timeout=60)
     assert r.stderr.splitlines()[0] == f"gsync-run: error: {e.value}"
+
+
+@pytest.mark.parametrize("name", ["grüße ✓.cl", b"gr\xfc\xdfe.cl",
+                                  'a "quoted" \\ name.cl'])
+def test_the_fingerprint_of_any_file_name_and_option(context, queue, tmp_path,
+                                                      name):
+    """The fingerprint covers the constraints in json-c's compact form; the
+    Python package takes it again from its own reading of the file, so the
+    two must agree on every string the tool writes there: a file name in
+    UTF-8 or not, or with a quote and a backslash (escaped in JSON), and a
+    -D value with a slash, a tab and a character outside ASCII. A
+    disagreement would refuse the pair."""
+    path = os.path.join(os.fsencode(tmp_path),
+                        name if isinstance(name, bytes) else name.encode())
+    with open(path, "wb") as f:
+        f.write(LATIN1)
+    out, js = os.path.join(tmp_path, "o.cl"), os.path.join(tmp_path, "o.json")
+    subprocess.run([gsync.find_tool(), path, "-o", out, "--constraints", js,
+                    "-DNOTE=a/b\té"], check=True)
+    prog = gsync.load(js, source_path=out)
+    assert _fill(context, queue, prog) == 42
