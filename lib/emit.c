@@ -325,8 +325,10 @@ gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *output, int rendered,
   }
   add(root, "kernels", kernels);
   add(root, "barrier_sites", sites_array(ctx));
-  /* What ties this file to its output (layout.c): the fingerprint of
-   * both, taken with its placeholder here. */
+  /* What ties this file to its output (layout.c): the output's length
+   * (a program's source begins with the output, and may go on) and the
+   * fingerprint of both, taken with its placeholder here. */
+  add(root, "output_bytes", json_object_new_int64((int64_t)output->len));
   add(root, "fingerprint",
       json_object_new_string(GSRI_FINGERPRINT_PLACEHOLDER));
   gsri_buf layout = {0};

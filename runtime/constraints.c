@@ -83,8 +83,8 @@ int gsli_json_int(json_object *v, int64_t *n) {
 /* Reads a non-negative integer field no larger than max into *out. Returns
  * GSYNC_OK, or GSYNC_ERR_FORMAT naming the field. When optional is set and
  * the key is missing, *out keeps its value. */
-static gsync_status get_count(const where *w, json_object *obj, const char *key,
-                              int optional, int64_t max, size_t *out) {
+gsync_status gsli_get_count(const where *w, json_object *obj, const char *key,
+                            int optional, int64_t max, size_t *out) {
   json_object *v;
   gsync_status st = gsli_get_field(w, obj, key, json_type_int, optional, &v);
   if (st != GSYNC_OK || v == NULL)
@@ -365,7 +365,7 @@ static gsync_status load_params(const where *w, json_object *obj,
         p->kind = gsli_param_kinds[j].kind;
     if (p->kind != PARAM_PRIVATE)
       continue;
-    if ((st = get_count(&e, o, "bytes", 0, MAX_PARAM_BYTES, &p->bytes)))
+    if ((st = gsli_get_count(&e, o, "bytes", 0, MAX_PARAM_BYTES, &p->bytes)))
       return st;
     if (p->bytes == 0)
       return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
@@ -396,16 +396,16 @@ gsync_status gsli_load_kernel(const where *top, json_object *obj, size_t index,
     return GSYNC_OK;
 
   size_t dim = 1;
-  if ((st = get_count(&w, obj, "work_dim", 0, 3, &dim)))
+  if ((st = gsli_get_count(&w, obj, "work_dim", 0, 3, &dim)))
     return st;
   if (dim == 0)
     return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
                      "%s: field \"%s.work_dim\" is out of range", w.file, path);
   k->work_dim = (cl_uint)dim;
-  if ((st = get_count(&w, obj, "max_work_groups", 0, INT64_MAX,
-                      &k->max_work_groups)) ||
-      (st = get_count(&w, obj, "min_local_size", 0, INT64_MAX,
-                      &k->min_local_size)) ||
+  if ((st = gsli_get_count(&w, obj, "max_work_groups", 0, INT64_MAX,
+                           &k->max_work_groups)) ||
+      (st = gsli_get_count(&w, obj, "min_local_size", 0, INT64_MAX,
+                           &k->min_local_size)) ||
       (st = gsli_get_bool(&w, obj, "coresident_launch_required", 1,
                           &k->coresident_launch_required)))
     return st;
@@ -415,7 +415,7 @@ gsync_status gsli_load_kernel(const where *top, json_object *obj, size_t index,
   snprintf(sub, sizeof sub, "%s.state_arg", path);
   w.path = sub;
   size_t idx;
-  if ((st = get_count(&w, state, "index", 0, UINT32_MAX - 1, &idx)) ||
+  if ((st = gsli_get_count(&w, state, "index", 0, UINT32_MAX - 1, &idx)) ||
       (st = gsli_get_field(&w, state, "init", json_type_string, 0, &v)))
     return st;
   k->state_index = (cl_uint)idx;
@@ -427,15 +427,15 @@ gsync_status gsli_load_kernel(const where *top, json_object *obj, size_t index,
         w.file, sub, json_object_get_string(v));
   if ((st = gsli_get_bool(&w, state, "reset_by_kernel", 0,
                           &k->reset_by_kernel)) ||
-      (st = get_count(&w, state, "participants_offset", 0, INT64_MAX,
-                      &k->participants_offset)) ||
+      (st = gsli_get_count(&w, state, "participants_offset", 0, INT64_MAX,
+                           &k->participants_offset)) ||
       (st = gsli_get_field(&w, state, "bytes", json_type_object, 0, &bytes)))
     return st;
   snprintf(sub, sizeof sub, "%s.state_arg.bytes", path);
-  if ((st = get_count(&w, bytes, "fixed", 0, MAX_STATE_FIXED,
-                      &k->fixed_bytes)) ||
-      (st = get_count(&w, bytes, "per_group", 0, MAX_STATE_PER_GROUP,
-                      &k->per_group_bytes)))
+  if ((st = gsli_get_count(&w, bytes, "fixed", 0, MAX_STATE_FIXED,
+                           &k->fixed_bytes)) ||
+      (st = gsli_get_count(&w, bytes, "per_group", 0, MAX_STATE_PER_GROUP,
+                           &k->per_group_bytes)))
     return st;
   if (k->participants_offset % 4 != 0 ||
       k->participants_offset + 4 > k->fixed_bytes)
@@ -447,7 +447,8 @@ gsync_status gsli_load_kernel(const where *top, json_object *obj, size_t index,
   /* Optional: constraints from before N-D launches have no grid. */
   k->grid_offset = SIZE_MAX;
   snprintf(sub, sizeof sub, "%s.state_arg", path);
-  if ((st = get_count(&w, state, "grid_offset", 1, INT64_MAX, &k->grid_offset)))
+  if ((st = gsli_get_count(&w, state, "grid_offset", 1, INT64_MAX,
+                           &k->grid_offset)))
     return st;
   k->has_grid = k->grid_offset != SIZE_MAX;
   if (k->has_grid && (k->grid_offset % 4 != 0 || k->fixed_bytes < 12 ||
@@ -465,8 +466,8 @@ gsync_status gsli_load_kernel(const where *top, json_object *obj, size_t index,
         w.file, path, k->participants_offset, STATE_READ_BYTES);
   /* Optional: constraints from before the spin limit have no record. */
   k->abort_offset = SIZE_MAX;
-  if ((st = get_count(&w, state, "abort_offset", 1, INT64_MAX,
-                      &k->abort_offset)))
+  if ((st = gsli_get_count(&w, state, "abort_offset", 1, INT64_MAX,
+                           &k->abort_offset)))
     return st;
   k->has_abort_record = k->abort_offset != SIZE_MAX;
   k->abort_bytes = record_bytes;
@@ -486,8 +487,8 @@ gsync_status gsli_load_kernel(const where *top, json_object *obj, size_t index,
         w.file, path, k->abort_offset, STATE_READ_BYTES);
   /* Optional: only discovery rules that read a poll cap have one. */
   k->poll_cap_offset = SIZE_MAX;
-  if ((st = get_count(&w, state, "poll_cap_offset", 1, INT64_MAX,
-                      &k->poll_cap_offset)))
+  if ((st = gsli_get_count(&w, state, "poll_cap_offset", 1, INT64_MAX,
+                           &k->poll_cap_offset)))
     return st;
   k->has_poll_cap = k->poll_cap_offset != SIZE_MAX;
   if (k->has_poll_cap &&
@@ -511,8 +512,8 @@ gsync_status gsli_load_sites(const where *top, json_object *root,
   gsync_status st;
   p->abort.discovery = p->discovery;
   p->abort.spin_limit_ms = SIZE_MAX;
-  if ((st = get_count(top, root, "spin_limit_ms", 1, UINT32_MAX,
-                      &p->abort.spin_limit_ms)))
+  if ((st = gsli_get_count(top, root, "spin_limit_ms", 1, UINT32_MAX,
+                           &p->abort.spin_limit_ms)))
     return st;
   p->timed_record = p->abort.spin_limit_ms != SIZE_MAX;
   if (!p->timed_record)
@@ -536,10 +537,10 @@ gsync_status gsli_load_sites(const where *top, json_object *root,
     where w;
     if ((st = enter_element(top, "barrier_sites", i, e, path, sizeof path,
                             &w)) ||
-        (st = get_count(&w, e, "site", 0, UINT32_MAX, &site)) ||
+        (st = gsli_get_count(&w, e, "site", 0, UINT32_MAX, &site)) ||
         (st = gsli_get_field(&w, e, "file", json_type_string, 0, &v)) ||
-        (st = get_count(&w, e, "line", 0, UINT32_MAX, &line)) ||
-        (st = get_count(&w, e, "column", 0, UINT32_MAX, &col)))
+        (st = gsli_get_count(&w, e, "line", 0, UINT32_MAX, &line)) ||
+        (st = gsli_get_count(&w, e, "column", 0, UINT32_MAX, &col)))
       return st;
     if (site != i + 1)
       return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,

@@ -189,6 +189,9 @@ gsync_status gsli_load_identity(const where *w, json_object *root,
                      "%s: field \"state_layout\" is not of the form "
                      "\"gsync-layout/2 barrier=... record=N [poll_cap=N]\"",
                      w->file);
+  if ((st = gsli_get_count(w, root, "output_bytes", 0, INT64_MAX,
+                           &p->output_bytes)) != GSYNC_OK)
+    return st;
   char own[20];
   snprintf(own, sizeof own, "%016llx",
            (unsigned long long)gsync_state_table_hash());
@@ -321,8 +324,17 @@ static gsync_status check_identity(const gsync_program *p, const char *src,
         "%s: the program's source declares state layout \"%s\", the "
         "constraints \"%s\": one of them was edited",
         p->path, layout, p->layout);
+  /* The output is the source's first output_bytes bytes (what follows is
+   * not the output's); a source that ends before that, or whose
+   * fingerprint line lies past it, does not begin with the output. */
+  if (n < p->output_bytes || at >= p->output_bytes)
+    return gsli_fail(err, errlen, GSYNC_ERR_MISMATCH,
+                     "%s: the program's source (%zu bytes) does not begin "
+                     "with the %zu-byte output the constraints were written "
+                     "with: build the program from that output, as written",
+                     p->path, n, p->output_bytes);
   char again[17];
-  recompute_fingerprint(src, n, at, p->canon, again);
+  recompute_fingerprint(src, p->output_bytes, at, p->canon, again);
   if (strcmp(again, p->fingerprint) != 0)
     return gsli_fail(err, errlen, GSYNC_ERR_MISMATCH,
                      "%s: the output and the constraints no longer hold what "

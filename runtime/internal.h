@@ -120,6 +120,10 @@ struct gsync_program {
    * zeros): with the program's source, what the fingerprint is a hash of
    * (docs/constraints.md, "Fingerprint"). */
   char *canon;
+  /* "output_bytes": the output's length. A program's source begins with
+   * the output; what follows it (a line PyOpenCL's cache appends, a file
+   * of helpers) is not the output's and is not hashed. */
+  size_t output_bytes;
   int any_barrier; /* some kernel has a state argument */
 };
 
@@ -317,6 +321,10 @@ extern const struct gsli_param_kind {
 /* Field key of obj, of the json-c type type; optional: NULL if absent. */
 gsync_status gsli_get_field(const where *w, json_object *obj, const char *key,
                             json_type type, int optional, json_object **out);
+/* A non-negative integer field no larger than max into *out; with
+ * optional, a missing key leaves *out as it is. */
+gsync_status gsli_get_count(const where *w, json_object *obj, const char *key,
+                            int optional, int64_t max, size_t *out);
 /* The integer v into *n; 0 if it lies beyond int64. */
 int gsli_json_int(json_object *v, int64_t *n);
 /* Boolean field key of obj into *out (0 or 1). */

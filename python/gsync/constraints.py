@@ -538,6 +538,7 @@ class Constraints:
         if lo is None:
             raise w.fail('field "state_layout" is not of the form '
                          '"gsync-layout/2 barrier=... record=N [poll_cap=N]"')
+        self.output_bytes = w.count(doc, "output_bytes", INT64_MAX)
         if lo["table"] != layout.TABLE_HASH:
             raise w.fail(
                 f"the output was written for state table {lo['table']}, this "
@@ -608,12 +609,10 @@ def _find_define(src, name):
                       src)
 
 
-def _fingerprint_again(c, src):
-    """The fingerprint of src, whose fingerprint line is the only one, with
-    the constraints c: FNV-1a over src with its value as 16 zeros, a NUL,
-    and the constraints' compact form."""
-    data = src.encode("utf-8", "surrogateescape")
-    m = re.search(rb'(?m)^#define gsync_fingerprint "([0-9a-f]{16})"', data)
+def _fingerprint_again(c, data, m):
+    """The fingerprint of the output data (bytes), whose fingerprint value
+    m found, with the constraints c: FNV-1a over data with that value as 16
+    zeros, a NUL, and the constraints' compact form."""
     data = data[:m.start(1)] + _PLACEHOLDER.encode() + data[m.end(1):]
     return "%016x" % layout.fnv1a64(b"\0" + c.canon, layout.fnv1a64(data))
 
@@ -652,7 +651,17 @@ def check_identity(c, src):
             f'{c.path}: the program\'s source declares state layout '
             f'"{declared}", the constraints "{c.layout}": one of them was '
             "edited")
-    again = _fingerprint_again(c, src)
+    # The output is the source's first output_bytes bytes; what follows
+    # (a line PyOpenCL's cache appends, a file of helpers) is not hashed.
+    data = src.encode("utf-8", "surrogateescape")
+    m = re.search(rb'(?m)^#define gsync_fingerprint "([0-9a-f]{16})"', data)
+    if len(data) < c.output_bytes or m.start(1) >= c.output_bytes:
+        raise MismatchError(
+            f"{c.path}: the program's source ({len(data)} bytes) does not "
+            f"begin with the {c.output_bytes}-byte output the constraints "
+            "were written with: build the program from that output, as "
+            "written")
+    again = _fingerprint_again(c, data[:c.output_bytes], m)
     if again != c.fingerprint:
         raise MismatchError(
             f"{c.path}: the output and the constraints no longer hold what "

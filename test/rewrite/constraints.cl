@@ -95,6 +95,7 @@ kernel void copy(global uint *a) { a[get_global_id(0)] = 0; }
 // CHECK-NEXT:       "column": 5
 // CHECK-NEXT:     }
 // CHECK-NEXT:   ],
+// CHECK-NEXT:   "output_bytes": {{[0-9]+}},
 // CHECK-NEXT:   "fingerprint": "{{([0-9a-f]{16})}}",
 // CHECK-NEXT:   "state_layout": "gsync-layout/2 barrier=tree discovery=lockfree rules={{([0-9a-f]{16})}} table={{([0-9a-f]{16})}} fixed=512 per_group=2 participants=20 grid=24 abort=40 record=32 poll_cap=128"
 // CHECK-NEXT: }

@@ -33,6 +33,8 @@ def main():
     lay = re.search(rb'^#define gsync_state_layout "([^"\n]*)"', out, re.M)
     fp = m.group(1).decode() if m else "none"
     zeroed = out[:m.start(1)] + b"0" * 16 + out[m.end(1):] if m else out
+    if len(out) != doc.get("output_bytes"):
+        print("output_bytes: differs", len(out), doc.get("output_bytes"))
     canon = dict(doc, fingerprint="0" * 16)
     canon = json.dumps(canon, separators=(",", ":"),
                        ensure_ascii=False).encode("utf-8")
