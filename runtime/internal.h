@@ -6,7 +6,8 @@
  *                  of the file's parts
  *   identity.c     which output the constraints belong to (fingerprint and
  *                  state layout), checked against a program's source
- *   program.c      a gsync_program: the file read, parsed, loaded, released
+ *   program.c      a gsync_program: the file read, parsed, loaded, read
+ *                  back (the info calls), released
  *   device.c       device facts: the check of a device, the build options,
  *                  what a program was built with
  *   state.c        the commands on a kernel's state buffer, and their order

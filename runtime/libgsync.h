@@ -124,6 +124,80 @@ gsync_status gsync_program_check_source(const gsync_program *program,
                                         const char *source, size_t length,
                                         char *err, size_t errlen);
 
+/* What a loaded program's constraints say, for a host that makes its own
+ * launches and needs the kernels' state numbers (the gsync Python package
+ * launches through PyOpenCL and reads them here, so that libgsync alone
+ * reads and checks the file). The caller sets size to the struct's
+ * sizeof; fields past it are neither read nor written, so that the
+ * structs can grow. GSYNC_ERR_ARGUMENT for a NULL program or info, a size
+ * that reaches no field, or an index past the counts. The strings and
+ * arrays point into the program: they stay valid, unchanged, until
+ * gsync_program_release. */
+
+/* An optional offset the constraints do not give: files from before it
+ * was written, or rules without it. */
+#define GSYNC_NO_OFFSET ((size_t)-1)
+
+typedef struct gsync_program_info {
+  size_t size;
+  const char *path;         /* the constraints file, as it was loaded */
+  const char *barrier;      /* the barrier rule */
+  int discovery;            /* the output runs occupancy discovery */
+  size_t spin_limit_ms;     /* 0: no limit, or not said (older files) */
+  const char *fingerprint;  /* the output's; NULL where the file has none */
+  size_t n_kernels;         /* for gsync_program_kernel_info */
+  const char *const *sites; /* "barrier_sites": sites[n - 1] is
+                               "file:line:col" of site n */
+  size_t n_sites;
+  const char *const *build_args; /* "build.options", as written */
+  size_t n_build_args;
+} gsync_program_info;
+gsync_status gsync_program_get_info(const gsync_program *program,
+                                    gsync_program_info *info, char *err,
+                                    size_t errlen);
+
+/* Kernel index (0 to n_kernels - 1) as the constraints describe it
+ * (docs/constraints.md). For a kernel that reaches no global_barrier()
+ * every field after global_barrier is 0, but grid_offset, abort_offset
+ * and poll_cap_offset, which are GSYNC_NO_OFFSET. */
+typedef struct gsync_kernel_info {
+  size_t size;
+  const char *name;
+  int global_barrier;  /* it takes the state argument */
+  cl_uint work_dim;    /* the dimensions its ids ask about */
+  cl_uint state_index; /* the state argument's index, its last */
+  size_t fixed_bytes;  /* the state: fixed + per_group x work-groups */
+  size_t per_group_bytes;
+  int reset_by_kernel; /* the kernel zeroes the state for the next launch */
+  size_t participants_offset; /* uint32: work-groups that took part */
+  size_t grid_offset;         /* 3 x uint32: the virtual grid */
+  size_t abort_offset;        /* the abort record */
+  size_t abort_bytes;         /* its size (24 in files from before the
+                                 spin limit was a time; 0 without one) */
+  size_t poll_cap_offset;     /* uint32: discovery's poll cap */
+  size_t max_work_groups;     /* 0: no static bound */
+  size_t min_local_size;
+  int coresident_launch_required;
+  int has_params;  /* "params" given (not in files from before it) */
+  size_t n_params; /* the parameters before the state argument */
+} gsync_kernel_info;
+gsync_status gsync_program_kernel_info(const gsync_program *program,
+                                       size_t index, gsync_kernel_info *info,
+                                       char *err, size_t errlen);
+
+/* Parameter param (0 to n_params - 1) of kernel index, from "params". */
+typedef struct gsync_param_info {
+  size_t size;
+  const char *name; /* "" where the file names none */
+  const char *kind; /* as the file spells it: "global", "constant",
+                       "local", "private", or a handle such as "image" */
+  size_t bytes;     /* "private": the value's size; 0 otherwise */
+} gsync_param_info;
+gsync_status gsync_program_param_info(const gsync_program *program,
+                                      size_t index, size_t param,
+                                      gsync_param_info *info, char *err,
+                                      size_t errlen);
+
 /* Prepares kernel for launches of up to max_groups work-groups: finds it in
  * the constraints by name (GSYNC_ERR_KERNEL if absent, or if its parameter
  * count does not match the state argument's index), checks that its

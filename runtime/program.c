@@ -1,7 +1,9 @@
 /* A gsync_program: the constraints file read (a regular file, of bounded
  * size), parsed as one JSON document, loaded part by part (constraints.c,
- * identity.c), and released. Also gsync_read_file, which reads a program's
- * source with the same care. */
+ * identity.c), read back for hosts that launch by themselves
+ * (gsync_program_get_info and the kernel and parameter infos), and
+ * released. Also gsync_read_file, which reads a program's source with the
+ * same care. */
 #include "internal.h"
 
 #include <errno.h>
@@ -308,4 +310,138 @@ void gsync_program_release(gsync_program *program) {
   free(program->barrier);
   free(program->path);
   free(program);
+}
+
+/* ---- A loaded program read back (gsync_program_get_info and the
+ * kernel and parameter infos) ---- */
+
+/* Checks the arguments every info call takes. info is the caller's
+ * struct, whose first field is its size. Returns GSYNC_OK or
+ * GSYNC_ERR_ARGUMENT. */
+static gsync_status check_info_call(const char *fn,
+                                    const gsync_program *program,
+                                    const void *info, char *err,
+                                    size_t errlen) {
+  size_t size;
+  if (program == NULL)
+    return gsli_null_argument(err, errlen, fn, "program");
+  if (info == NULL)
+    return gsli_null_argument(err, errlen, fn, "info");
+  memcpy(&size, info, sizeof size);
+  if (size <= sizeof size)
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "%s: info->size %zu holds no field", fn, size);
+  return GSYNC_OK;
+}
+
+/* Copies got (a whole struct of full bytes) into the caller's info as far
+ * as info's size reaches, leaving that size as it is: a caller built
+ * against an older, shorter struct gets the fields it knows. */
+static void give_info(void *info, const void *got, size_t full) {
+  size_t size;
+  memcpy(&size, info, sizeof size);
+  size_t n = size < full ? size : full;
+  memcpy((char *)info + sizeof size, (const char *)got + sizeof size,
+         n - sizeof size);
+}
+
+gsync_status gsync_program_get_info(const gsync_program *program,
+                                    gsync_program_info *info, char *err,
+                                    size_t errlen) {
+  gsync_status st =
+      check_info_call("gsync_program_get_info", program, info, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  gsync_program_info got = {
+      .path = program->path,
+      .barrier = program->barrier,
+      .discovery = program->discovery,
+      .spin_limit_ms = program->abort.spin_limit_ms,
+      .fingerprint = program->fingerprint,
+      .n_kernels = program->n_kernels,
+      .sites = (const char *const *)program->abort.site_places,
+      .n_sites = program->abort.n_sites,
+      .build_args = (const char *const *)program->build_args,
+      .n_build_args = program->n_build_args,
+  };
+  give_info(info, &got, sizeof got);
+  return GSYNC_OK;
+}
+
+/* check_info_call, and that index names one of program's kernels, which
+ * *k is then set to. Returns GSYNC_OK or GSYNC_ERR_ARGUMENT. */
+static gsync_status check_kernel_call(const char *fn,
+                                      const gsync_program *program,
+                                      size_t index, const void *info,
+                                      const kernel_info **k, char *err,
+                                      size_t errlen) {
+  gsync_status st = check_info_call(fn, program, info, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  if (index >= program->n_kernels)
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "%s: kernel index %zu, but %s lists %zu kernels", fn,
+                     index, program->path, program->n_kernels);
+  *k = &program->kernels[index];
+  return GSYNC_OK;
+}
+
+/* An optional offset for a caller: GSYNC_NO_OFFSET where absent. */
+static size_t given_offset(int has, size_t offset) {
+  return has ? offset : GSYNC_NO_OFFSET;
+}
+
+gsync_status gsync_program_kernel_info(const gsync_program *program,
+                                       size_t index, gsync_kernel_info *info,
+                                       char *err, size_t errlen) {
+  const kernel_info *k = NULL;
+  gsync_status st = check_kernel_call("gsync_program_kernel_info", program,
+                                      index, info, &k, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  gsync_kernel_info got = {
+      .name = k->name,
+      .global_barrier = k->global_barrier,
+      .work_dim = k->work_dim,
+      .state_index = k->state_index,
+      .fixed_bytes = k->fixed_bytes,
+      .per_group_bytes = k->per_group_bytes,
+      .reset_by_kernel = k->reset_by_kernel,
+      .participants_offset = k->participants_offset,
+      .grid_offset = given_offset(k->has_grid, k->grid_offset),
+      .abort_offset = given_offset(k->has_abort_record, k->abort_offset),
+      .abort_bytes = k->has_abort_record ? k->abort_bytes : 0,
+      .poll_cap_offset = given_offset(k->has_poll_cap, k->poll_cap_offset),
+      .max_work_groups = k->max_work_groups,
+      .min_local_size = k->min_local_size,
+      .coresident_launch_required = k->coresident_launch_required,
+      .has_params = k->has_params,
+      .n_params = k->n_params,
+  };
+  give_info(info, &got, sizeof got);
+  return GSYNC_OK;
+}
+
+gsync_status gsync_program_param_info(const gsync_program *program,
+                                      size_t index, size_t param,
+                                      gsync_param_info *info, char *err,
+                                      size_t errlen) {
+  static const char fn[] = "gsync_program_param_info";
+  const kernel_info *k = NULL;
+  gsync_status st =
+      check_kernel_call(fn, program, index, info, &k, err, errlen);
+  if (st != GSYNC_OK)
+    return st;
+  if (param >= k->n_params)
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "%s: parameter %zu, but kernel %s has %zu in \"params\"",
+                     fn, param, k->name, k->n_params);
+  const param_info *p = &k->params[param];
+  gsync_param_info got = {
+      .name = p->name,
+      .kind = p->kind_name,
+      .bytes = p->kind == PARAM_PRIVATE ? p->bytes : 0,
+  };
+  give_info(info, &got, sizeof got);
+  return GSYNC_OK;
 }

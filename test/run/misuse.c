@@ -275,6 +275,98 @@ static void program_checks(gsync_program *gp, const char *source) {
   free(nd);
 }
 
+/* gsync_program_get_info, _kernel_info, _param_info: NULLs, sizes that
+ * reach no field or only some, indices past the counts, and what they
+ * read of the stencil's constraints (out.json) and of nd-old.json, which
+ * has no "params". */
+static void program_infos(gsync_program *gp) {
+  char err[ERRLEN];
+  gsync_program_info pi = {.size = sizeof pi};
+  expect("gsync_program_get_info: program NULL",
+         gsync_program_get_info(NULL, &pi, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
+  expect("gsync_program_get_info: info NULL",
+         gsync_program_get_info(gp, NULL, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
+  pi.size = sizeof pi.size;
+  expect("gsync_program_get_info: a size that holds no field",
+         gsync_program_get_info(gp, &pi, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
+  pi.size = offsetof(gsync_program_info, discovery);
+  pi.discovery = 7;
+  expect("gsync_program_get_info: a size that ends before discovery",
+         gsync_program_get_info(gp, &pi, err, sizeof err), GSYNC_OK, err);
+  check("gsync_program_get_info: fills the fields the size reaches alone",
+        pi.size == offsetof(gsync_program_info, discovery) && pi.barrier &&
+            pi.discovery == 7);
+  pi.size = sizeof pi;
+  expect("gsync_program_get_info: the stencil's",
+         gsync_program_get_info(gp, &pi, err, sizeof err), GSYNC_OK, err);
+  size_t sl = pi.n_sites > 0 ? strlen(pi.sites[0]) : 0;
+  check("gsync_program_get_info: the file's path, rule, limit, fingerprint",
+        strcmp(pi.path, in_dir("out.json")) == 0 && pi.barrier[0] &&
+            pi.discovery == 1 && pi.spin_limit_ms > 0 && pi.fingerprint &&
+            strlen(pi.fingerprint) == 16);
+  check("gsync_program_get_info: one kernel, two sites, the -I",
+        pi.n_kernels == 1 && pi.n_sites == 2 && sl > 15 &&
+            strcmp(pi.sites[0] + sl - 15, "stencil.cl:10:5") == 0 &&
+            pi.n_build_args == 1 && strncmp(pi.build_args[0], "-I", 2) == 0);
+
+  gsync_kernel_info ki = {.size = sizeof ki};
+  expect("gsync_program_kernel_info: program NULL",
+         gsync_program_kernel_info(NULL, 0, &ki, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_kernel_info: info NULL",
+         gsync_program_kernel_info(gp, 0, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_kernel_info: index past the kernels",
+         gsync_program_kernel_info(gp, 1, &ki, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_kernel_info: the stencil",
+         gsync_program_kernel_info(gp, 0, &ki, err, sizeof err), GSYNC_OK, err);
+  check("gsync_program_kernel_info: its state argument and numbers",
+        strcmp(ki.name, "stencil") == 0 && ki.global_barrier &&
+            ki.work_dim == 1 && ki.state_index == 4 && ki.fixed_bytes > 0 &&
+            ki.participants_offset + 4 <= ki.fixed_bytes &&
+            ki.grid_offset != GSYNC_NO_OFFSET &&
+            ki.abort_offset != GSYNC_NO_OFFSET && ki.abort_bytes == 32 &&
+            ki.max_work_groups > 0 && ki.has_params && ki.n_params == 4);
+
+  gsync_param_info pa = {.size = sizeof pa};
+  expect("gsync_program_param_info: info NULL",
+         gsync_program_param_info(gp, 0, 0, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_param_info: kernel index past the kernels",
+         gsync_program_param_info(gp, 1, 0, &pa, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_param_info: index past the parameters",
+         gsync_program_param_info(gp, 0, 4, &pa, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_param_info: parameter 2",
+         gsync_program_param_info(gp, 0, 2, &pa, err, sizeof err), GSYNC_OK,
+         err);
+  check("gsync_program_param_info: n, a value of 4 bytes",
+        strcmp(pa.name, "n") == 0 && strcmp(pa.kind, "private") == 0 &&
+            pa.bytes == 4);
+  gsync_program_param_info(gp, 0, 0, &pa, err, sizeof err);
+  check("gsync_program_param_info: a, a global pointer of no bytes",
+        strcmp(pa.name, "a") == 0 && strcmp(pa.kind, "global") == 0 &&
+            pa.bytes == 0);
+
+  gsync_program *old = NULL;
+  gsync_status st =
+      gsync_program_load(in_dir("nd-old.json"), &old, err, sizeof err);
+  if (st == GSYNC_OK)
+    st = gsync_program_kernel_info(old, 0, &ki, err, sizeof err);
+  check("gsync_program_kernel_info: constraints without \"params\"",
+        st == GSYNC_OK && !ki.has_params && ki.n_params == 0);
+  if (st == GSYNC_OK)
+    expect("gsync_program_param_info: constraints without \"params\"",
+           gsync_program_param_info(old, 0, 0, &pa, err, sizeof err),
+           GSYNC_ERR_ARGUMENT, err);
+  gsync_program_release(old);
+}
+
 /* What probe_new does with the kernel's own arguments. */
 enum { ARGS_NONE, ARGS_RELEASED, ARGS_KEPT };
 
@@ -765,6 +857,7 @@ int main(int argc, char **argv) {
   char *source = slurp("out.cl");
   read_file_checks(source);
   program_checks(gp, source);
+  program_infos(gp);
   cl_program prog = build(source, gsync_program_build_options(gp, dev));
   cl_kernel k = stencil(prog, buf);
   kernel_create(gp, k, buf);
