@@ -1,7 +1,8 @@
 # Installation (cmake --install build --prefix P): the tool, libgsync with
-# its header, libgsync.pc for pkg-config, gsync.h for kernels, the rule
-# files and docs for reference, the man page, and the CMake package
-# (gsync-rewriteConfig.cmake: targets gsync::runtime and
+# its header (static, and shared for the gsync Python package, which
+# python/CMakeLists.txt installs), libgsync.pc for pkg-config, gsync.h for
+# kernels, the rule files and docs for reference, the man page, and the
+# CMake package (gsync-rewriteConfig.cmake: targets gsync::runtime and
 # gsync::gsync-rewrite, and gsync_rewrite_kernel()). The build tree is a
 # CMake package too: point CMAKE_PREFIX_PATH or gsync-rewrite_DIR at it.
 include(CMakePackageConfigHelpers)
@@ -20,6 +21,12 @@ install(TARGETS ${GSYNC_INSTALL_TARGETS} EXPORT gsync-rewrite-targets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The shared libgsync, for the Python package: its versioned names only
+# (runtime/CMakeLists.txt says why), and in no CMake package.
+if(TARGET gsync-shared)
+  install(TARGETS gsync-shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          NAMELINK_SKIP)
+endif()
 install(FILES include/gsync.h DESTINATION ${GSYNC_DATADIR}/include)
 install(DIRECTORY rewrite-rules/ DESTINATION ${GSYNC_DATADIR}/rewrite-rules
   FILES_MATCHING PATTERN "*.cl")
