@@ -69,8 +69,7 @@ gsync_status gsli_get_field(const where *w, json_object *obj, const char *key,
 }
 
 /* The value of the integer v into *n; 0 if it lies beyond int64, which
- * json-c gives as int64's limit (the Python loader, which reads the value
- * itself, calls it out of range too: test_loader_diff.py). */
+ * json-c gives as int64's limit. */
 int gsli_json_int(json_object *v, int64_t *n) {
   *n = json_object_get_int64(v);
   if (*n == INT64_MAX && json_object_get_uint64(v) != (uint64_t)INT64_MAX)

@@ -44,11 +44,15 @@
 #               test/utils/char-device)
 #   %pytest     pytest on Debian's python3, with the gsync package of this
 #               build tree (build/python) and its tools, under a timeout
+#   %libgsync-preload  what a python3 that loads this build's libgsync.so
+#               needs in LD_PRELOAD, quoted: in a sanitizer build, the
+#               sanitizer's runtime; '' otherwise
 # Features: ninja, when the Ninja build tool is installed; pyopencl, when
 # the python3 of %pytest has pyopencl, numpy and pytest; sanitize, in a
 # GSYNC_SANITIZE build; tsan, when cc links a program with
 # -fsanitize=thread.
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "utils"))
@@ -144,17 +148,30 @@ if config.sanitize.upper() in ("ON", "1", "TRUE", "YES"):
 if config.ninja:
     config.available_features.add("ninja")
 
+# The gsync Python package loads libgsync.so with ctypes. In a sanitizer
+# build that library needs ASan's runtime loaded before anything else,
+# which python3 does not link: it is preloaded, and the C++ runtime with
+# it, or ASan fails on the first C++ exception PyOpenCL throws (its
+# __cxa_throw finds no real one to call).
+runtimes = []
+if config.sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    runtimes = [
+        subprocess.run([config.c_compiler, "-print-file-name=" + n],
+                       capture_output=True, text=True).stdout.strip()
+        for n in ("libasan.so", "libstdc++.so.6")]
+python_preload = "'" + " ".join(runtimes) + "'"
+config.substitutions.append(("%libgsync-preload", python_preload))
 # The gsync Python package's tests run on the python3 CMake found (Debian's,
 # where python3-pyopencl is), not necessarily the one running lit.
 config.substitutions.append(
     ("%pytest", " ".join([
         "timeout -k 5 300 env PYTHONDONTWRITEBYTECODE=1",
+        "LD_PRELOAD=" + python_preload,
         "PYTHONPATH=" + os.path.join(config.build_root, "python"),
         "GSYNC_REWRITE=" + config.gsync_tool,
         "GSYNC_RUN=" + config.gsync_run,
         "ASAN_OPTIONS=detect_leaks=0",
         config.python3, "-m pytest -q -p no:cacheprovider"])))
-import subprocess
 if subprocess.run([config.python3, "-c", "import pyopencl, numpy, pytest"],
                   stdout=subprocess.DEVNULL,
                   stderr=subprocess.DEVNULL).returncode == 0:

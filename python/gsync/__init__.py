@@ -1,9 +1,11 @@
 """gsync: launch kernels rewritten by gsync-rewrite from Python, with
 PyOpenCL.
 
-The Python counterpart of libgsync (runtime/libgsync.h): it reads the same
-constraints file, makes the same checks and reports failures with the
-same messages, as exceptions (gsync.errors). A short session::
+libgsync (runtime/libgsync.h) for Python: libgsync, loaded with ctypes
+(gsync._lib says where from), reads the constraints file and checks the
+program's source and the device, and its failures are exceptions
+(gsync.errors) with its messages; the launches are made here, over
+PyOpenCL, as libgsync makes them. A short session::
 
     import pyopencl as cl, gsync
     prog = gsync.rewrite("heat.cl")           # runs gsync-rewrite
@@ -32,18 +34,18 @@ import pyopencl as cl
 
 from . import constraints as _constraints
 from .device import WATCH_BUILD_OPTION
-from .device import build_options as _build_options
-from .device import check_device as _check_device
 from .errors import (ArgumentError, DeviceError, FileError, FormatError,
                      GsyncError, KernelError, LaunchAborted, LaunchCancelled,
-                     LaunchError, MismatchError, OpenCLError, RewriteError)
+                     LaunchError, LibraryNotFoundError, MismatchError,
+                     OpenCLError, OutOfMemoryError, RewriteError)
 from .launch import Kernel, LaunchInfo
 
 __all__ = [
     "Program", "Kernel", "LaunchInfo", "load", "rewrite", "find_tool",
     "GsyncError", "FileError", "FormatError", "DeviceError", "KernelError",
     "LaunchError", "OpenCLError", "MismatchError", "ArgumentError",
-    "RewriteError", "LaunchAborted", "LaunchCancelled", "WATCH_BUILD_OPTION",
+    "OutOfMemoryError", "LibraryNotFoundError", "RewriteError",
+    "LaunchAborted", "LaunchCancelled", "WATCH_BUILD_OPTION",
 ]
 
 
@@ -70,19 +72,17 @@ class Program:
     def check_device(self, device):
         """Raises DeviceError if device lacks what the kernels need
         (gsync_program_check_device)."""
-        if device is None:
-            raise ArgumentError("gsync_program_check_device: dev is NULL")
-        _check_device(self.constraints, device)
+        self.constraints.check_device(device)
 
     def build_options(self, device):
         """The options for building the output on device, as one string
         (gsync_program_build_options); add your own after them."""
-        return _build_options(self.constraints, device)
+        return self.constraints.build_options(device)
 
     def check_source(self, source):
-        """Raises MismatchError unless source is the output these
-        constraints were written with (gsync_program_check_source)."""
-        _constraints.check_identity(self.constraints, source)
+        """Raises MismatchError unless source (str or bytes) is the output
+        these constraints were written with (gsync_program_check_source)."""
+        self.constraints.check_source(source)
 
     def build(self, context, devices=None, options=(), watch=False):
         """Builds the output (``source``) for devices (default: the

@@ -2,14 +2,16 @@
 
 Each carries ``status``, the name libgsync's gsync_status_name() gives the
 same failure ("GSYNC_ERR_DEVICE", ...), and its message is the one-line
-text libgsync writes into its err buffer, so that a Python host and a C
-host report a problem in the same words.
+text libgsync writes into its err buffer (for_status makes the exception
+of a status libgsync returned, from its message), so that a Python host
+and a C host report a problem in the same words.
 
 A message quotes what it is about, and a constraints file, a kernel or a
-file name need not be UTF-8 (they are read with surrogateescape): so that
-any message prints, a byte that is not UTF-8 shows as \\xNN and any other
-lone surrogate (a JSON escape such as \\ud800) as \\uNNNN; ``raw`` holds
-the message's bytes as libgsync writes them.
+file name need not be UTF-8: so that any message prints, a byte that is
+not UTF-8 shows as \\xNN (in a message of the package's own, a str,
+such a byte is a surrogate, read with surrogateescape, and any other lone
+surrogate shows as \\uNNNN); ``raw`` holds the message's bytes as
+libgsync writes them.
 """
 import re
 
@@ -40,10 +42,16 @@ class GsyncError(Exception):
     status = "GSYNC_ERR_UNKNOWN"
 
     def __init__(self, message="", *args):
-        message = str(message)
-        self.raw = (_raw(message) if _SURROGATE.search(message)
-                    else message.encode("utf-8"))
-        super().__init__(_printable(message), *args)
+        if isinstance(message, bytes):
+            # libgsync's message, as it wrote it.
+            self.raw = message
+            text = message.decode("utf-8", "backslashreplace")
+        else:
+            message = str(message)
+            self.raw = (_raw(message) if _SURROGATE.search(message)
+                        else message.encode("utf-8"))
+            text = _printable(message)
+        super().__init__(text, *args)
 
     @property
     def message(self):
@@ -101,6 +109,20 @@ class ArgumentError(GsyncError, TypeError):
     """A missing handle or argument where one is needed (GSYNC_ERR_ARGUMENT)."""
 
     status = "GSYNC_ERR_ARGUMENT"
+
+
+class OutOfMemoryError(GsyncError, MemoryError):
+    """libgsync ran out of memory (GSYNC_ERR_NOMEM)."""
+
+    status = "GSYNC_ERR_NOMEM"
+
+
+class LibraryNotFoundError(GsyncError, FileNotFoundError):
+    """libgsync, the library this package calls, was not found or is not
+    this package's version (gsync/_lib.py says where it looks); the
+    message names every place tried."""
+
+    status = "GSYNC_ERR_LIBRARY"
 
 
 class RewriteError(GsyncError):
@@ -165,3 +187,14 @@ class LaunchCancelled(GsyncError):
         self.reason = reason
         self.barriers = barriers
         self.deadline_ms = deadline_ms
+
+
+def for_status(status, message):
+    """The exception of the libgsync status named status (as
+    gsync_status_name() names it), with libgsync's message (bytes)."""
+    for cls in (FileError, FormatError, DeviceError, KernelError, LaunchError,
+                OpenCLError, OutOfMemoryError, LaunchAborted, MismatchError,
+                ArgumentError, LaunchCancelled):
+        if cls.status == status:
+            return cls(message)
+    return GsyncError(message)

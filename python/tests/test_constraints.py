@@ -1,11 +1,13 @@
-"""Loading constraints and checking devices: gsync refuses what libgsync
-refuses, with the same message. Each case edits a real constraints file
-and compares gsync's message with the one libgsync gives through
-gsync-run (which loads the file and checks the device before anything
-else)."""
+"""Loading constraints and checking devices, which gsync leaves to
+libgsync: a refusal is the exception of libgsync's status, with its
+message. Each case edits a real constraints file and compares gsync's
+message with the one libgsync gives through gsync-run (which loads the
+file and checks the device before anything else). Also what gsync reads
+back of a file libgsync loaded, and how it finds libgsync."""
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -106,8 +108,8 @@ def test_refused_like_libgsync(original, tmp_path, gsync_run, field, value):
 
 def test_read_as_json_c_reads(original, tmp_path, gsync_run):
     """json-c, libgsync's parser, takes a comma that ends an object and
-    control characters and stray bytes in strings: so does gsync, and a
-    field wrong in such a file is named as libgsync names it."""
+    control characters and stray bytes in strings, and a field wrong in
+    such a file is named in libgsync's message, its bytes as they are."""
     out, doc = original
     doc = json.loads(json.dumps(doc))
     doc["requires"]["opencl_c_version"] = "x"
@@ -182,3 +184,96 @@ def test_build_options(original, device, tmp_path):
                            '-D"Q=\\"x\\""')
     if device.type & 2:  # a CPU device: its clock's rate, for the limit
         assert " -Dgsync_clock_hz=" in opts
+
+
+def test_what_libgsync_read(original, tmp_path):
+    """The kernels' numbers that the launches made in Python use are
+    libgsync's reading of the file (gsync_program_kernel_info and the
+    rest), field for field."""
+    out, doc = original
+    js = tmp_path / "c.json"
+    js.write_text(json.dumps(doc))
+    c = gsync.load(js).constraints
+    assert (c.path, c.barrier, c.discovery, c.spin_limit_ms, c.fingerprint,
+            c.build_args) == (
+        str(js), doc["barrier"], doc["discovery"], doc["spin_limit_ms"],
+        doc["fingerprint"], doc["build"]["options"])
+    assert c.sites == [f"{s['file']}:{s['line']}:{s['column']}"
+                       for s in doc["barrier_sites"]]
+    [k] = c.kernels
+    want = doc["kernels"][0]
+    state = want["state_arg"]
+    assert (k.name, k.global_barrier, k.work_dim, k.state_index,
+            k.fixed_bytes, k.per_group_bytes, k.reset_by_kernel,
+            k.participants_offset, k.grid_offset, k.abort_offset,
+            k.abort_bytes, k.poll_cap_offset, k.max_work_groups,
+            k.min_local_size, k.coresident_launch_required) == (
+        want["name"], True, want["work_dim"], state["index"],
+        state["bytes"]["fixed"], state["bytes"]["per_group"],
+        state["reset_by_kernel"], state["participants_offset"],
+        state["grid_offset"], state["abort_offset"],
+        gsync.layout.WORDS["abort"] * 4, state.get("poll_cap_offset"),
+        want["max_work_groups"], want["min_local_size"],
+        want["coresident_launch_required"])
+    assert [(p.name, p.kind, p.bytes) for p in k.params] == [
+        (p["name"], p["kind"], p.get("bytes")) for p in want["params"]]
+    assert c.kernel(want["name"]) is k and c.kernel("nothere") is None
+    # A kernel without global_barrier(), which takes no state, in a file
+    # that therefore needs no fingerprint.
+    plain = {k: doc[k] for k in ("format", "version", "barrier", "discovery",
+                                 "requires")}
+    plain["kernels"] = [{"name": "plain", "global_barrier": False}]
+    js.write_text(json.dumps(plain))
+    c = gsync.load(js).constraints
+    [k] = c.kernels
+    assert (c.fingerprint, c.sites, c.build_args, c.spin_limit_ms) == (
+        None, [], [], 0)
+    assert (k.name, k.global_barrier, k.state_index, k.grid_offset,
+            k.abort_offset, k.poll_cap_offset, k.params) == (
+        "plain", False, None, None, None, None, None)
+
+
+def _load_in_python(tmp_path, library):
+    """What gsync.load() of a missing file says in a new Python with
+    $GSYNC_LIBRARY set to library: "loaded: " and libgsync's message, or
+    "not found: " and the package's."""
+    code = ("import gsync\n"
+            "try:\n"
+            f"    gsync.load({str(tmp_path / 'none.json')!r})\n"
+            "except gsync.LibraryNotFoundError as e:\n"
+            "    print('not found:', e)\n"
+            "except gsync.FileError as e:\n"
+            "    print('loaded:', e)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                       text=True, env=dict(os.environ, GSYNC_LIBRARY=library),
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_finding_libgsync(tmp_path):
+    """$GSYNC_LIBRARY names the library, and then only it is tried; unset
+    (or empty), the path the build wrote beside the package. Where none
+    loads, LibraryNotFoundError names what was tried."""
+    said = _load_in_python(tmp_path, "/no/such/libgsync.so")
+    assert said.startswith("not found: libgsync not found")
+    assert "/no/such/libgsync.so ($GSYNC_LIBRARY)" in said
+    assert "libgsync-path.txt" not in said
+    assert _load_in_python(tmp_path, "").startswith("loaded: ")
+    with open(gsync._lib.PATH_FILE) as f:
+        built = f.read().strip()
+    assert _load_in_python(tmp_path, built).startswith("loaded: ")
+
+
+def test_a_device_that_is_no_device(original, tmp_path):
+    """A device is a pyopencl.Device: anything else is an ArgumentError,
+    None libgsync's for a NULL dev."""
+    _, doc = original
+    js = tmp_path / "c.json"
+    js.write_text(json.dumps(doc))
+    prog = gsync.load(js)
+    with pytest.raises(gsync.ArgumentError, match="must be a pyopencl"):
+        prog.check_device("cpu")
+    with pytest.raises(gsync.ArgumentError,
+                       match="gsync_program_check_device: dev is NULL"):
+        prog.check_device(None)

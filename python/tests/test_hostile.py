@@ -210,21 +210,21 @@ def test_a_file_named_like_an_option(tmp_path, monkeypatch):
     assert "gsync_fingerprint" in gsync.rewrite("-Dx.cl").source
 
 
-def test_messages_print(tmp_path):
-    """A message that quotes a lone surrogate (a JSON escape, or a byte
-    that is not UTF-8) prints: it shows as an escape (printing one raised
-    UnicodeEncodeError), and ``raw`` holds libgsync's bytes."""
+def test_messages_print(tmp_path, gsync_run):
+    """A message that quotes what is no character (a lone surrogate's JSON
+    escape, or a byte that is not UTF-8) prints (printing one raised
+    UnicodeEncodeError): a byte that is not UTF-8 shows as an escape, and
+    ``raw`` holds libgsync's bytes, as gsync-run prints them."""
     js = tmp_path / "s.json"
-    js.write_text('{"format": "gsync-\\ud800", "version": 1}')
-    with pytest.raises(gsync.FormatError) as e:
-        gsync.load(js)
-    assert str(e.value).endswith('field "format" is "gsync-\\ud800", not '
-                                 '"gsync-constraints"')
-    str(e.value).encode("utf-8")
-    assert b"gsync-\xed\xa0\x80" in e.value.raw
-    js.write_bytes(b'{"format": "gsync-\xff", "version": 1}')
-    with pytest.raises(gsync.FormatError) as e:
-        gsync.load(js)
+    for text in (b'{"format": "gsync-\\ud800", "version": 1}',
+                 b'{"format": "gsync-\xff", "version": 1}'):
+        js.write_bytes(text)
+        with pytest.raises(gsync.FormatError) as e:
+            gsync.load(js)
+        str(e.value).encode("utf-8")
+        r = subprocess.run([gsync_run, "--load-only", "--constraints",
+                            str(js)], capture_output=True, timeout=60)
+        assert r.stderr.splitlines()[0] == b"gsync-run: error: " + e.value.raw
     assert '"gsync-\\xff"' in str(e.value) and b"gsync-\xff" in e.value.raw
 
 
@@ -276,12 +276,13 @@ def test_deep_nesting(tmp_path, gsync_run, text, deep):
                                   'a "quoted" \\ name.cl'])
 def test_the_fingerprint_of_any_file_name_and_option(context, queue, tmp_path,
                                                       name):
-    """The fingerprint covers the constraints in json-c's compact form; the
-    Python package takes it again from its own reading of the file, so the
-    two must agree on every string the tool writes there: a file name in
-    UTF-8 or not, or with a quote and a backslash (escaped in JSON), and a
-    -D value with a slash, a tab and a character outside ASCII. A
-    disagreement would refuse the pair."""
+    """The fingerprint covers the constraints in json-c's compact form;
+    libgsync takes it again from its reading of the file when the Python
+    package checks a program's source, so the two must agree on every
+    string the tool writes there: a file name in UTF-8 or not, or with a
+    quote and a backslash (escaped in JSON), and a -D value with a slash, a
+    tab and a character outside ASCII. A disagreement would refuse the
+    pair."""
     path = os.path.join(os.fsencode(tmp_path),
                         name if isinstance(name, bytes) else name.encode())
     with open(path, "wb") as f:

@@ -1,9 +1,10 @@
-"""libgsync's constraints loader and gsync's, on files mutated at random
-from a real one (seeded, so a failure names its case): each mutated file is
-accepted by both, or refused by both with the same message. A mutation
-deletes a field or sets it to a value of another kind or range.
-GSYNC_LOADER_MUTATIONS sets how many (60 in the suite; a longer run is the
-same test with a larger number)."""
+"""gsync's exceptions carry libgsync's messages: on constraints files
+mutated at random from a real one (seeded, so a failure names its case),
+gsync.load() and the device check accept what libgsync, through
+gsync-run, accepts, and refuse the rest with FormatError or DeviceError
+and the message gsync-run prints. A mutation deletes a field or sets it
+to a value of another kind or range. GSYNC_LOADER_MUTATIONS sets how many
+(60 in the suite; a longer run is the same test with a larger number)."""
 import json
 import os
 import random
@@ -56,12 +57,13 @@ def libgsync_result(gsync_run, js):
 def gsync_result(js, device):
     try:
         gsync.load(js).check_device(device)
-    except gsync.GsyncError as e:
+    except (gsync.FormatError, gsync.DeviceError) as e:
         return str(e)
     return None
 
 
-def test_loaders_agree(original, tmp_path, gsync_run, device):  # noqa: F811
+def test_messages_reach_python(original, tmp_path, gsync_run,
+                               device):  # noqa: F811
     _, doc = original
     every = list(paths(doc))
     r = random.Random(SEED)

@@ -1,0 +1,228 @@
+"""libgsync, loaded with ctypes: what the package shares with C hosts is
+libgsync's own code (runtime/libgsync.h), not a copy of it.
+
+The library is found, on first use, in this order:
+
+  1. $GSYNC_LIBRARY, the path of a libgsync.so (only it, when set);
+  2. the path in libgsync-path.txt beside this module, which the build
+     writes into build/python/gsync (the library in the build tree) and
+     cmake --install into the installed package (a path from the
+     package's directory to the installed library);
+  3. the system's loader, for a libgsync it knows (ctypes.util's
+     find_library: ld.so.conf, LD_LIBRARY_PATH).
+
+LibraryNotFoundError names every place tried. Importing gsync loads
+nothing, so that gsync.layout works without the library.
+
+Every call goes through Program (one loaded constraints file) or
+status_name; a failure becomes the exception of its status (gsync.errors)
+with libgsync's message, as bytes, which GsyncError makes printable.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import threading
+
+from . import errors
+
+ENV = "GSYNC_LIBRARY"
+PATH_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         "libgsync-path.txt")
+# The message buffer each call gets; libgsync cuts a longer message short.
+ERRLEN = 1024
+# gsync_kernel_info's and gsync_program_info's offsets a file leaves out.
+NO_OFFSET = ctypes.c_size_t(-1).value
+
+_c_str = ctypes.c_char_p
+_size = ctypes.c_size_t
+
+
+class ProgramInfo(ctypes.Structure):
+    """gsync_program_info."""
+
+    _fields_ = [("size", _size), ("path", _c_str), ("barrier", _c_str),
+                ("discovery", ctypes.c_int), ("spin_limit_ms", _size),
+                ("fingerprint", _c_str), ("n_kernels", _size),
+                ("sites", ctypes.POINTER(_c_str)), ("n_sites", _size),
+                ("build_args", ctypes.POINTER(_c_str)),
+                ("n_build_args", _size)]
+
+
+class KernelInfo(ctypes.Structure):
+    """gsync_kernel_info."""
+
+    _fields_ = [("size", _size), ("name", _c_str),
+                ("global_barrier", ctypes.c_int),
+                ("work_dim", ctypes.c_uint32),
+                ("state_index", ctypes.c_uint32), ("fixed_bytes", _size),
+                ("per_group_bytes", _size),
+                ("reset_by_kernel", ctypes.c_int),
+                ("participants_offset", _size), ("grid_offset", _size),
+                ("abort_offset", _size), ("abort_bytes", _size),
+                ("poll_cap_offset", _size), ("max_work_groups", _size),
+                ("min_local_size", _size),
+                ("coresident_launch_required", ctypes.c_int),
+                ("has_params", ctypes.c_int), ("n_params", _size)]
+
+
+class ParamInfo(ctypes.Structure):
+    """gsync_param_info."""
+
+    _fields_ = [("size", _size), ("name", _c_str), ("kind", _c_str),
+                ("bytes", _size)]
+
+
+_ERR = (ctypes.c_char_p, _size)
+# Every function called, as libgsync.h declares it: (result, arguments).
+# gsync_status is an enum, an int.
+_SIGNATURES = {
+    "gsync_status_name": (_c_str, [ctypes.c_int]),
+    "gsync_program_load": (ctypes.c_int, [_c_str, ctypes.POINTER(
+        ctypes.c_void_p), *_ERR]),
+    "gsync_program_release": (None, [ctypes.c_void_p]),
+    "gsync_program_get_info": (ctypes.c_int, [
+        ctypes.c_void_p, ctypes.POINTER(ProgramInfo), *_ERR]),
+    "gsync_program_kernel_info": (ctypes.c_int, [
+        ctypes.c_void_p, _size, ctypes.POINTER(KernelInfo), *_ERR]),
+    "gsync_program_param_info": (ctypes.c_int, [
+        ctypes.c_void_p, _size, _size, ctypes.POINTER(ParamInfo), *_ERR]),
+    "gsync_program_check_source": (ctypes.c_int, [
+        ctypes.c_void_p, _c_str, _size, *_ERR]),
+    "gsync_program_check_device": (ctypes.c_int, [
+        ctypes.c_void_p, ctypes.c_void_p, *_ERR]),
+    "gsync_program_build_options": (_c_str, [ctypes.c_void_p,
+                                             ctypes.c_void_p]),
+}
+
+_lib = None
+_lock = threading.Lock()
+
+
+def _tries():
+    """Where to look, in order: (what, path or name) pairs."""
+    env = os.environ.get(ENV)
+    if env:
+        return [(f"${ENV}", env)]
+    tries = []
+    try:
+        with open(PATH_FILE, "rb") as f:
+            where = os.fsdecode(f.read().strip())
+        tries.append((PATH_FILE, os.path.normpath(
+            os.path.join(os.path.dirname(PATH_FILE), where))))
+    except OSError:
+        pass
+    return tries + [("the system's loader",
+                     ctypes.util.find_library("gsync") or "libgsync.so")]
+
+
+def _load():
+    failed = []
+    for what, path in _tries():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            failed.append(f"{path} ({what}): {e}")
+            continue
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            try:
+                fn = getattr(lib, name)
+            except AttributeError:
+                raise errors.LibraryNotFoundError(
+                    f"{path} ({what}) has no {name}: it is a libgsync older "
+                    "than this gsync package; use the libgsync of the same "
+                    "build or install") from None
+            fn.restype, fn.argtypes = restype, argtypes
+        return lib
+    raise errors.LibraryNotFoundError(
+        "libgsync not found: install it (cmake --install), use the gsync "
+        f"package of its build tree, or name it in ${ENV}; tried "
+        + "; ".join(failed))
+
+
+def lib():
+    """libgsync, loaded on the first call."""
+    global _lib
+    with _lock:
+        if _lib is None:
+            _lib = _load()
+        return _lib
+
+
+def status_name(status):
+    return lib().gsync_status_name(status).decode()
+
+
+def _handle(obj, call, what):
+    """The OpenCL handle of a PyOpenCL object (its int_ptr), or None."""
+    if obj is None:
+        return None
+    try:
+        return obj.int_ptr
+    except AttributeError:
+        raise errors.ArgumentError(
+            f"{call}: {what} must be a pyopencl object, not {obj!r:.40}"
+        ) from None
+
+
+class Program:
+    """One gsync_program, released when the last reference goes."""
+
+    def __init__(self, path):
+        self._lib = lib()
+        self._p = None
+        p = ctypes.c_void_p()
+        self._call(self._lib.gsync_program_load, os.fsencode(path),
+                   ctypes.byref(p))
+        self._p = p
+        # gsync_program_build_options is the one call threads must not
+        # make at once on a program.
+        self._options_lock = threading.Lock()
+
+    def __del__(self):
+        if getattr(self, "_p", None) is not None:
+            self._lib.gsync_program_release(self._p)
+            self._p = None
+
+    def _call(self, fn, *args):
+        err = ctypes.create_string_buffer(ERRLEN)
+        status = fn(*args, err, ERRLEN)
+        if status != 0:
+            raise errors.for_status(status_name(status), err.value)
+
+    def info(self):
+        info = ProgramInfo(size=ctypes.sizeof(ProgramInfo))
+        self._call(self._lib.gsync_program_get_info, self._p,
+                   ctypes.byref(info))
+        return info
+
+    def kernel(self, index):
+        info = KernelInfo(size=ctypes.sizeof(KernelInfo))
+        self._call(self._lib.gsync_program_kernel_info, self._p, index,
+                   ctypes.byref(info))
+        return info
+
+    def param(self, index, param):
+        info = ParamInfo(size=ctypes.sizeof(ParamInfo))
+        self._call(self._lib.gsync_program_param_info, self._p, index, param,
+                   ctypes.byref(info))
+        return info
+
+    def check_source(self, source):
+        """source: the program's text, bytes."""
+        self._call(self._lib.gsync_program_check_source, self._p, source,
+                   len(source))
+
+    def check_device(self, device):
+        self._call(self._lib.gsync_program_check_device, self._p,
+                   _handle(device, "gsync_program_check_device", "dev"))
+
+    def build_options(self, device):
+        """The options, bytes."""
+        dev = _handle(device, "gsync_program_build_options", "dev")
+        with self._options_lock:
+            opts = self._lib.gsync_program_build_options(self._p, dev)
+        if opts is None:
+            raise errors.OutOfMemoryError(
+                "gsync_program_build_options: out of memory")
+        return opts
