@@ -40,11 +40,12 @@ TSC_STEP = 50_000_000
 
 def cpu_clock_hz(dev):
     """The rate of the counter that kernels on the CPU device dev read as
-    their clock (rewrite-rules/prelude.cl), in ticks a second: read on the
-    device twice, 20 ms apart, against the host's monotonic clock. Python
-    cannot read the counter itself, so the device does; the launch
-    latency this adds is small beside 20 ms. 0 where it cannot be read.
-    Measured once per device and process."""
+    their clock (rewrite-rules/prelude.cl), in ticks a second, by which
+    gsync.watch knows whether a deadline works there: read on the device
+    twice, 20 ms apart, against the host's monotonic clock. Python cannot
+    read the counter itself, so the device does; the launch latency this
+    adds is small beside 20 ms. 0 where it cannot be read. Measured once
+    per device and process."""
     key = dev.int_ptr
     with _tsc_lock:
         if key in _tsc_rates:
@@ -69,8 +70,7 @@ def cpu_clock_hz(dev):
                 h1, c1 = read()
                 if c1 > c0 and h1 > h0:
                     hz = int((c1 - c0) / (h1 - h0))
-                    # To a multiple of 50 MHz, as gsli_tsc_hz does: the
-                    # same option in every process, for the driver's cache.
+                    # To a multiple of 50 MHz, as gsli_tsc_hz gives it.
                     if hz >= TSC_STEP:
                         hz = (hz + TSC_STEP // 2) // TSC_STEP * TSC_STEP
             except cl.Error:
