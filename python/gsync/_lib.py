@@ -29,8 +29,9 @@ from . import errors
 ENV = "GSYNC_LIBRARY"
 PATH_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                          "libgsync-path.txt")
-# The message buffer each call gets; libgsync cuts a longer message short.
-ERRLEN = 1024
+# The message buffer each call gets, room for a message that quotes long
+# paths; libgsync cuts a longer message short.
+ERRLEN = 4096
 # gsync_kernel_info's and gsync_program_info's offsets a file leaves out.
 NO_OFFSET = ctypes.c_size_t(-1).value
 
