@@ -47,6 +47,9 @@
 #   %libgsync-preload  what a python3 that loads this build's libgsync.so
 #               needs in LD_PRELOAD, quoted: in a sanitizer build, the
 #               sanitizer's runtime; '' otherwise
+#   %with-libgsync  env GSYNC_LIBRARY=(this build's libgsync.so): for a
+#               script that imports the gsync package of the source tree,
+#               which has no libgsync-path.txt (test/differential/run.py)
 # Features: ninja, when the Ninja build tool is installed; pyopencl, when
 # the python3 of %pytest has pyopencl, numpy and pytest; sanitize, in a
 # GSYNC_SANITIZE build; tsan, when cc links a program with
@@ -161,6 +164,12 @@ if config.sanitize.upper() in ("ON", "1", "TRUE", "YES"):
         for n in ("libasan.so", "libstdc++.so.6")]
 python_preload = "'" + " ".join(runtimes) + "'"
 config.substitutions.append(("%libgsync-preload", python_preload))
+# The build's libgsync.so, as python/CMakeLists.txt wrote its path for the
+# package of the build tree.
+with open(os.path.join(config.build_root, "python", "gsync",
+                       "libgsync-path.txt")) as f:
+    config.substitutions.append(
+        ("%with-libgsync", "env GSYNC_LIBRARY=" + f.read().strip()))
 # The gsync Python package's tests run on the python3 CMake found (Debian's,
 # where python3-pyopencl is), not necessarily the one running lit.
 config.substitutions.append(

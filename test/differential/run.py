@@ -36,7 +36,10 @@ a wrong output. INPUT then means that ref-O2 differs from the truth.
 usage: run.py --tool GSYNC_REWRITE --work DIR [--O0] [--classic]
               [--truth FILE] [--variants disc,nd,spin0]
               [--kernel FILE]... SEED...
-Exit status 1 if any seed failed."""
+Exit status 1 if any seed failed. It imports the gsync package of this
+source tree, which loads the libgsync that $GSYNC_LIBRARY names (the
+tests give the build's, build/runtime/libgsync.so.0.1), else an installed
+one the system's loader finds."""
 import argparse
 import json
 import os
