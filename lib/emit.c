@@ -4,6 +4,8 @@
  */
 #include "internal.h"
 
+#include "gsync-state.h"
+
 #include <json-c/json.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -330,7 +332,7 @@ gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *output, int rendered,
    * fingerprint of both, taken with its placeholder here. */
   add(root, "output_bytes", json_object_new_int64((int64_t)output->len));
   add(root, "fingerprint",
-      json_object_new_string(GSRI_FINGERPRINT_PLACEHOLDER));
+      json_object_new_string(GSYNC_FINGERPRINT_PLACEHOLDER));
   gsri_buf layout = {0};
   gsri_layout_string(ctx, &layout);
   add(root, "state_layout",

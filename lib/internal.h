@@ -495,8 +495,6 @@ unsigned gsri_state_per_group_bytes(const gsri_ctx *ctx);
 unsigned long gsri_max_groups(const gsri_ctx *ctx);
 /* Appends "gsync-layout/2 barrier=... fixed=..." (docs/constraints.md). */
 void gsri_layout_string(const gsri_ctx *ctx, gsri_buf *out);
-/* The fingerprint's value while it is hashed: as long as the hash in hex. */
-#define GSRI_FINGERPRINT_PLACEHOLDER "0000000000000000"
 /* Appends the #define lines of the fingerprint and the layout. */
 void gsri_render_fingerprint(const gsri_ctx *ctx, gsri_buf *out);
 /* Hashes the finished output and canon (the constraints' compact form)

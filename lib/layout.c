@@ -27,16 +27,11 @@
 
 #define FINGERPRINT_LINE "#define gsync_fingerprint \""
 
-/* Folds n bytes of s into the hash h. Returns the new hash. */
-static uint64_t hash_bytes(uint64_t h, const char *s, size_t n) {
-  return gsync_fnv1a(h, s, n);
-}
-
 /* Folds a rule's name and text into h, each followed by a NUL so that no
  * two different rule sets hash as one string. */
 static uint64_t hash_rule(uint64_t h, const gsri_rule *r) {
-  h = hash_bytes(h, r->name, strlen(r->name) + 1);
-  return hash_bytes(h, r->text, r->len);
+  h = gsync_fnv1a(h, r->name, strlen(r->name) + 1);
+  return gsync_fnv1a(h, r->text, r->len);
 }
 
 /* Appends the table as macros: gsync_word_NAME (and gsync_words_NAME, a
@@ -104,7 +99,7 @@ void gsri_layout_string(const gsri_ctx *ctx, gsri_buf *out) {
 /* Appends the two lines that identify the output, the fingerprint still a
  * placeholder that gsri_seal_fingerprint() fills in. */
 void gsri_render_fingerprint(const gsri_ctx *ctx, gsri_buf *out) {
-  gsri_buf_puts(out, FINGERPRINT_LINE GSRI_FINGERPRINT_PLACEHOLDER "\"\n");
+  gsri_buf_puts(out, FINGERPRINT_LINE GSYNC_FINGERPRINT_PLACEHOLDER "\"\n");
   gsri_buf_puts(out, "#define gsync_state_layout \"");
   gsri_layout_string(ctx, out);
   gsri_buf_puts(out, "\"\n");
@@ -121,20 +116,19 @@ void gsri_render_fingerprint(const gsri_ctx *ctx, gsri_buf *out) {
  * (another -D in the build options) write different fingerprints. */
 void gsri_seal_fingerprint(gsri_ctx *ctx, gsri_buf *output, int rendered,
                            const char *canon) {
-  static const char line[] = FINGERPRINT_LINE GSRI_FINGERPRINT_PLACEHOLDER;
+  static const char line[] = FINGERPRINT_LINE GSYNC_FINGERPRINT_PLACEHOLDER;
   const char *text = output->data ? output->data : "";
-  uint64_t h = hash_bytes(GSYNC_FNV_OFFSET, text, output->len);
-  h = hash_bytes(h, "", 1);
-  h = hash_bytes(h, canon, strlen(canon));
-  snprintf(ctx->fingerprint, sizeof ctx->fingerprint, "%016llx",
-           (unsigned long long)h);
-  if (!rendered)
-    return;
-  /* The first occurrence is the prelude's: nothing comes before it. */
-  for (size_t i = 0; i + sizeof line - 1 <= output->len; i++)
-    if (memcmp(output->data + i, line, sizeof line - 1) == 0) {
-      memcpy(output->data + i + strlen(FINGERPRINT_LINE), ctx->fingerprint,
-             strlen(GSRI_FINGERPRINT_PLACEHOLDER));
-      return;
+  /* The placeholder's place: the first occurrence is the prelude's,
+   * nothing comes before it. */
+  size_t at = (size_t)-1;
+  for (size_t i = 0; rendered && i + sizeof line - 1 <= output->len; i++)
+    if (memcmp(text + i, line, sizeof line - 1) == 0) {
+      at = i + strlen(FINGERPRINT_LINE);
+      break;
     }
+  snprintf(ctx->fingerprint, sizeof ctx->fingerprint, "%016llx",
+           (unsigned long long)gsync_fingerprint(text, output->len, at, canon));
+  if (at != (size_t)-1)
+    memcpy(output->data + at, ctx->fingerprint,
+           strlen(GSYNC_FINGERPRINT_PLACEHOLDER));
 }

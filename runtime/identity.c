@@ -23,9 +23,6 @@
  * its kernels.
  */
 
-/* The fingerprint's value while it is hashed. */
-#define FINGERPRINT_PLACEHOLDER "0000000000000000"
-
 /* The state layout a "state_layout" string declares. */
 typedef struct state_layout {
   size_t fixed, per_group, participants, grid, abort_at, record;
@@ -218,8 +215,9 @@ gsync_status gsli_load_identity(const where *w, json_object *root,
   /* The compact form with the placeholder in place of the fingerprint,
    * which is then put back where it was. */
   if (p->fingerprint != NULL) {
-    json_object_object_add(root, "fingerprint",
-                           json_object_new_string(FINGERPRINT_PLACEHOLDER));
+    json_object_object_add(
+        root, "fingerprint",
+        json_object_new_string(GSYNC_FINGERPRINT_PLACEHOLDER));
     const char *canon = json_object_to_json_string_ext(
         root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
     p->canon = canon != NULL ? gsli_dup_string(canon) : NULL;
@@ -263,20 +261,6 @@ static size_t find_define(const char *src, size_t n, const char *name,
     }
   }
   return count;
-}
-
-/* The fingerprint of a source (n bytes) whose fingerprint line's value
- * starts at value, with the constraints' compact form canon: FNV-1a over
- * the source with that value as 16 zeros, a NUL, and canon. */
-static void recompute_fingerprint(const char *src, size_t n, size_t value,
-                                  const char *canon, char out[17]) {
-  size_t fl = sizeof FINGERPRINT_PLACEHOLDER - 1;
-  uint64_t h = gsync_fnv1a(GSYNC_FNV_OFFSET, src, value);
-  h = gsync_fnv1a(h, FINGERPRINT_PLACEHOLDER, fl);
-  h = gsync_fnv1a(h, src + value + fl, n - value - fl);
-  h = gsync_fnv1a(h, "", 1);
-  h = gsync_fnv1a(h, canon, strlen(canon));
-  snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
 /* Checks that source holds the identity the constraints record (see the
@@ -334,7 +318,9 @@ static gsync_status check_identity(const gsync_program *p, const char *src,
                      "with: build the program from that output, as written",
                      p->path, n, p->output_bytes);
   char again[17];
-  recompute_fingerprint(src, p->output_bytes, at, p->canon, again);
+  snprintf(again, sizeof again, "%016llx",
+           (unsigned long long)gsync_fingerprint(src, p->output_bytes, at,
+                                                 p->canon));
   if (strcmp(again, p->fingerprint) != 0)
     return gsli_fail(err, errlen, GSYNC_ERR_MISMATCH,
                      "%s: the output and the constraints no longer hold what "
