@@ -28,14 +28,17 @@
  *     such launch waits for (as libgsync chains launches); the line ends
  *     nodisc=US raw=US rawev=US.
  *   gsync-bench time-nd --cl F.cl --constraints F.json
- *               --configs GXxGY:LXxLY[,...] [--short N] [--long N] [--reps R]
- *     the same for loop2d.cl rewritten (a 2-D grid-stride increment of a
- *     GX*LX x GY*LY array per phase), launched 2-D (3-D shapes work too, on
- *     a GX*LX x GY*LY*GZ*LZ array); prints
- *       RESULT_ND label GXxGY LXxLY us_per_iter launch0_us participants
- *                 grid left_out
- *     against `time` on loop.cl with GX*GY groups of LX*LY items, the cost
- *     of the virtual 2-D ids.
+ *               --configs GXxGY[xGZ]:LXxLY[xLZ][,...] [--short N] [--long N]
+ *               [--reps R]
+ *     the same for loopnd.cl rewritten (a grid-stride increment of a
+ *     GX*LX x GY*LY x GZ*LZ array per phase, one work-item an element),
+ *     launched in the shape's dimensions; prints
+ *       RESULT_ND label GXxGYxGZ LXxLYxLZ us_per_iter launch0_us
+ *                 participants grid left_out nobar_us
+ *     where nobar_us is the same loop without its barrier, relaunched per
+ *     phase with the same shape (a plain kernel: real ids), so the loop's
+ *     own work is apart from the barrier's; against `time` on loop.cl with
+ *     GX*GY*GZ groups of LX*LY*LZ items, the cost of the virtual N-D ids.
  *   gsync-bench launch --configs GxL[,...] [--reps R]
  *     what a launch of groups that return at once costs with each part a
  *     rewritten kernel adds to the plain loop_nobar (ITERS = 0): a buffer
@@ -189,7 +192,7 @@ static int parse_nd_configs(const char *s, ndcfg *c) {
 static double time_loop_nd(clhost_gk *x, cl_uint iters, const ndcfg *c,
                            int reps) {
   double t[64];
-  clSetKernelArg(x->k, 3, sizeof iters, &iters);
+  clSetKernelArg(x->k, 4, sizeof iters, &iters);
   for (int r = 0; r < reps; r++) {
     double t0 = clhost_now();
     clhost_enqueue_nd(x, c->dims, c->g, c->l, NULL);
@@ -197,6 +200,38 @@ static double time_loop_nd(clhost_gk *x, cl_uint iters, const ndcfg *c,
     t[r] = clhost_now() - t0;
   }
   clhost_finish(x);
+  return clhost_median(t, reps);
+}
+
+/* The loopnd.cl loop without its barrier: a plain kernel, one phase a
+ * launch, real ids (cmd_time_nd's nobar_us). */
+static const char loopnd_nobar_src[] =
+    "kernel void loopnd_nobar(global uint *data, uint w, uint h, uint d) {\n"
+    "  for (uint z = get_global_id(2); z < d; z += get_global_size(2))\n"
+    "    for (uint y = get_global_id(1); y < h; y += get_global_size(1))\n"
+    "      for (uint x = get_global_id(0); x < w; x += get_global_size(0))\n"
+    "        data[(z * h + y) * w + x] += 1u;\n"
+    "}\n";
+
+/* Median wall time of reps launches of `launches` back-to-back phases of
+ * the plain kernel k in the shape c. */
+static double time_plain_nd(const clhost *host, cl_kernel k, cl_uint launches,
+                            const ndcfg *c, int reps) {
+  double t[64];
+  size_t global[3];
+  for (cl_uint d = 0; d < 3; d++)
+    global[d] = c->g[d] * c->l[d];
+  for (int r = 0; r < reps; r++) {
+    double t0 = clhost_now();
+    for (cl_uint i = 0; i < launches; i++) {
+      cl_int rc = clEnqueueNDRangeKernel(host->queue, k, c->dims, NULL, global,
+                                         c->l, 0, NULL, NULL);
+      if (rc)
+        clhost_die("clEnqueueNDRangeKernel", rc);
+    }
+    clFinish(host->queue);
+    t[r] = clhost_now() - t0;
+  }
   return clhost_median(t, reps);
 }
 
@@ -208,35 +243,48 @@ static int cmd_time_nd(const clhost *host, const char *cl, const char *json,
   for (int i = 0; i < nc; i++)
     if (c[i].g[0] * c[i].g[1] * c[i].g[2] > most)
       most = c[i].g[0] * c[i].g[1] * c[i].g[2];
-  clhost_load(host, &x, cl, json, "loop2d", most);
+  clhost_load(host, &x, cl, json, "loopnd", most);
+  cl_program pr = clhost_build(host, loopnd_nobar_src, "");
+  cl_kernel nobar = clhost_kernel(pr, "loopnd_nobar");
   for (int i = 0; i < nc; i++) {
     cl_uint w = (cl_uint)(c[i].g[0] * c[i].l[0]);
-    cl_uint h = (cl_uint)(c[i].g[1] * c[i].l[1] * c[i].g[2] * c[i].l[2]);
+    cl_uint h = (cl_uint)(c[i].g[1] * c[i].l[1]);
+    cl_uint d = (cl_uint)(c[i].g[2] * c[i].l[2]);
+    size_t bytes = (size_t)w * h * d * 4u;
     cl_uint zero = 0, one = 1;
     cl_int rc;
-    cl_mem data = clCreateBuffer(host->ctx, CL_MEM_READ_WRITE,
-                                 (size_t)w * h * 4u, NULL, &rc);
+    cl_mem data = clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, bytes, NULL, &rc);
     if (rc)
       clhost_die("clCreateBuffer", rc);
-    clEnqueueFillBuffer(host->queue, data, &zero, 4, 0, (size_t)w * h * 4u, 0,
-                        NULL, NULL);
+    clEnqueueFillBuffer(host->queue, data, &zero, 4, 0, bytes, 0, NULL, NULL);
     clSetKernelArg(x.k, 0, sizeof data, &data);
     clSetKernelArg(x.k, 1, sizeof w, &w);
     clSetKernelArg(x.k, 2, sizeof h, &h);
-    clSetKernelArg(x.k, 3, sizeof one, &one);
+    clSetKernelArg(x.k, 3, sizeof d, &d);
+    clSetKernelArg(x.k, 4, sizeof one, &one);
+    clSetKernelArg(nobar, 0, sizeof data, &data);
+    clSetKernelArg(nobar, 1, sizeof w, &w);
+    clSetKernelArg(nobar, 2, sizeof h, &h);
+    clSetKernelArg(nobar, 3, sizeof d, &d);
     gsync_launch_info info;
     clhost_enqueue_nd(&x, c[i].dims, c[i].g, c[i].l, &info); /* warm-up; grid */
     double t0 = time_loop_nd(&x, 0, &c[i], reps);
     double ts = time_loop_nd(&x, shrt, &c[i], reps);
     double tl = time_loop_nd(&x, lng, &c[i], reps);
-    printf("RESULT_ND %s %zux%zux%zu %zux%zux%zu %.3f %.1f %u %zux%zux%zu %u\n",
+    time_plain_nd(host, nobar, 10, &c[i], 1); /* warm-up */
+    double ns = time_plain_nd(host, nobar, shrt, &c[i], reps);
+    double nl = time_plain_nd(host, nobar, lng, &c[i], reps);
+    printf("RESULT_ND %s %zux%zux%zu %zux%zux%zu %.3f %.1f %u %zux%zux%zu %u "
+           "%.3f\n",
            label_of(cl), c[i].g[0], c[i].g[1], c[i].g[2], c[i].l[0], c[i].l[1],
            c[i].l[2], (tl - ts) / (lng - shrt) * 1e6, t0 * 1e6,
            info.participants, info.groups[0], info.groups[1], info.groups[2],
-           info.left_out);
+           info.left_out, (nl - ns) / (lng - shrt) * 1e6);
     fflush(stdout);
     clReleaseMemObject(data);
   }
+  clReleaseKernel(nobar);
+  clReleaseProgram(pr);
   clhost_unload(&x);
   return 0;
 }

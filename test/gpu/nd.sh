@@ -10,9 +10,11 @@
 #      and the same shapes scaled to about 4x and 16x the co-resident
 #      count, each checked item by item (gsync-run's ids scenario:
 #      $OUT/nd-leftout.txt);
-#   3. the cost of the virtual ids: a 2-D grid-stride loop against the same
-#      work launched 1-D, us per barrier phase, same run, with discovery
-#      and without ($OUT/nd-bench.txt).
+#   3. the cost of the virtual ids: a 2-D and a 3-D grid-stride loop
+#      (bench/kernels/loopnd.cl) against the same work launched 1-D, us per
+#      barrier phase, same run, with discovery and without, and the same
+#      N-D loop without its barrier, relaunched per phase
+#      ($OUT/nd-bench.txt, $OUT/nd-bench-table.txt).
 # Exit status 0 only if every check passed.
 #
 # On your machine first:   sh test/gpu/prepare.sh   (after a build)
@@ -86,22 +88,23 @@ if echo "$STEPS" | grep -q bench; then
       fi
       timeout 60 "$B" time --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
         --configs "$c1" | sed "s/^/$v r$round /" | tee -a "$f" || status=1
-      timeout 60 "$B" time-nd --cl "$K/loop2d.$v.cl" --constraints "$K/loop2d.$v.json" \
+      timeout 60 "$B" time-nd --cl "$K/loopnd.$v.cl" --constraints "$K/loopnd.$v.json" \
         --configs "$c2" | sed "s/^/$v r$round /" | tee -a "$f" || status=1
     done
   done
   # us per phase and launch+discovery us, N-D against 1-D with as many
-  # groups and items, each round.
+  # groups and items, each round; for N-D also us per phase of the loop
+  # without its barrier (plain kernel, relaunched).
   awk '
     function prod(s,  a, n, i, r) { n = split(s, a, "x"); r = 1
       for (i = 1; i <= n; i++) r *= a[i]; return r }
     $3 == "RESULT" { k = $1 " " $5 " " $6; one[k] = one[k] " " $7 "/" $8 }
     $3 == "RESULT_ND" { k = $1 " " prod($5) " " prod($6) " " $5 ":" $6
-      two[k] = two[k] " " $7 "/" $8
+      two[k] = two[k] " " $7 "/" $8 "/" $12
       base[k] = $1 " " prod($5) " " prod($6)
       what[k] = $5 " of " $6 ": grid " $10 ", " $11 " left out" }
     END {
-      print "# variant groups items N-D-shape | 1-D us/phase/launch-us per round | N-D the same | N-D grid"
+      print "# variant groups items N-D-shape | 1-D us/phase/launch-us per round | N-D us/phase/launch-us/no-barrier-us | N-D grid"
       for (k in two) print k, "|", one[base[k]], "|", two[k], "|", what[k] }
   ' "$f" | sort | tee "$OUT/nd-bench-table.txt"
 fi
