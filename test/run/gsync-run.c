@@ -25,7 +25,7 @@ static const char usage_text[] =
     "usage: gsync-run --scenario NAME --cl REWRITTEN.cl --constraints C.json\n"
     "                 (--groups G | --fit MAX) --local L [--offset O]\n"
     "                 [--min-participants N] [--launches K] [--rounds R]\n"
-    "                 [--vary N] [--polled]\n"
+    "                 [--vary N] [--polled] [--time]\n"
     "                 [--expect-fail]\n"
     "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
@@ -80,6 +80,9 @@ static const char usage_options[] =
     "  --polled              after the summary, one line \"polled: N ...\":\n"
     "                        how many work-groups discovery polled in each\n"
     "                        launch (gsync_launch_info.polled; at most 64)\n"
+    "  --time                after the summary, one line \"time: K launches\n"
+    "                        T us, fastest F us\": the launches' wall time\n"
+    "                        (enqueue to finish), all and the fastest\n"
     "  --rounds R            iterations inside each launch (default: the\n"
     "                        scenario's)\n"
     "  --expect-fail         exit 0 only on a MISMATCH, 1 when the check\n"
@@ -128,6 +131,7 @@ typedef struct options {
   int expect_fail;
   int expect_timeout;
   int polled;    /* --polled: print what each launch polled */
+  int time;      /* --time: print the launches' wall time */
   int load_only; /* --load-only: load the constraints, check the device */
 } options;
 
@@ -159,6 +163,8 @@ typedef struct run {
   const char *bad_what; /* what was compared, when not the data */
   int linear_checked;   /* ids: get_global_linear_id was checked too */
   cl_uint polled[64];   /* --polled: each launch's, the first 64 */
+  double launch_s;      /* --time: the launches' wall time, in all */
+  double fastest_s;     /* and the fastest launch's */
 } run;
 
 /* Prints a usage error and returns exit status 2. */
@@ -228,6 +234,10 @@ static int parse_args(int argc, char **argv, options *o) {
     }
     if (strcmp(a, "--polled") == 0) {
       o->polled = 1;
+      continue;
+    }
+    if (strcmp(a, "--time") == 0) {
+      o->time = 1;
       continue;
     }
     if (strcmp(a, "--load-only") == 0) {
@@ -480,6 +490,13 @@ static int make_kernel(run *r, const char *name, cl_mem a, cl_mem b,
   return RUN_OK;
 }
 
+/* Seconds on a monotonic clock. */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Launches gk once, waits, and records how many groups took part. Returns
  * RUN_OK, RUN_FEW (fewer than --min-participants), RUN_TIMEOUT (libgsync's
  * message in r->timeout_msg) or RUN_ERROR. */
@@ -487,6 +504,7 @@ static int launch(run *r, gsync_kernel *gk) {
   char err[ERRLEN];
   cl_uint parts = 0;
   gsync_status st;
+  double t0 = now_s();
   /* ids checks what gsync_finish_nd reports of the launch: it always
    * goes the N-D way, 1-D too. */
   if (r->o->dims == 1 && !r->o->has_offset && strcmp(r->name, "ids") != 0) {
@@ -519,6 +537,10 @@ static int launch(run *r, gsync_kernel *gk) {
     fprintf(stderr, "gsync-run: error: %s\n", err);
     return RUN_ERROR;
   }
+  double took = now_s() - t0;
+  r->launch_s += took;
+  if (r->launches == 0 || took < r->fastest_s)
+    r->fastest_s = took;
   if (r->launches == 0 || parts < r->min_seen)
     r->min_seen = parts;
   if (r->launches < sizeof r->polled / sizeof r->polled[0])
@@ -1031,6 +1053,9 @@ static int report(const run *r, int result) {
         printf(" %u", (unsigned)r->polled[i]);
       printf("\n");
     }
+    if (o->time)
+      printf("time: %zu launches %.0f us, fastest %.0f us\n", r->launches,
+             r->launch_s * 1e6, r->fastest_s * 1e6);
     if (o->expect_fail) {
       fprintf(stderr, "gsync-run: error: expected a MISMATCH\n");
       return 1;
