@@ -253,7 +253,8 @@ static int cmd_time_nd(const clhost *host, const char *cl, const char *json,
     size_t bytes = (size_t)w * h * d * 4u;
     cl_uint zero = 0, one = 1;
     cl_int rc;
-    cl_mem data = clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    cl_mem data =
+        clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, bytes, NULL, &rc);
     if (rc)
       clhost_die("clCreateBuffer", rc);
     clEnqueueFillBuffer(host->queue, data, &zero, 4, 0, bytes, 0, NULL, NULL);

@@ -35,9 +35,10 @@ static name_list barriers, discoveries;
 
 /* gsr_list_rules() callback: keeps a copy of each name. */
 static void keep_name(void *user, const char *name, const char *summary,
-                      int is_default) {
+                      const char *runs_on, int is_default) {
   name_list *l = user;
   (void)summary;
+  (void)runs_on;
   (void)is_default;
   if (l->n < MAX_RULES)
     l->names[l->n++] = strdup(name);

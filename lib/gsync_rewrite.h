@@ -102,10 +102,12 @@ void gsr_result_dispose(gsr_result *r);
 
 /* Calls fn once per rule of a kind, "barrier" or "discovery" (built-in
  * ones and those in rules_dir, which may be NULL), in name order, with its
- * one-line summary. */
+ * one-line summary and the devices it is correct on ("" where its header
+ * does not say). */
 gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
                           void (*fn)(void *user, const char *name,
-                                     const char *summary, int is_default),
+                                     const char *summary, const char *runs_on,
+                                     int is_default),
                           void *user, gsr_diag_fn diag, void *diag_user);
 
 /* The default barrier and discovery rules' names. */

@@ -91,6 +91,7 @@ typedef struct gsri_rule {
   char *text;
   size_t len;
   char *summary;  /* @summary */
+  char *runs_on;  /* @runs-on: the devices it is correct on, or NULL */
   char *opencl_c; /* @opencl-c: minimum OpenCL C version, "1.2" */
   char **extensions;
   size_t n_extensions; /* @extension, repeatable */

@@ -337,7 +337,8 @@ void gsr_result_dispose(gsr_result *r) {
 /* Lists the rules of one kind ("barrier" or "discovery") through fn. */
 gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
                           void (*fn)(void *user, const char *name,
-                                     const char *summary, int is_default),
+                                     const char *summary, const char *runs_on,
+                                     int is_default),
                           void *user, gsr_diag_fn diag, void *diag_user) {
   gsri_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
@@ -352,7 +353,8 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
     const char *n = ctx.rules.rules[i].name;
     if (strncmp(n, kind, kl) != 0 || n[kl] != '-')
       continue;
-    fn(user, n + kl + 1, ctx.rules.rules[i].summary,
+    const char *runs_on = ctx.rules.rules[i].runs_on;
+    fn(user, n + kl + 1, ctx.rules.rules[i].summary, runs_on ? runs_on : "",
        strcmp(n + kl + 1, def) == 0);
   }
   gsri_rules_free(&ctx.rules);

@@ -129,6 +129,15 @@ static const char *take_value(gsri_rule *r, const char *key, const char *v,
       return "is longer than " GSR_STR(GSR_RULE_SUMMARY_MAX) " bytes";
     return (r->summary = gsri_strndup(v, vl)) ? NULL : nomem;
   }
+  if (!strcmp(key, "runs-on")) {
+    if (r->runs_on)
+      return "is given twice";
+    if (vl == 0)
+      return "needs a value: the devices the rule is correct on";
+    if (vl > GSR_RULE_SUMMARY_MAX)
+      return "is longer than " GSR_STR(GSR_RULE_SUMMARY_MAX) " bytes";
+    return (r->runs_on = gsri_strndup(v, vl)) ? NULL : nomem;
+  }
   if (!strcmp(key, "opencl-c")) {
     if (r->opencl_c)
       return "is given twice";
@@ -412,6 +421,7 @@ void gsri_rule_free(gsri_rule *r) {
   free(r->file);
   free(r->text);
   free(r->summary);
+  free(r->runs_on);
   free(r->opencl_c);
   for (size_t i = 0; i < r->n_extensions; i++)
     free(r->extensions[i]);

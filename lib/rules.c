@@ -4,7 +4,8 @@
  * cmake/embed-rules.cmake); a rules directory given by the user adds rules
  * or replaces built-in ones of the same name, for rule development. A
  * rule's metadata sits in its header comment as "@key value" lines:
- *   @summary            one line for --list-barriers
+ *   @summary            one line for --list-barriers: what it does
+ *   @runs-on            the devices it is correct on (--list-barriers, docs)
  *   @opencl-c           the lowest OpenCL C version it builds with
  *   @extension          an OpenCL extension it needs (repeatable)
  *   @atomic-capability  a CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES bit it needs

@@ -2,6 +2,7 @@
  * release on raising a flag and acquire on seeing one, at device scope.
  *
  * @summary Xiao-Feng flags, OpenCL 2.0 release/acquire atomics
+ * @runs-on PoCL, AMD and Intel; not NVIDIA, whose OpenCL C is 1.2
  * @opencl-c 2.0
  * @atomic-capability acq_rel
  * @atomic-capability device_scope

@@ -1,7 +1,8 @@
 /* barrier-atomic-or: Xiao-Feng master/slave flags, every flag access an
  * atomic. Safe on every OpenCL 1.1+ device, AMD GCN included.
  *
- * @summary Xiao-Feng flags, all accesses atomic: any OpenCL 1.1+ device
+ * @summary Xiao-Feng flags, all accesses atomic
+ * @runs-on every OpenCL 1.1+ device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @state-per-group 8

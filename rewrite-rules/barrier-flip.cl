@@ -1,7 +1,8 @@
 /* barrier-flip: one word, one atomic per group and barrier: the algorithm
  * of CUDA's grid.sync(), with every access atomic.
  *
- * @summary one word whose top bit flips (grid.sync's algorithm), all atomic: any device
+ * @summary one word whose top bit flips (grid.sync's algorithm), all atomic
+ * @runs-on every OpenCL 1.1+ device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 128

@@ -1,7 +1,8 @@
 /* barrier-gen: a generation-counter barrier. One arrival counter and one
  * generation word; every access atomic, so it is safe everywhere.
  *
- * @summary generation counter, all accesses atomic: any OpenCL 1.1+ device
+ * @summary generation counter, all accesses atomic
+ * @runs-on every OpenCL 1.1+ device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 256

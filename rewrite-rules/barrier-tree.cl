@@ -2,7 +2,8 @@
  * the arrival has come back; elsewhere a flip word for up to 512 groups
  * and a two-level combining tree above.
  *
- * @summary NVIDIA: one word, acq_rel arrival, paced acquire polls; elsewhere flip word + 64-group leaves: any device
+ * @summary NVIDIA: one word, acq_rel arrival, paced acquire polls; elsewhere flip word + 64-group leaves
+ * @runs-on every OpenCL 1.1+ device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
  * @state-fixed 256

@@ -1,7 +1,8 @@
 /* barrier-volatile: Xiao-Feng master/slave flags through volatile loads
  * and stores with global memory fences.
  *
- * @summary Xiao-Feng flags, volatile accesses: NVIDIA and CPUs, not AMD GCN
+ * @summary Xiao-Feng flags, volatile accesses
+ * @runs-on NVIDIA and CPUs, not AMD GCN (non-coherent L1)
  * @opencl-c 1.1
  * @state-per-group 8
  *

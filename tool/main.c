@@ -34,9 +34,10 @@ static void print_diag(void *user, const gsr_diagnostic *d) {
 
 /* Prints one barrier rule for --list-barriers. */
 static void print_rule(void *user, const char *name, const char *summary,
-                       int is_default) {
+                       const char *runs_on, int is_default) {
   (void)user;
-  printf("  %-12s %s%s\n", name, summary, is_default ? " (default)" : "");
+  printf("  %-12s %s%s%s%s\n", name, summary, *runs_on ? "; runs on " : "",
+         runs_on, is_default ? " (default)" : "");
 }
 
 /* Prints "cannot read 'name': why" and returns EXIT_IO. */

@@ -1,15 +1,25 @@
-"""test/utils/rules-complete.py: every built-in barrier is shipped whole.
+"""test/utils/rules-complete.py: every built-in barrier is shipped whole,
+and its facts are written once, in its rule header.
 
-    rules-complete.py TOOL SRC_ROOT
+    rules-complete.py TOOL SRC_ROOT [--write-docs]
 
 For each barrier `TOOL --list-barriers` shows (the built-in rules), checks
-that it has
-  - its golden test, test/rewrite/barrier-NAME.cl, whose checks of the
-    constraints (prefix JSON or REQ) pin the state sizes ("fixed",
+that
+  - its golden test, test/rewrite/barrier-NAME.cl, exists and its checks of
+    the constraints (prefix JSON or REQ) pin the state sizes ("fixed",
     "per_group") and the requirements ("opencl_c_version", every extension
     and atomic capability) that the tool writes for it over the golden
     test's own input;
-  - its row in the tables of docs/barriers.md and README.md.
+  - its header (rewrite-rules/barrier-NAME.cl) says what it does
+    (@summary) and where it is correct (@runs-on), and its --list-barriers
+    line is those two;
+  - the barrier tables of docs/barriers.md and README.md, between the
+    markers below, are what this script generates from the headers and
+    the constraints the tool writes (with --write-docs it writes them
+    there instead): name, what it does, what it needs (the constraints'
+    "requires" of a one-kernel input in the rule's @opencl-c version), its
+    state (the same constraints' "bytes", with the default discovery),
+    where it runs.
 The run tests need nothing per barrier: test/utils/barrier-runs.py takes
 the list from the tool. Prints one line per problem and exits 1 if any.
 """
@@ -22,19 +32,78 @@ import sys
 import tempfile
 
 
-def barriers(tool):
-    """The barrier names --list-barriers shows."""
+BEGIN = ("<!-- The barrier table below is generated from the rule headers "
+         "by test/utils/rules-complete.py --write-docs. -->")
+END = "<!-- End of the generated barrier table. -->"
+
+
+def listing(tool):
+    """The barrier lines --list-barriers shows: {name: line}, in order."""
     out = subprocess.run([tool, "--list-barriers"], check=True,
                          stdout=subprocess.PIPE, text=True).stdout
-    names, inside = [], False
+    lines, inside = {}, False
     for line in out.splitlines():
         if line.startswith("barriers"):
             inside = True
         elif not line.startswith("  "):
             inside = False
         elif inside:
-            names.append(line.split()[0])
-    return names
+            lines[line.split()[0]] = line
+    return lines
+
+
+def header(path):
+    """The "@key value" lines of a rule file's first comment: {key: [v]}."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    first = text[:text.find("*/")] if "*/" in text else ""
+    keys = {}
+    for m in re.finditer(r"^\s*\*?\s*@([a-z-]+)[ \t]*(.*?)\s*$", first, re.M):
+        keys.setdefault(m.group(1), []).append(m.group(2))
+    return keys
+
+
+def needs(req):
+    """The requirements of a rewrite's constraints, in a table cell."""
+    parts = ["OpenCL C %s+" % req["opencl_c_version"]]
+    parts += ["`%s`" % e for e in req["extensions"]]
+    if req["atomic_capabilities"]:
+        parts.append("atomics " + ", ".join(
+            "`%s`" % a for a in req["atomic_capabilities"]))
+    return ", ".join(parts)
+
+
+def table(rows):
+    """The generated table: one row per barrier, the default first."""
+    out = ["", "| name | what it does | needs | state bytes | runs on |",
+           "|---|---|---|---|---|"]
+    out += rows
+    return "\n".join(out) + "\n"
+
+
+def check_docs(src, text_of_table, write):
+    """Problems of the generated tables in docs/barriers.md and README.md."""
+    problems = []
+    for rel in ("docs/barriers.md", "README.md"):
+        path = os.path.join(src, rel)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if BEGIN not in text or END not in text:
+            problems.append("%s: the markers of the barrier table are "
+                            "missing" % rel)
+            continue
+        head, rest = text.split(BEGIN, 1)
+        body, tail = rest.split(END, 1)
+        if body == text_of_table:
+            continue
+        if write:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(head + BEGIN + text_of_table + END + tail)
+            continue
+        problems.append("%s: the barrier table differs from the rule headers "
+                        "(run test/utils/rules-complete.py TOOL ROOT "
+                        "--write-docs)" % rel)
+    return problems
 
 
 def constraints(tool, args):
@@ -49,19 +118,40 @@ def constraints(tool, args):
 
 def main():
     tool, src = sys.argv[1], sys.argv[2]
+    write = sys.argv[3:] == ["--write-docs"]
     problems = []
-    with open(os.path.join(src, "docs", "barriers.md"), encoding="utf-8") as f:
-        doc = f.read()
-    with open(os.path.join(src, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    names = barriers(tool)
+    lines = listing(tool)
+    names = list(lines)
+    rows = []
+    common = os.path.join(src, "test", "rewrite", "Inputs", "common.cl")
     for b in names:
+        rule = os.path.join(src, "rewrite-rules", "barrier-%s.cl" % b)
+        keys = header(rule)
+        summary = keys.get("summary", [""])[0]
+        runs_on = keys.get("runs-on", [""])[0]
+        default = lines[b].endswith(" (default)")
+        if not summary or not runs_on:
+            problems.append("%s: rewrite-rules/barrier-%s.cl has no %s" %
+                            (b, b, "@summary" if not summary else "@runs-on"))
+        want = "  %-12s %s; runs on %s%s" % (b, summary, runs_on,
+                                             " (default)" if default else "")
+        if lines[b] != want:
+            problems.append("%s: --list-barriers shows '%s', its header says "
+                            "'%s'" % (b, lines[b].strip(), want.strip()))
+        # Written in the rule's own lowest OpenCL C version, so that
+        # "requires" is what the rule and the discovery need.
+        std = keys.get("opencl-c", ["1.2"])[0]
+        c = constraints(tool, ["--barrier=%s" % b, "-cl-std=CL%s" % std,
+                               common])
+        req, by = c["requires"], c["kernels"][0]["state_arg"]["bytes"]
+        row = "| `%s`%s | %s | %s | %d + %d per group | %s |" % (
+            b, " (default)" if default else "", summary, needs(req),
+            by["fixed"], by["per_group"], runs_on)
+        if default:
+            rows.insert(0, row)
+        else:
+            rows.append(row)
         golden = os.path.join(src, "test", "rewrite", "barrier-%s.cl" % b)
-        row = re.compile(r"^\| `%s`" % re.escape(b), re.M)
-        if not row.search(doc):
-            problems.append("%s: no row in docs/barriers.md" % b)
-        if not row.search(readme):
-            problems.append("%s: no row in README.md" % b)
         if not os.path.exists(golden):
             problems.append("%s: no golden test %s" % (b, golden))
             continue
@@ -89,6 +179,7 @@ def main():
             if w not in checks:
                 problems.append("%s: %s checks no %s" %
                                 (b, os.path.relpath(golden, src), w))
+    problems += check_docs(src, table(rows), write)
     for p in problems:
         print(p)
     print("rules: %d barriers, %d problems" % (len(names), len(problems)))
