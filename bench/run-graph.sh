@@ -1,13 +1,13 @@
 #!/bin/bash
-# bench/run-graph.sh: the graph applications of bench/graph/ (gsync-graph,
-# bench/graph.c) on the GPU machine: per application and input, the
+# bench/run-graph.sh: the graph applications of apps/graph/ (gsync-graph,
+# apps/graph.c) on the GPU machine: per application and input, the
 # persistent kernel (one launch, global_barrier() between phases) against
 # the relaunch baseline (one launch per phase, a flag read back per round),
 # same device, same run, both checked against the CPU. Self-checking and
 # time-bounded: every case runs under `timeout`, cases past the budget are
 # skipped and reported, and the exit status is 1 if any case failed.
 #
-# On your machine first:  sh test/gpu/prepare.sh   (rewrites bench/graph/
+# On your machine first:  sh test/gpu/prepare.sh   (rewrites apps/graph/
 #                         into build/gpu-kernels/graph; needs libclang)
 # On the GPU machine:     . .gpu/on-gpu.sh; bash bench/run-graph.sh
 # Locally on PoCL:        PLAT=Portable GROUPS_N=2 LOCAL=64 REPS=1 \
@@ -34,7 +34,7 @@ root=$(pwd)
 OUT=${OUT:-$root/build/gpu-out}
 mkdir -p "$OUT"
 K=${K:-$root/build/gpu-kernels/graph}
-HOST=${HOST:-$root/build/bench/gsync-graph}
+HOST=${HOST:-$root/build/apps/gsync-graph}
 [ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export GSYNC_PLATFORM=${PLAT:-NVIDIA}
 V=${VARIANT:-default}

@@ -10,14 +10,15 @@
 #   %gsync-hostile  test/run/hostile.c: the host side under hostile use,
 #               with canaries around the state
 #   %heat-host  the bundled example's host program
-#   %gsync-app  bench/app.c: BFS and heat, persistent kernel against relaunch
-#   %gsync-graph  bench/graph.c: the graph applications of bench/graph/
+#   %gsync-app  apps/app.c: BFS and heat, persistent kernel against relaunch
+#   %gsync-graph  apps/graph.c: the graph applications of apps/graph/
 #   %graph-barriers APP INPUT TMP [OPTS]  test/utils/graph-barriers: APP
 #               with every barrier, --no-discovery, on 2 and 4 groups
 #   %barrier-runs TEST TMP  test/utils/barrier-runs.py: the CASE lines of
 #               the run-test scenario TEST with every barrier
 #   %check-rules  gsync-check-rules: checks rule headers as the build does
-#   %bench      bench/, the benchmark sources (bench/app holds the app kernels)
+#   %apps       apps/, the applications' sources (apps/app and apps/graph
+#               hold their kernels)
 #   %api-test   test/api/api-test.c: the engine's interface used from C
 #   %sweep-race test/cli/Inputs/sweep-race.c: temporary files against sweeps
 #   %clang-cl   clang -fsyntax-only for OpenCL C: recompiles rewritten output
@@ -116,7 +117,7 @@ config.test_format = ShTestPerBarrier(
     if config.sanitize.upper() in ("ON", "1", "TRUE", "YES") else ())
 config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
-config.substitutions.append(("%bench", os.path.join(src, "bench")))
+config.substitutions.append(("%apps", os.path.join(src, "apps")))
 config.substitutions.append(("%api-test", config.api_test))
 config.substitutions.append(("%sweep-race", config.sweep_race))
 config.substitutions.append(

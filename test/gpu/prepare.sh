@@ -74,7 +74,7 @@ for d in "$rules"/discovery-*.cl; do
     done
   done
 done
-# The applications (bench/app.c): BFS and heat, with discovery, for the
+# The applications (apps/app.c): BFS and heat, with discovery, for the
 # default barrier ("default") and each named one.
 mkdir -p "$out/app"
 for b in default $barriers; do
@@ -82,22 +82,22 @@ for b in default $barriers; do
   opt=--barrier=$b
   [ "$b" = default ] && opt=
   if gpu_rule_needs_cl2 "$b" "$tmp_rules"; then opt="$opt -cl-std=CL3.0"; fi
-  for k in "$root/bench/app/bfs.cl" "$root/examples/heat.cl"; do
+  for k in "$root/apps/app/bfs.cl" "$root/examples/heat.cl"; do
     base=$(basename "$k" .cl)
     "$tool" --rules-dir="$tmp_rules" $opt "$k" \
       -o "$out/app/$base.$b.cl" --constraints "$out/app/$base.$b.json"
     n=$((n + 1))
   done
 done
-# The graph applications (bench/graph.c, bench/run-graph.sh): every kernel
-# of bench/graph/ with discovery, for the default barrier and each named one.
+# The graph applications (apps/graph.c, bench/run-graph.sh): every kernel
+# of apps/graph/ with discovery, for the default barrier and each named one.
 mkdir -p "$out/graph"
 for b in default $barriers; do
   [ "$b" = noop ] && continue
   opt=--barrier=$b
   [ "$b" = default ] && opt=
   if gpu_rule_needs_cl2 "$b" "$tmp_rules"; then opt="$opt -cl-std=CL3.0"; fi
-  for k in "$root"/bench/graph/*.cl; do
+  for k in "$root"/apps/graph/*.cl; do
     base=$(basename "$k" .cl)
     "$tool" --rules-dir="$tmp_rules" $opt "$k" \
       -o "$out/graph/$base.$b.cl" --constraints "$out/graph/$base.$b.json"

@@ -1,8 +1,8 @@
 /* Graphs for the application benchmarks (gsync-graph, gsync-app): inputs
  * generated from a fixed seed, or read from a DIMACS shortest-path file,
  * in CSR form with a weight and a unique key per edge. */
-#ifndef GSYNC_BENCH_GRAPHGEN_H
-#define GSYNC_BENCH_GRAPHGEN_H
+#ifndef GSYNC_APPS_GRAPHGEN_H
+#define GSYNC_APPS_GRAPHGEN_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * Names are prefixed clhost_; nothing here is a mutable global. Every
  * failure prints "PROG: error: ..." and exits 1: these are measuring
  * tools. */
-#ifndef GSYNC_BENCH_CLHOST_H
-#define GSYNC_BENCH_CLHOST_H
+#ifndef GSYNC_APPS_CLHOST_H
+#define GSYNC_APPS_CLHOST_H
 #include "libgsync.h"
 
 #include <stddef.h>

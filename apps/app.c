@@ -3,7 +3,7 @@
  * device in the same run. Results are checked against a CPU reference.
  *
  *   gsync-app bfs --cl bfs.out.cl --constraints bfs.json
- *                 --relaunch-cl bench/app/bfs_level.cl
+ *                 --relaunch-cl apps/app/bfs_level.cl
  *                 [--grid 1000x1000] [--groups G] [--local L] [--reps R]
  *     breadth-first search from vertex 0 of a W x H grid graph (4
  *     neighbours; diameter W + H - 2 levels). Relaunch: one bfs_level
@@ -12,7 +12,7 @@
  *     enqueueing 32 levels at a time before reading flags back
  *     ("relaunch-batch32", extra levels past the end find nothing).
  *   gsync-app heat --cl heat.out.cl --constraints heat.json
- *                  --relaunch-cl bench/app/heat_step.cl
+ *                  --relaunch-cl apps/app/heat_step.cl
  *                  [--n N] [--steps S] [--groups G] [--local L] [--reps R]
  *     examples/heat.cl over S steps (two phases, two barriers, per step)
  *     against heat_compute + heat_copy launched per phase.
@@ -336,7 +336,7 @@ int main(int argc, char **argv) {
   clhost device;
   opts o = {NULL, NULL, NULL, 1000, 1000, 1u << 18, 100000, 5, 0, 256};
   if (argc < 2 || (strcmp(argv[1], "bfs") && strcmp(argv[1], "heat"))) {
-    fprintf(stderr, "usage: gsync-app bfs|heat [options] (see bench/app.c)\n");
+    fprintf(stderr, "usage: gsync-app bfs|heat [options] (see apps/app.c)\n");
     return 2;
   }
   for (int i = 2; i + 1 < argc; i += 2) {

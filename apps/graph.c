@@ -1,4 +1,4 @@
-/* gsync-graph: the graph applications of bench/graph/, each a persistent
+/* gsync-graph: the graph applications of apps/graph/, each a persistent
  * kernel with global_barrier() and a relaunch-per-phase baseline doing the
  * same per-vertex work, run on the same device in the same process and
  * checked against a CPU reference.
@@ -8,7 +8,7 @@
  *               [--reps R] [--seed S] [--sources K] [--build-options OPTS]
  *
  * APP is bfs, sssp, color, mis, bc, pagerank or mst; REWRITTEN.cl is
- * bench/graph/APP.cl after gsync-rewrite: it holds the persistent kernel
+ * apps/graph/APP.cl after gsync-rewrite: it holds the persistent kernel
  * (launched through libgsync, G groups of L) and the relaunch kernels
  * (launched plainly, one work-item per vertex or per work-list entry, the
  * host reading a flag or count back after each round as a relaunch
@@ -337,7 +337,7 @@ static int sssp_check(run *r, char *detail) {
 
 /* ---- color and mis: the same rounds on the CPU ------------------------- */
 
-/* The kernels' priority hash (bench/graph/color.cl, mis.cl). */
+/* The kernels' priority hash (apps/graph/color.cl, mis.cl). */
 static cl_uint priority(cl_uint v) {
   v ^= v >> 16;
   v *= 0x7feb352du;
@@ -894,7 +894,7 @@ static int usage(const char *why) {
       "         [--mode persistent|relaunch|both] [--groups G] [--local L]\n"
       "         [--reps R] [--seed S] [--sources K] [--build-options OPTS]\n"
       "SPEC: grid:WxH, rmat:SCALE[:FACTOR], ba:N[:K], file:PATH.gr "
-      "(see bench/graph.c)\n",
+      "(see apps/graph.c)\n",
       why);
   return 2;
 }
