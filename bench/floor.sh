@@ -1,0 +1,78 @@
+#!/bin/bash
+# bench/floor.sh: the default barrier against its floors, in the same run.
+# Two variants of rewrite-rules/barrier-tree.cl, NEITHER a correct barrier,
+# made by replacing its NVIDIA path's ordered PTX:
+#   floor-release  the arrival a release (atom.release.gpu, the one fence a
+#                  group's writes need before others may read them), the
+#                  polls relaxed (ld.relaxed.gpu): no acquire;
+#   floor-relaxed  arrival and polls relaxed: no ordering at all.
+# What tree costs above floor-release is what its acquire and its shape
+# cost; no correct barrier that arrives with one release can be faster than
+# floor-release. The stress test must see stale reads with floor-relaxed,
+# or it is blind to ordering on that device.
+#
+#   bash bench/floor.sh prepare   here (after a build): build/floor-kernels
+#   bash bench/floor.sh run       on the GPU machine (. .gpu/on-gpu.sh)
+#
+# Prints gsync-bench's RESULT lines (us per barrier phase, --no-discovery
+# builds) for tree, floor-release and floor-relaxed at CONFIGS, ROUNDS
+# times interleaved, then STRESS lines, then one line per config:
+#   FLOOR GxL tree_us release_us relaxed_us tree/release
+# with the medians over the rounds. Environment: CONFIGS (default the six
+# shapes of bench/run-gpu.sh), ROUNDS (default 3), EPISODES (stress,
+# default 100000), PLAT (default NVIDIA).
+set -u
+root=$(pwd)
+K=$root/build/floor-kernels
+B=${B:-$root/build/bench/gsync-bench}
+variants="tree floor-release floor-relaxed"
+
+if [ "${1:-}" = prepare ]; then
+  tool=$root/build/tool/gsync-rewrite
+  rules=$K/rules
+  rm -rf "$K" && mkdir -p "$rules"
+  tree=$root/rewrite-rules/barrier-tree.cl
+  for a in acq_rel.gpu ld.acquire.gpu; do
+    grep -q "$a" "$tree" || { echo "floor.sh: $a not in $tree" >&2; exit 1; }
+  done
+  sed -e '1s|barrier-tree:|barrier-floor-release: NOT a correct barrier (bench/floor.sh);|' \
+      -e 's/atom\.acq_rel\.gpu/atom.release.gpu/g' -e 's/ld\.acquire\.gpu/ld.relaxed.gpu/g' \
+      "$tree" > "$rules/barrier-floor-release.cl"
+  sed -e '1s|barrier-tree:|barrier-floor-relaxed: NOT a correct barrier (bench/floor.sh);|' \
+      -e 's/atom\.acq_rel\.gpu/atom.relaxed.gpu/g' -e 's/ld\.acquire\.gpu/ld.relaxed.gpu/g' \
+      "$tree" > "$rules/barrier-floor-relaxed.cl"
+  for v in $variants; do
+    for k in loop mp; do
+      "$tool" --rules-dir="$rules" --barrier="$v" --no-discovery \
+        "$root/bench/kernels/$k.cl" -o "$K/$k.$v.cl" --constraints "$K/$k.$v.json" || exit 1
+    done
+  done
+  echo "floor.sh: kernels in $K"
+  exit 0
+fi
+[ "${1:-}" = run ] || { echo "usage: bash bench/floor.sh prepare|run" >&2; exit 2; }
+[ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export GSYNC_PLATFORM=${PLAT:-NVIDIA}
+CONFIGS=${CONFIGS:-132x256,264x256,528x256,1056x256,132x1024,264x1024}
+R=$K/floor-raw.txt
+: > "$R"
+for r in $(seq "${ROUNDS:-3}"); do
+  for v in $variants; do
+    timeout 60 "$B" time --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
+      --configs "$CONFIGS" --short 100 --long 2100 --reps 7 | tee -a "$R"
+  done
+done
+for v in $variants; do
+  timeout 60 "$B" stress --cl "$K/mp.$v.cl" --constraints "$K/mp.$v.json" \
+    --configs "$CONFIGS" --episodes "${EPISODES:-100000}" | tee -a "$R"
+done
+awk '
+  $1 == "RESULT" { split($2, p, "."); v = p[2]; k = $3 "x" $4
+    n[v, k]++; t[v, k, n[v, k]] = $5; keys[k] = 1 }
+  function med(v, k,   a, i, j, m, x) { m = n[v, k]
+    for (i = 1; i <= m; i++) a[i] = t[v, k, i]
+    for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return m ? a[int((m + 1) / 2)] : 0 }
+  END { for (k in keys) { a = med("tree", k); b = med("floor-release", k); c = med("floor-relaxed", k)
+    printf "FLOOR %s %.3f %.3f %.3f %s\n", k, a, b, c, (b > 0 ? sprintf("%.3f", a / b) : "nan") } }
+' "$R" | sort -t x -k2,2n -k1.7n
