@@ -181,6 +181,19 @@ def test_a_kernel_in_a_directory_with_a_blank(context, queue, tmp_path):
     assert _fill(context, queue, prog) == 42
 
 
+@pytest.mark.parametrize("source", [b"", b"// Gr\xfc\xdfe\n"],
+                         ids=["utf8", "latin1"])
+def test_a_build_that_fails_says_why(context, source):
+    """A build the driver refuses raises PyOpenCL's error with its log,
+    for a source in UTF-8 or not (a TypeError before: PyOpenCL writes the
+    source of a failed build into a text file)."""
+    prog = gsync.rewrite(source + b"kernel void k(global int *a) {\n"
+                         b"  a[0] = X;\n  global_barrier();\n}\n",
+                         defines={"X": "1"})
+    with pytest.raises(cl.RuntimeError, match="expected expression"):
+        prog.build(context, options=["-DX=("])
+
+
 LATIN1 = (b"// Gr\xfc\xdfe: a comment in Latin-1, copied byte for byte\n"
           b"kernel void fill(global uint *out) {\n"
           b"  global_barrier();\n"
