@@ -30,7 +30,7 @@
  *                      driver sees them.
  *   threads DIR        DIR/out.cl, out.json as for release. gsync_progress
  *                      and gsync_cancel in one thread while another calls
- *                      gsync_watch_enable (see hostile-tsan.test).
+ *                      gsync_watch_enable (see tsan.test).
  *   (GSYNC_PLATFORM=TEXT: the first platform whose name holds TEXT)
  * Exit status 0 when every check passed, 2 when the case could not run.
  */
