@@ -136,6 +136,26 @@ def test_shapes_that_are_not_counts(queue, flip, groups, local):
     assert k(queue, 2, 4, *_stencil_args(queue.context)).launched == 2
 
 
+@pytest.mark.parametrize("max_groups,error,says", [
+    ("12", gsync.ArgumentError, "must be an int, not '12'"),
+    (True, gsync.ArgumentError, "must be an int, not True"),
+    (2.5, gsync.ArgumentError, "must be an int, not 2.5"),
+    (None, gsync.ArgumentError, "must be an int, not None"),
+    (-1, gsync.LaunchError, "must be at least 1"),
+    (2**70, gsync.LaunchError, "state for 1180591620717411303424 "
+     "work-groups overflows"),
+], ids=["str", "bool", "float", "None", "negative", "2^70"])
+def test_max_groups_that_are_not_counts(context, queue, stencil_prog,
+                                        max_groups, error, says):
+    """Program.kernel's max_groups is a count, as gsync_kernel_create's
+    size_t is: a str raised a TypeError from the state's size, True and -1
+    made a state for 1 and for -1 groups (smaller than the rule's own),
+    and 2^70 reached PyOpenCL's Buffer as a TypeError."""
+    built = stencil_prog.build(context)
+    with pytest.raises(error, match=re.escape(says)):
+        stencil_prog.kernel(queue, built.stencil, max_groups=max_groups)
+
+
 def test_reserved_macros_are_not_the_rewrites(tmp_path):
     """A -D or -U of a name with the prefix gsync_ (in any case): the
     tool's own and its rules' tunables, which would reach the driver
