@@ -422,12 +422,13 @@ static int needs_quotes(const char *arg, int pocl) {
  * quoted if it needs it as OpenCL compilers take a quoted value: an
  * option's value after its flag in double quotes (-I"/a b", -D"N=a b"),
  * with \ and " escaped; any other argument whole. For PoCL (pocl nonzero)
- * nothing is escaped: PoCL 3.1 splits the options at blanks outside
- * double quotes, then turns every double quote into a blank and keeps
- * each backslash as it is, so -D"N=a\\b" defined N as a\\b; it splits at
- * a tab even in quotes, so a tab is written as the blank that stands for
- * it in a macro, and a double quote or a line break cannot reach its
- * compiler at all (pocl_unfit). Returns 0 when out of memory. */
+ * nothing is escaped: PoCL splits the options at blanks outside double
+ * quotes, then turns every double quote into a blank (3.1; later versions
+ * drop it) and keeps each backslash as it is, so -D"N=a\\b" defined N as
+ * a\\b; it splits at a tab even in quotes, so a tab is written as the
+ * blank that stands for it in a macro, and a double quote or a line break
+ * cannot reach its compiler at all (pocl_unfit). Returns 0 when out of
+ * memory. */
 static int append_option(char **b, size_t *len, size_t *cap, const char *arg,
                          int pocl) {
   size_t need = *len + 2 * strlen(arg) + 4;

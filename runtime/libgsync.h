@@ -98,9 +98,10 @@ gsync_status gsync_program_check_device(const gsync_program *program,
  * (constraints "build.options": -D and -I, paths absolute, -I for the
  * input's own directory first), the value of one with a blank, a quote
  * or a backslash in double quotes after its flag, with \ and " escaped
- * (-I"/a b", -D"N=a b"), as OpenCL compilers take it. PoCL 3.1 splits at
+ * (-I"/a b", -D"N=a b"), as OpenCL compilers take it. PoCL splits at
  * blanks outside double quotes, then reads each double quote as a blank
- * and keeps each backslash: for it only a value with a blank is quoted,
+ * (3.1; later versions drop it) and keeps each backslash: for it only a
+ * value with a blank is quoted,
  * and nothing escaped, and a directory with a blank, a quote or a
  * backslash is held open until gsync_program_release and named
  * -I/proc/self/fd/N (what it cannot take at all,
