@@ -252,12 +252,20 @@ ulong gsync_clock(uint polls) {
 #ifndef gsync_clock_hz
 #define gsync_clock_hz 4000000000ul
 #endif
+/* Fewer than 1000 ticks a second would make gsync_clock_per_ms 0, which
+ * every wait's limit is a multiple of and an abort's time divides by. */
+#if !(gsync_clock_hz >= 1000)
+#error "gsync_clock_hz must be at least 1000 (the counter's ticks a second)"
+#endif
 ulong gsync_clock(uint polls) { return __builtin_readcyclecounter(); }
 #define gsync_clock_per_ms ((ulong)(gsync_clock_hz) / 1000ul)
 #else
 /* No clock: the polls themselves, at an assumed rate (docs/barriers.md). */
 #ifndef gsync_polls_per_ms
 #define gsync_polls_per_ms 10000ul
+#endif
+#if !(gsync_polls_per_ms >= 1)
+#error "gsync_polls_per_ms must be at least 1"
 #endif
 ulong gsync_clock(uint polls) { return polls; }
 #define gsync_clock_per_ms ((ulong)(gsync_polls_per_ms))
@@ -365,6 +373,10 @@ void gsync_spin_give_up(private struct gsync_ctx *c, uint site, uint arrived,
  * Without a spin limit nothing could leave a wait, and it is empty too. */
 #ifndef gsync_watch_every
 #define gsync_watch_every 1u
+#endif
+/* A count of barriers the watch divides by (0 crashed PoCL's host). */
+#if !(gsync_watch_every >= 1)
+#error "gsync_watch_every must be at least 1"
 #endif
 /* The bit of participant 0's mode (beside the state's gsync_watch_progress
  * and gsync_watch_cancel) that says a deadline is set. */

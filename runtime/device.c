@@ -228,6 +228,45 @@ static const char *missing_feature(const gsync_program *program,
 /* Checks dev against "requires": atomic capabilities, OpenCL C version
  * (3.0 with the features the kernels use; 2.0 has them all), extensions,
  * in that order. Returns GSYNC_OK or the first that fails. */
+static int is_pocl(cl_device_id dev);
+
+/* Whether c is whitespace that PoCL's option parser splits at but that a
+ * blank stands for outside quotes (append_option writes it as one). */
+static int pocl_blank(char c) { return c == '\t' || c == '\v' || c == '\f'; }
+
+/* Fails with GSYNC_ERR_DEVICE, naming the option, where one of program's
+ * build options cannot reach PoCL's compiler as it is (append_option): a
+ * double quote or a line break, or a tab in a value with a single quote
+ * (a character constant could hold it), in any but an -I, whose
+ * directory PoCL is given through /proc (include_alias). */
+static gsync_status pocl_unfit(const gsync_program *program, const char *dev,
+                               char *err, size_t errlen) {
+  for (size_t i = 0; i < program->n_build_args; i++) {
+    const char *a = program->build_args[i];
+    size_t bad = strcspn(a, strchr(a, '\'') ? "\"\n\r\t\v\f" : "\"\n\r");
+    if (a[bad] == '\0' || strncmp(a, "-I", 2) == 0)
+      continue;
+    /* The option as the message quotes it: at most 80 bytes, a control
+     * character as \xNN. */
+    char shown[4 * 80 + 1], *o = shown;
+    for (const char *c = a; *c && c - a < 80; c++)
+      o += (unsigned char)*c < 0x20
+               ? snprintf(o, 5, "\\x%02x", (unsigned char)*c)
+               : snprintf(o, 2, "%c", *c);
+    return gsli_fail(
+        err, errlen, GSYNC_ERR_DEVICE,
+        "device \"%s\" (PoCL) cannot take build.options[%zu] of the "
+        "constraints, \"%s\": its clBuildProgram %s; define the macro "
+        "without it, or in the source",
+        dev, i, shown,
+        a[bad] == '"'        ? "reads every double quote as a blank"
+        : pocl_blank(a[bad]) ? "splits an option at a tab, which a "
+                               "blank cannot stand for in quotes"
+                             : "splits an option at a line break");
+  }
+  return GSYNC_OK;
+}
+
 gsync_status gsync_program_check_device(const gsync_program *program,
                                         cl_device_id dev, char *err,
                                         size_t errlen) {
@@ -289,6 +328,8 @@ gsync_status gsync_program_check_device(const gsync_program *program,
                    f.name, ext, program->barrier);
     goto done;
   }
+  if (is_pocl(dev))
+    st = pocl_unfit(program, f.name, err, errlen);
 done:
   free_facts(&f);
   return st;
@@ -371,17 +412,25 @@ unsigned long long gsli_tsc_hz(void) {
 }
 
 /* Whether arg must be quoted for clBuildProgram's option parsers, which
- * split at blanks. */
-static int needs_quotes(const char *arg) {
-  return strpbrk(arg, " \t\"'\\") != NULL;
+ * split at blanks: for PoCL, at a blank or what it writes as one (see
+ * append_option). */
+static int needs_quotes(const char *arg, int pocl) {
+  return strpbrk(arg, pocl ? " \t\v\f" : " \t\n\v\f\r\"'\\") != NULL;
 }
 
 /* Appends to b (of *len bytes used, *cap allocated) a space and then arg,
  * quoted if it needs it as OpenCL compilers take a quoted value: an
  * option's value after its flag in double quotes (-I"/a b", -D"N=a b"),
- * with \ and " escaped; any other argument whole. Returns 0 when out of
+ * with \ and " escaped; any other argument whole. For PoCL (pocl nonzero)
+ * nothing is escaped: PoCL splits the options at blanks outside double
+ * quotes, then turns every double quote into a blank (3.1; later versions
+ * drop it) and keeps each backslash as it is, so -D"N=a\\b" defined N as
+ * a\\b; it splits at a tab even in quotes, so a tab is written as the
+ * blank that stands for it in a macro, and a double quote or a line break
+ * cannot reach its compiler at all (pocl_unfit). Returns 0 when out of
  * memory. */
-static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
+static int append_option(char **b, size_t *len, size_t *cap, const char *arg,
+                         int pocl) {
   size_t need = *len + 2 * strlen(arg) + 4;
   if (need > *cap) {
     size_t c = need * 2;
@@ -391,7 +440,7 @@ static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
     *b = p;
     *cap = c;
   }
-  int quote = needs_quotes(arg);
+  int quote = needs_quotes(arg, pocl);
   size_t flag = quote && arg[0] == '-' &&
                         ((arg[1] >= 'A' && arg[1] <= 'Z') ||
                          (arg[1] >= 'a' && arg[1] <= 'z'))
@@ -405,9 +454,9 @@ static int append_option(char **b, size_t *len, size_t *cap, const char *arg) {
   if (quote)
     *o++ = '"';
   for (const char *s = arg + flag; *s; s++) {
-    if (quote && (*s == '"' || *s == '\\'))
+    if (quote && !pocl && (*s == '"' || *s == '\\'))
       *o++ = '\\';
-    *o++ = *s;
+    *o++ = pocl && pocl_blank(*s) ? ' ' : *s;
   }
   if (quote)
     *o++ = '"';
@@ -472,24 +521,24 @@ const char *gsync_program_build_options(const gsync_program *program,
   gsync_program *p = (gsync_program *)program;
   char *b = NULL, num[64];
   size_t len = 0, cap = 0;
-  int ok = append_option(&b, &len, &cap, c_std_option(program, dev));
   int pocl = is_pocl(dev);
+  int ok = append_option(&b, &len, &cap, c_std_option(program, dev), pocl);
   for (size_t i = 0; ok && i < p->n_build_args; i++) {
     const char *a = p->build_args[i];
-    if (pocl && strncmp(a, "-I", 2) == 0 && a[2] != '\0' && needs_quotes(a) &&
-        include_alias(p, a + 2, num, sizeof num))
+    if (pocl && strncmp(a, "-I", 2) == 0 && a[2] != '\0' &&
+        needs_quotes(a, 0) && include_alias(p, a + 2, num, sizeof num))
       a = num;
-    ok = append_option(&b, &len, &cap, a);
+    ok = append_option(&b, &len, &cap, a, pocl);
   }
   unsigned cc = gsli_nv_compute_capability(dev);
   if (ok && cc) {
     snprintf(num, sizeof num, "-DGSYNC_NV_SM=%u", cc);
-    ok = append_option(&b, &len, &cap, num);
+    ok = append_option(&b, &len, &cap, num, pocl);
   }
   /* Without discovery, the kernels can measure how many groups fit
    * (gsync_groups_that_fit). */
   if (ok && !p->discovery && p->any_barrier)
-    ok = append_option(&b, &len, &cap, "-D" FIT_MACRO);
+    ok = append_option(&b, &len, &cap, "-D" FIT_MACRO, pocl);
   cl_device_type type = 0;
   unsigned long long hz;
   if (ok && p->abort.spin_limit_ms != 0 &&
@@ -497,7 +546,7 @@ const char *gsync_program_build_options(const gsync_program *program,
           CL_SUCCESS &&
       (type & CL_DEVICE_TYPE_CPU) && (hz = gsli_tsc_hz()) != 0) {
     snprintf(num, sizeof num, "-Dgsync_clock_hz=%lluul", hz);
-    ok = append_option(&b, &len, &cap, num);
+    ok = append_option(&b, &len, &cap, num, pocl);
   }
   if (!ok) {
     free(b);

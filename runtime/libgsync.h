@@ -80,7 +80,11 @@ gsync_status gsync_read_file(const char *path, char **text, size_t *len,
  * is missing, e.g. 'device "X" lacks atomic capability acq_rel required by
  * barrier acq-rel'. OpenCL C 3.0 stands in for 2.0 when the device has the
  * atomic capabilities required; the int32 atomics extensions are core from
- * OpenCL 1.1 on and need not be listed. */
+ * OpenCL 1.1 on and need not be listed. On PoCL, also that its
+ * clBuildProgram can take every build option as it was rewritten with
+ * (gsync_program_build_options): a -D value with a double quote, a tab or
+ * a line break is GSYNC_ERR_DEVICE naming the option, as PoCL would
+ * define another macro or refuse the build. */
 gsync_status gsync_program_check_device(const gsync_program *program,
                                         cl_device_id dev, char *err,
                                         size_t errlen);
@@ -92,11 +96,16 @@ gsync_status gsync_program_check_device(const gsync_program *program,
  * the required atomic capabilities (PoCL builds 2.0 atomics only that
  * way). Then the preprocessor options the source was rewritten with
  * (constraints "build.options": -D and -I, paths absolute, -I for the
- * input's own directory first), the value of one with a blank or a quote
- * in double quotes after its flag (-I"/a b", -D"N=a b"), as OpenCL
- * compilers take it; on PoCL, which takes the quotes of -I"/a b" for
- * blanks, such a directory is held open until gsync_program_release and
- * named -I/proc/self/fd/N. Then, on NVIDIA devices,
+ * input's own directory first), the value of one with a blank, a quote
+ * or a backslash in double quotes after its flag, with \ and " escaped
+ * (-I"/a b", -D"N=a b"), as OpenCL compilers take it. PoCL splits at
+ * blanks outside double quotes, then reads each double quote as a blank
+ * (3.1; later versions drop it) and keeps each backslash: for it only a
+ * value with a blank is quoted,
+ * and nothing escaped, and a directory with a blank, a quote or a
+ * backslash is held open until gsync_program_release and named
+ * -I/proc/self/fd/N (what it cannot take at all,
+ * gsync_program_check_device refuses). Then, on NVIDIA devices,
  * -DGSYNC_NV_SM=<compute capability, e.g. 90>, so rules use PTX that only
  * newer GPUs have (sm_70+) only where it exists; on a CPU device with a
  * spin limit, -Dgsync_clock_hz=<its time-stamp counter's rate>, the clock

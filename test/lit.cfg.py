@@ -186,7 +186,7 @@ if subprocess.run([config.python3, "-c", "import pyopencl, numpy, pytest"],
                   stdout=subprocess.DEVNULL,
                   stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("pyopencl")
-# test/run/hostile-tsan.test builds libgsync again with ThreadSanitizer.
+# test/run/tsan.test builds libgsync again with ThreadSanitizer.
 import tempfile
 with tempfile.TemporaryDirectory() as tmp:
     try:

@@ -101,13 +101,25 @@ class Program:
         opts = " ".join([self.build_options(devices[0])] +
                         ([WATCH_BUILD_OPTION] if watch else []) + list(options))
         # The bytes as the output holds them (a comment in Latin-1 is not
-        # UTF-8).
+        # UTF-8), as a str where they are UTF-8: PyOpenCL writes the source
+        # of a build that fails into a text file, and raised a TypeError
+        # for bytes instead of the build's error and log.
         source = (self.source if isinstance(self.source, bytes) else
                   self.source.encode("utf-8", "surrogateescape"))
+        try:
+            source = source.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
         # Not from PyOpenCL's cache of binaries: a program it gives keeps
         # no source, and Kernel() checks the source's fingerprint.
-        return cl.Program(context, source).build(
-            options=[opts.strip()], devices=devices, cache_dir=False)
+        try:
+            return cl.Program(context, source).build(
+                options=[opts.strip()], devices=devices, cache_dir=False)
+        except TypeError as e:
+            # Bytes still: the build's error is the one being handled.
+            if isinstance(e.__context__, cl.Error):
+                raise e.__context__ from None
+            raise
 
     def kernel(self, queue, kernel, max_groups):
         """Prepares kernel (a pyopencl.Kernel of a program built from this

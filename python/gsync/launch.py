@@ -36,6 +36,9 @@ PROBE_LOCAL_BYTES = 16
 # local size get no cap.
 CAP_REMEASURE, CAP_SHORT = 32, 2
 
+# The largest size_t, which libgsync's sizes and counts are.
+SIZE_MAX = 2**64 - 1
+
 # Held while a launch sets a kernel's state argument and enqueues it: two
 # handles may share one cl.Kernel, and another thread's argument must not
 # slip in between.
@@ -189,8 +192,15 @@ class Kernel:
         info = c.kernel(name)
         if info is None:
             raise KernelError(f'{c.path}: no kernel "{name}"')
-        if max_groups == 0:
+        # A count, as for gsync_kernel_create's size_t: a str, a bool or a
+        # float made a state of a size for no count, or none.
+        count = _count(max_groups)
+        if count is None:
+            raise ArgumentError(f"kernel {name}: max_groups must be an int, "
+                                f"not {max_groups!r:.40}")
+        if count < 1:
             raise LaunchError(f"kernel {name}: max_groups must be at least 1")
+        max_groups = count
         # Before the state is made to the constraints' layout: the program
         # must be built from the output they were written with.
         try:
@@ -240,6 +250,9 @@ class Kernel:
         self._cap_unread = False
         if info.global_barrier:
             self.state_bytes = info.state_bytes(max_groups)
+            if self.state_bytes > SIZE_MAX:
+                raise LaunchError(f"kernel {name}: state for {max_groups} "
+                                  "work-groups overflows")
             try:
                 self.state = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE,
                                        max(self.state_bytes, 4))

@@ -48,8 +48,11 @@ def stencil_prog():
 def test_dropping_a_watched_kernel_while_it_runs(context, stencil_prog):
     """A watched Kernel dropped while its launch runs: the SVM its state
     lives in must outlive the launch, which writes its progress there at
-    every barrier. Three rounds, as the allocator may hand the freed state
-    to another block in one."""
+    every barrier (the drop waits for it). Three rounds whose drop came
+    while the launch ran, as the allocator may hand the freed state to
+    another block in one; a launch of 10,000 rounds runs for tens of ms on
+    PoCL, but a loaded machine may stall this thread for longer, and a
+    round whose launch ended first checks nothing: up to 12 rounds."""
     queue = cl.CommandQueue(context)
     built = stencil_prog.build(context, watch=True)
     n = 4096
@@ -57,24 +60,28 @@ def test_dropping_a_watched_kernel_while_it_runs(context, stencil_prog):
     b = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
     info = stencil_prog.constraints.kernel("stencil")
     nbytes = info.state_bytes(64)
-    for _ in range(3):
+    running = 0
+    for _ in range(12):
         k = stencil_prog.kernel(queue, built.stencil, max_groups=64)
         if not k.watch(queue).progress:
             pytest.skip("the device shares no memory with a running kernel")
-        k.enqueue(queue, 64, 64, a, b, np.uint32(n), np.uint32(300))
+        k.enqueue(queue, 64, 64, a, b, np.uint32(n), np.uint32(10000))
         queue.flush()
         t0 = time.monotonic()
         while k.progress().barriers == 0 and time.monotonic() - t0 < 5:
             time.sleep(0.001)
         mark = cl.enqueue_marker(queue)
-        running = (mark.command_execution_status !=
-                   cl.command_execution_status.COMPLETE)
+        # Still running at the drop (which waits for it): the round counts.
+        running += (mark.command_execution_status !=
+                    cl.command_execution_status.COMPLETE)
         del k
         gc.collect()
         blocks = _canaries(nbytes)
         queue.finish()
         assert _intact(blocks, nbytes), "the freed state was written"
-        assert running, "the launch ended before the Kernel was dropped"
+        if running == 3:
+            break
+    assert running == 3, "the launches ended before the Kernel was dropped"
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +136,26 @@ def test_shapes_that_are_not_counts(queue, flip, groups, local):
     assert k(queue, 2, 4, *_stencil_args(queue.context)).launched == 2
 
 
+@pytest.mark.parametrize("max_groups,error,says", [
+    ("12", gsync.ArgumentError, "must be an int, not '12'"),
+    (True, gsync.ArgumentError, "must be an int, not True"),
+    (2.5, gsync.ArgumentError, "must be an int, not 2.5"),
+    (None, gsync.ArgumentError, "must be an int, not None"),
+    (-1, gsync.LaunchError, "must be at least 1"),
+    (2**70, gsync.LaunchError, "state for 1180591620717411303424 "
+     "work-groups overflows"),
+], ids=["str", "bool", "float", "None", "negative", "2^70"])
+def test_max_groups_that_are_not_counts(context, queue, stencil_prog,
+                                        max_groups, error, says):
+    """Program.kernel's max_groups is a count, as gsync_kernel_create's
+    size_t is: a str raised a TypeError from the state's size, True and -1
+    made a state for 1 and for -1 groups (smaller than the rule's own),
+    and 2^70 reached PyOpenCL's Buffer as a TypeError."""
+    built = stencil_prog.build(context)
+    with pytest.raises(error, match=re.escape(says)):
+        stencil_prog.kernel(queue, built.stencil, max_groups=max_groups)
+
+
 def test_reserved_macros_are_not_the_rewrites(tmp_path):
     """A -D or -U of a name with the prefix gsync_ (in any case): the
     tool's own and its rules' tunables, which would reach the driver
@@ -172,6 +199,104 @@ def test_a_kernel_in_a_directory_with_a_blank(context, queue, tmp_path):
     assert f"-I{d}" in prog.constraints.build_args
     assert '-D"V=1 + 1"' in prog.build_options(queue.device)
     assert _fill(context, queue, prog) == 42
+
+
+# Every form a -D of the rewrite may take, and what the kernel sees of it
+# stringized (#x): the value after blanks, a backslash (STR gives "a\b",
+# a backspace), quotes, nothing, a tab, and a function-like macro.
+DEFINES = [("V0", "1 + 1", b"1 + 1"), ("V1", "a\\b", b"a\x08"),
+           ("V2", "'c'", b"'c'"), ("V3", "a\\b c", b"a\x08 c"),
+           ("V4", "'a b'", b"'a b'"), ("V5", "", b""), ("V6", None, b"1"),
+           ("V7", "a  b", b"a b"), ("V8", "#x", b"#x"),
+           ("V9", "a\tb", b"a b")]
+# Directories of -I whose names hold what an option parser splits at or
+# unquotes, each with a header hN.h that defines HN as N.
+INCLUDE_DIRS = ["sp ace", "t\tab", 'q"uote', "back\\slash", "ap'os"]
+FORMS_KERNEL = (
+    "#define STR_(x) #x\n#define STR(x) STR_(x)\n" +
+    "".join(f'#include "h{n}.h"\n' for n in range(len(INCLUDE_DIRS))) +
+    "kernel void k(global char *out) {\n"
+    "  global_barrier();\n"
+    "  if (get_global_id(0) == 0) {\n"
+    "    constant char *s[] = {" +
+    ", ".join([f"STR({name})" for name, _, _ in DEFINES] +
+              ["STR(F(1, 2))"] +
+              [f"STR(H{n})" for n in range(len(INCLUDE_DIRS))]) + "};\n"
+    "    int o = 0;\n"
+    "    for (int i = 0; i < (int)(sizeof s / sizeof s[0]); i++) {\n"
+    "      for (constant char *p = s[i]; *p; p++)\n"
+    "        out[o++] = *p;\n"
+    "      out[o++] = '|';\n"
+    "    }\n"
+    "  }\n"
+    "}\n")
+
+
+def _is_pocl(device):
+    return "Portable Computing Language" in device.platform.name
+
+
+def test_build_options_of_every_form(context, queue, tmp_path):
+    """The rewrite's -D and -I, each in every form its value may take,
+    reach the driver as the tool parsed them: libgsync's build options
+    quote a value with a blank after its flag (-D"V=1 + 1") and, for
+    PoCL, escape nothing (it kept the backslash that escaped one:
+    -D"V=a\\b" was a\\b), write a tab as a blank (it split the option
+    there, even in quotes: V was a) and name an -I directory with a blank,
+    tab, quote or backslash through /proc."""
+    dirs = []
+    for n, name in enumerate(INCLUDE_DIRS):
+        d = tmp_path / name
+        d.mkdir()
+        (d / f"h{n}.h").write_text(f"#define H{n} {n}\n")
+        dirs.append(d)
+    defines = {name: value for name, value, _ in DEFINES}
+    defines["F(x, y)"] = "x + y"
+    prog = gsync.rewrite(FORMS_KERNEL, defines=defines, include_dirs=dirs)
+    k = prog.kernel(queue, prog.build(context).k, max_groups=1)
+    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 1024)
+    cl.enqueue_fill_buffer(queue, out, np.uint8(0), 0, 1024)
+    k(queue, 1, 1, out)
+    got = np.zeros(1024, np.uint8)
+    cl.enqueue_copy(queue, got, out)
+    seen = bytes(got).split(b"\0")[0].split(b"|")[:-1]
+    want = ([w for _, _, w in DEFINES] + [b"1 + 2"] +
+            [str(n).encode() for n in range(len(INCLUDE_DIRS))])
+    assert seen == want, prog.build_options(queue.device)
+
+
+@pytest.mark.parametrize("define,says", [
+    ('S="x"', "reads every double quote as a blank"),
+    ('S="a b"', "reads every double quote as a blank"),
+    ("S='\t'", "splits an option at a tab, which a blank cannot stand for"),
+    ("S=1\nint s;", "splits an option at a line break"),
+], ids=["quote", "quote-blank", "tab-in-quotes", "line-break"])
+def test_build_options_pocl_cannot_take(context, queue, define, says):
+    """A -D value with a double quote, a line break, or a tab that a blank
+    cannot stand for, cannot reach PoCL's compiler as it is (it defined
+    S="x" as ' x', and refused S="a b": "Invalid build option"):
+    libgsync's device check says so, naming the option, before the
+    build."""
+    if not _is_pocl(queue.device):
+        pytest.skip("PoCL's option parser")
+    prog = gsync.rewrite(b"kernel void k(global int *a) {\n"
+                         b"  global_barrier();\n}\n", options=["-D" + define])
+    with pytest.raises(gsync.DeviceError, match="cannot take build.options"
+                       r"\[1\] of the constraints, .*" + says):
+        prog.build(context)
+
+
+@pytest.mark.parametrize("source", [b"", b"// Gr\xfc\xdfe\n"],
+                         ids=["utf8", "latin1"])
+def test_a_build_that_fails_says_why(context, source):
+    """A build the driver refuses raises PyOpenCL's error with its log,
+    for a source in UTF-8 or not (a TypeError before: PyOpenCL writes the
+    source of a failed build into a text file)."""
+    prog = gsync.rewrite(source + b"kernel void k(global int *a) {\n"
+                         b"  a[0] = X;\n  global_barrier();\n}\n",
+                         defines={"X": "1"})
+    with pytest.raises(cl.RuntimeError, match="expected expression"):
+        prog.build(context, options=["-DX=("])
 
 
 LATIN1 = (b"// Gr\xfc\xdfe: a comment in Latin-1, copied byte for byte\n"
