@@ -191,7 +191,7 @@ def test_a_kernel_that_is_not_utf8(context, queue, tmp_path):
     path.write_bytes(LATIN1)
     prog = gsync.rewrite(path)
     assert b"Gr\xfc\xdfe" in prog.source.encode("utf-8", "surrogateescape")
-    assert gsync.rewrite(LATIN1).source.encode(
+    assert gsync.rewrite(source=LATIN1).source.encode(
         "utf-8", "surrogateescape").count(b"Gr\xfc\xdfe") == 1
     assert _fill(context, queue, prog) == 42
     subprocess.run([gsync.find_tool(), str(path), "-o",

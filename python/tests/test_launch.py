@@ -3,6 +3,7 @@ example against numpy, global offsets, aborts, and the launches libgsync
 refuses."""
 import json
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -59,7 +60,7 @@ def test_global_offset(context, queue, rewritten, discovery, groups, local,
                        offset):
     """Work-items see get_global_id() = the offset + their place in the
     virtual grid, with and without discovery: each place once."""
-    prog = rewritten(IDS, discovery=discovery, barrier="flip")
+    prog = rewritten(source=IDS, discovery=discovery, barrier="flip")
     k = prog.kernel(queue, prog_build(prog, context).ids, max_groups=8)
     n = 4096
     out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 8 * n)
@@ -243,7 +244,7 @@ def test_unknown_kernel(context, queue, rewritten):
 
 
 def test_rewrite_text_with_defines(context, queue):
-    prog = gsync.rewrite("""
+    prog = gsync.rewrite(source="""
 kernel void fill(global int *a, global int *b) {
   a[get_global_id(0)] = VALUE;
   global_barrier();
@@ -262,26 +263,60 @@ kernel void fill(global int *a, global int *b) {
 
 def test_rewrite_refused():
     with pytest.raises(gsync.RewriteError) as e:
-        gsync.rewrite("kernel void k(global int *a) {\n"
-                      "  if (get_global_id(0)) global_barrier();\n}\n")
+        gsync.rewrite(source="kernel void k(global int *a) {\n"
+                              "  if (get_global_id(0)) global_barrier();\n}\n")
     assert e.value.exit_status == 1
     assert re.search(r"<stdin>:2:\d+: error", e.value.diagnostics)
 
 
-@pytest.mark.parametrize("path", ["nothere.cl", "kernels/nothere.cl",
-                                  "my kernel (copy).cl"])
+@pytest.mark.parametrize("path", [
+    "nothere.cl", "kernels/nothere.cl", "my kernel (copy).cl",
+    pathlib.Path("nothere.cl"), b"nothere.cl"])
 def test_rewrite_a_mistyped_path(tmp_path, monkeypatch, path):
-    """A str of one line that is no kernel text is a path: a missing file
-    is FileNotFoundError naming it, never the text parsed as a kernel."""
+    """The first argument is a path: one that names no file is
+    FileNotFoundError naming it, never its text parsed as a kernel (it was
+    "<stdin>:1:1: error: expected identifier or '('")."""
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(FileNotFoundError, match="no such kernel file") as e:
+    with pytest.raises(FileNotFoundError,
+                       match="no such kernel file.*source=") as e:
         gsync.rewrite(path)
     assert e.value.filename == path
 
 
-def test_rewrite_a_one_line_kernel_text():
-    prog = gsync.rewrite("kernel void k(global int *a) { a[0] = 1; }")
+@pytest.mark.parametrize("name", ["a;b.cl", "{x}.cl"])
+def test_rewrite_a_file_whose_name_looks_like_text(tmp_path, monkeypatch,
+                                                   name):
+    """A file that exists is the input whatever its name holds."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("kernel void k(global int *a) { a[0] = 1; }")
+    assert gsync.rewrite(name).constraints.path == f"{name} (rewritten)"
+
+
+def test_rewrite_source_text():
+    prog = gsync.rewrite(source="kernel void k(global int *a) { a[0] = 1; }")
     assert "kernel void k" in prog.source
+    assert prog.constraints.path == "<source> (rewritten)"
+    assert "kernel void k" in gsync.rewrite(
+        source=b"kernel void k(global int *a) { a[0] = 1; }").source
+
+
+def test_rewrite_text_as_first_argument_is_deprecated():
+    """Text as the first argument, as before source=, still works where it
+    can be no file's name, and says to pass source=."""
+    with pytest.warns(DeprecationWarning, match="pass it as source="):
+        prog = gsync.rewrite("kernel void k(global int *a) { a[0] = 1; }")
+    assert "kernel void k" in prog.source
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    ((), {}, "give a kernel file's path, or its text as source="),
+    (("k.cl",), {"source": "kernel void k() {}"}, "not both"),
+    ((), {"source": 42}, "source= is OpenCL C text"),
+    ((42,), {}, "path is a str, bytes or path-like object, not int"),
+])
+def test_rewrite_input_misuse(args, kwargs, message):
+    with pytest.raises(TypeError, match=message):
+        gsync.rewrite(*args, **kwargs)
 
 
 def test_threads_take_turns(context, rewritten):
@@ -314,7 +349,7 @@ def test_builds_optimised_everywhere(device, rewritten, discovery):
     # The output is right on PoCL built optimised (its anchors,
     # docs/pocl.md, section 6): no device gets -cl-opt-disable, so a host
     # that builds it its own way builds the same kernel.
-    prog = rewritten(IDS, discovery=discovery, barrier="flip")
+    prog = rewritten(source=IDS, discovery=discovery, barrier="flip")
     assert "-cl-opt-disable" not in prog.build_options(device).split()
 
 
@@ -423,7 +458,7 @@ def test_groups_that_fit_sets_every_kind_of_argument(context, queue,
     and a scalar by value, none of them set: the probe runs with the
     sizes the constraints' "params" give, and a launch of that many
     groups completes."""
-    prog = rewritten(PARAMS, barrier="flip", discovery=False,
+    prog = rewritten(source=PARAMS, barrier="flip", discovery=False,
                      spin_limit="2s")
     kinds = [(p.kind, p.bytes) for p in
              prog.constraints.kernel("all_kinds").params]
@@ -441,7 +476,7 @@ def test_groups_that_fit_refuses_an_image(context, queue, rewritten, device):
     naming the parameter."""
     if not device.image_support:
         pytest.skip("the device has no images")
-    prog = rewritten("""
+    prog = rewritten(source="""
 kernel void img(read_only image2d_t src, global float *out) {
   global_barrier();
   out[0] = read_imagef(src, (int2)(0, 0)).x;
