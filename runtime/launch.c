@@ -4,6 +4,7 @@
  * after the handle's previous command (gsync_enqueue, gsync_enqueue_nd). */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,6 +237,12 @@ static gsync_status read_limits(gsync_kernel *k, cl_device_id dev, char *err,
                                   sizeof kernel_group, &kernel_group, NULL);
   if (rc != CL_SUCCESS)
     return gsli_cl_fail(err, errlen, "clGetDeviceInfo (launch limits)", rc);
+  /* A device that cannot say leaves the driver to refuse the launch. */
+  if (clGetKernelWorkGroupInfo(k->kernel, dev,
+                               CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                               sizeof k->limits.reqd, k->limits.reqd,
+                               NULL) != CL_SUCCESS)
+    memset(k->limits.reqd, 0, sizeof k->limits.reqd);
   k->limits.group_bound = "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE";
   if (kernel_group != 0 && kernel_group < group) {
     group = kernel_group;
@@ -302,6 +309,21 @@ gsync_status gsli_check_shape(gsync_kernel *k, cl_command_queue queue,
                    "work-group may have (%s)",
                    k->info.name, l, k->limits.group_items,
                    k->limits.group_bound);
+  const size_t *reqd = k->limits.reqd;
+  int differs = 0;
+  for (cl_uint d = 0; st == GSYNC_OK && reqd[0] != 0 && d < 3; d++)
+    differs |= reqd[d] != (d < work_dim ? local[d] : 1);
+  if (differs) {
+    char shape[3 * 24] = "";
+    for (cl_uint d = 0; d < work_dim; d++)
+      snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu",
+               d ? " x " : "", local[d]);
+    st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                   "kernel %s: local size %s is not the one the kernel was "
+                   "compiled for, reqd_work_group_size(%zu, %zu, %zu): launch "
+                   "it with that local size",
+                   k->info.name, shape, reqd[0], reqd[1], reqd[2]);
+  }
   if (st == GSYNC_OK)
     *total = g;
   return st;
@@ -313,36 +335,22 @@ gsync_status gsli_check_shape(gsync_kernel *k, cl_command_queue queue,
 pthread_mutex_t gsli_launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Reports a failed clEnqueueNDRangeKernel of k with what the code means
- * for this kernel, where OpenCL's code alone says too little: the local
- * size the kernel was compiled for (reqd_work_group_size) or the most it
- * can have on this device, or the arguments the caller must set. */
+ * for this kernel, where OpenCL's code alone says too little: the most
+ * work-items the kernel can have on this device, or the arguments the
+ * caller must set. (A local size other than the kernel's
+ * reqd_work_group_size is refused before the launch, gsli_check_shape.) */
 static gsync_status launch_fail(const gsync_kernel *k, cl_command_queue queue,
                                 cl_uint work_dim, const size_t *local,
                                 cl_int rc, char *err, size_t errlen) {
   const char *name = k->info.name;
   cl_device_id dev = NULL;
-  size_t reqd[3] = {0, 0, 0}, most = 0;
+  size_t most = 0;
   if (rc == CL_INVALID_WORK_GROUP_SIZE &&
       clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) ==
           CL_SUCCESS) {
     size_t items = 1;
-    int differs = 0;
     for (cl_uint d = 0; d < work_dim; d++)
       items *= local[d];
-    if (clGetKernelWorkGroupInfo(k->kernel, dev,
-                                 CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof reqd,
-                                 reqd, NULL) == CL_SUCCESS &&
-        reqd[0] != 0) {
-      for (cl_uint d = 0; d < 3; d++)
-        differs |= reqd[d] != (d < work_dim ? local[d] : 1);
-      if (differs)
-        return gsli_fail(
-            err, errlen, GSYNC_ERR_OPENCL,
-            "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): the "
-            "kernel was compiled with reqd_work_group_size(%zu, %zu, "
-            "%zu); launch it with that local size",
-            name, gsli_cl_error_name(rc), (int)rc, reqd[0], reqd[1], reqd[2]);
-    }
     if (clGetKernelWorkGroupInfo(k->kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof most, &most, NULL) == CL_SUCCESS &&
         most != 0 && items > most)

@@ -223,8 +223,9 @@ void gsync_kernel_release(gsync_kernel *k);
  * constraints' max_work_groups (what the rules count; 2^32 - 1 where the
  * file has none), a local size below min_local_size, and a shape the
  * device cannot launch: a local size above its work-items per group (or
- * the kernel's, CL_KERNEL_WORK_GROUP_SIZE) or per dimension, or a global
- * size, with the offset, past its size_t. The message names the limit.
+ * the kernel's, CL_KERNEL_WORK_GROUP_SIZE) or per dimension, one other
+ * than the kernel's reqd_work_group_size, or a global size, with the
+ * offset, past its size_t. The message names the limit.
  * Launches of one handle are ordered (they share the state) even on an
  * out-of-order queue or on other queues: a launch on the in-order queue
  * of the handle's previous command relies on that queue's order and makes

@@ -150,8 +150,9 @@ def _shape(name, what, value):
 class _Limits:
     """What a launch on one device may have (read_limits in
     runtime/launch.c): work-items per group (the device's and the kernel's
-    bound, and which it is), per dimension, and the largest global size
-    the device's size_t holds."""
+    bound, and which it is), per dimension, the largest global size the
+    device's size_t holds, and the local size the kernel was compiled for
+    (reqd_work_group_size; 0s: none)."""
 
     def __init__(self, kernel, dev):
         self.group_items = dev.max_work_group_size
@@ -164,6 +165,12 @@ class _Limits:
         self.dim_items = list(dev.max_work_item_sizes)
         bits = dev.address_bits
         self.max_size = (1 << (bits if 0 < bits < 64 else 64)) - 1
+        # A device that cannot say leaves the driver to refuse the launch.
+        try:
+            self.reqd = tuple(kernel.get_work_group_info(
+                cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, dev))
+        except cl.Error:
+            self.reqd = (0, 0, 0)
 
 
 class Kernel:
@@ -336,6 +343,14 @@ class Kernel:
                 f"kernel {i.name}: local size {ls} exceeds the "
                 f"{lim.group_items} work-items a work-group may have "
                 f"({lim.group_bound})")
+        if lim.reqd[0] and tuple(lim.reqd) != tuple(local) + (1,) * (
+                3 - len(local)):
+            raise LaunchError(
+                f"kernel {i.name}: local size "
+                f"{' x '.join(str(x) for x in local)} is not the one the "
+                "kernel was compiled for, reqd_work_group_size("
+                f"{', '.join(str(x) for x in lim.reqd)}): launch it with "
+                "that local size")
         return g
 
     def enqueue(self, queue, groups, local_size, *args, offset=None):
@@ -438,17 +453,8 @@ class Kernel:
         head = f"kernel {self.name}: {err}"
         wgi = cl.kernel_work_group_info
         if err.code == cl.status_code.INVALID_WORK_GROUP_SIZE:
-            try:
-                reqd = tuple(self.kernel.get_work_group_info(
-                    wgi.COMPILE_WORK_GROUP_SIZE, queue.device))
-            except cl.Error:
-                reqd = (0, 0, 0)
-            want = tuple(local) + (1,) * (3 - len(local))
-            if reqd[0] and reqd != want:
-                return OpenCLError(
-                    f"{head}: the kernel was compiled with "
-                    f"reqd_work_group_size({reqd[0]}, {reqd[1]}, {reqd[2]}); "
-                    "launch it with that local size", err.code)
+            # (A local size other than reqd_work_group_size is refused
+            # before the launch, _check.)
             try:
                 most = self.kernel.get_work_group_info(wgi.WORK_GROUP_SIZE,
                                                        queue.device)

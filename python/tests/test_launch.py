@@ -206,13 +206,30 @@ def test_launch_errors_name_the_cause(context, queue, rewritten):
         fresh.enqueue(queue, 2, 8)
     reqd = rewritten(os.path.join(SRC, "test", "run", "Inputs", "reqd.cl"))
     kr = reqd.kernel(queue, reqd.build(context).reqd, max_groups=4)
-    with pytest.raises(gsync.OpenCLError, match=re.escape(
-            "kernel reqd: clEnqueueNDRangeKernel failed: "
-            "CL_INVALID_WORK_GROUP_SIZE (-54): the kernel was compiled with "
-            "reqd_work_group_size(16, 1, 1); launch it with that local "
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            "kernel reqd: local size 8 is not the one the kernel was compiled "
+            "for, reqd_work_group_size(16, 1, 1): launch it with that local "
             "size")):
         kr.enqueue(queue, 2, 8, a, n)
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            "local size 8 x 2 is not the one the kernel was compiled for")):
+        kr.enqueue(queue, (2, 1), (8, 2), a, n)
     assert 1 <= kr(queue, 2, 16, a, n).participants <= 2
+
+
+def test_fit_probe_of_another_local_size_than_reqd(context, queue,
+                                                     rewritten):
+    """The probe of how many work-groups fit is a launch too: a local size
+    other than the kernel's reqd_work_group_size is refused, naming both
+    (the driver's bare CL_INVALID_WORK_GROUP_SIZE before)."""
+    reqd = rewritten(os.path.join(SRC, "test", "run", "Inputs", "reqd.cl"),
+                     discovery=False)
+    k = reqd.kernel(queue, reqd.build(context).reqd, max_groups=8)
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            "kernel reqd: local size 8 is not the one the kernel was compiled "
+            "for, reqd_work_group_size(16, 1, 1)")):
+        k.groups_that_fit(queue, 8)
+    assert 1 <= k.groups_that_fit(queue, 16) <= 8
 
 
 def test_mismatched_output(context, queue, rewritten):

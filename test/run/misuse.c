@@ -15,7 +15,8 @@
  * constraints edited after the rewrite), image.cl and image.json
  * (Inputs/image.cl rewritten with --no-discovery: an image for parameter
  * 2), reqd.cl and reqd.json (Inputs/reqd.cl rewritten: a kernel
- * with reqd_work_group_size) and fifo, a FIFO; scratch files are made there
+ * with reqd_work_group_size), reqd-nd.cl and reqd-nd.json (the same with
+ * --no-discovery) and fifo, a FIFO; scratch files are made there
  * too. Exit status 0 when every case passed.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -719,9 +720,10 @@ static void threads(gsync_program *gp, cl_kernel k, gsync_kernel *gk) {
   gsync_kernel_release(other);
 }
 
-/* What a launch the driver refuses says: the local size a kernel was
- * compiled for (reqd.cl: 16), the most work-items a kernel can have, and
- * the arguments a kernel is missing, where OpenCL's code names none. */
+/* What a launch the driver would refuse says, where OpenCL's code names
+ * nothing: the local size a kernel was compiled for (reqd.cl: 16), refused
+ * before the launch and before the probe of how many fit, and the
+ * arguments a kernel is missing. */
 static void launch_errors(gsync_program *gp, cl_program prog, cl_mem buf) {
   char err[ERRLEN];
   cl_int rc;
@@ -754,17 +756,54 @@ static void launch_errors(gsync_program *gp, cl_program prog, cl_mem buf) {
   gsync_kernel_create(rp, ctx, queue, k, 4, &gk, err, sizeof err);
   expect("gsync_enqueue: another local size than reqd_work_group_size",
          gsync_enqueue(gk, queue, 2, 8, NULL, err, sizeof err),
-         GSYNC_ERR_OPENCL, err);
+         GSYNC_ERR_LAUNCH, err);
   check("gsync_enqueue: ... names the size the kernel was compiled for",
-        strstr(err, "kernel reqd: clEnqueueNDRangeKernel failed: "
-                    "CL_INVALID_WORK_GROUP_SIZE (-54): the kernel was "
-                    "compiled with reqd_work_group_size(16, 1, 1); launch it "
-                    "with that local size") != NULL);
+        strcmp(err, "kernel reqd: local size 8 is not the one the kernel was "
+                    "compiled for, reqd_work_group_size(16, 1, 1): launch it "
+                    "with that local size") == 0);
+  size_t groups2[2] = {2, 1}, local2[2] = {8, 2};
+  expect("gsync_enqueue_nd: 8 x 2 for reqd_work_group_size(16, 1, 1)",
+         gsync_enqueue_nd(gk, queue, 2, NULL, groups2, local2, err,
+                          sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  check("gsync_enqueue_nd: ... names both sizes",
+        strstr(err, "local size 8 x 2 is not the one the kernel was compiled "
+                    "for, reqd_work_group_size(16, 1, 1)") != NULL);
   expect("gsync_enqueue: the local size of reqd_work_group_size",
          gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
   cl_uint parts = 0;
   expect("gsync_finish: ... completes",
          gsync_finish(gk, queue, &parts, err, sizeof err), GSYNC_OK, err);
+  gsync_kernel_release(gk);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  free(source);
+  gsync_program_release(rp);
+
+  /* The probe of how many fit is a launch too: the driver refused it with
+   * a bare CL_INVALID_WORK_GROUP_SIZE (-54). */
+  if (gsync_program_load(in_dir("reqd-nd.json"), &rp, err, sizeof err)) {
+    fprintf(stderr, "libgsync-misuse: %s\n", err);
+    exit(2);
+  }
+  source = slurp("reqd-nd.cl");
+  p = build(source, gsync_program_build_options(rp, dev));
+  k = clCreateKernel(p, "reqd", &rc);
+  gk = NULL;
+  gsync_kernel_create(rp, ctx, queue, k, 8, &gk, err, sizeof err);
+  size_t local = 8, fit = 0;
+  expect("gsync_groups_that_fit: another local size than "
+         "reqd_work_group_size",
+         gsync_groups_that_fit(gk, queue, 1, &local, &fit, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  check("gsync_groups_that_fit: ... names the size the kernel was compiled "
+        "for",
+        strstr(err, "kernel reqd: local size 8 is not the one the kernel was "
+                    "compiled for, reqd_work_group_size(16, 1, 1)") != NULL);
+  local = 16;
+  expect("gsync_groups_that_fit: the local size of reqd_work_group_size",
+         gsync_groups_that_fit(gk, queue, 1, &local, &fit, err, sizeof err),
+         GSYNC_OK, err);
   gsync_kernel_release(gk);
   clReleaseKernel(k);
   clReleaseProgram(p);
