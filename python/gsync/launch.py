@@ -115,6 +115,68 @@ def _arg_type(kernel, n):
         return None
 
 
+def _a(value):
+    """value's type for a message: "None", "a list", "an int"."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def _value_hint(kernel, n, p, value):
+    """What to pass for argument n, a value (p: its ParamInfo, or None in
+    files from before "params"), where value is not one of its size: the
+    numpy scalar type, by the parameter's OpenCL C type where the device
+    says it, else by its size."""
+    size = p.bytes if p is not None and p.kind == "private" else None
+    if isinstance(value, np.generic) and size is not None and \
+            value.nbytes != size:
+        return f"; a {value.dtype} is {value.nbytes} bytes, the parameter " \
+            f"takes {size}"
+    if isinstance(value, (bool, int, float)) and \
+            not isinstance(value, np.generic):
+        hint = (f"; a Python {type(value).__name__} has no OpenCL size: pass "
+                "a numpy scalar of the parameter's type")
+    elif p is not None:
+        hint = (f"; {_a(value)} is no value of {size} bytes: pass a numpy "
+                "scalar of the parameter's type")
+    else:
+        return ""
+    ctype = _arg_type(kernel, n)
+    if ctype in _NUMPY_SCALARS:
+        hint += f", np.{_NUMPY_SCALARS[ctype]}({value!r:.20}) for a {ctype}" \
+            if isinstance(value, (bool, int, float)) else \
+            f", np.{_NUMPY_SCALARS[ctype]} for a {ctype}"
+    elif size in _NUMPY_BY_SIZE:
+        hint += f" ({size} bytes: {_NUMPY_BY_SIZE[size]})"
+    return hint
+
+
+def _arg_hint(kernel, n, p, value):
+    """Why set_arg refused value for argument n, in the parameter's terms
+    (p: its ParamInfo, or None in files from before "params"): what a
+    parameter of its kind takes from PyOpenCL, where value is not that."""
+    kind = p.kind if p is not None else "private"
+    got = _a(value)
+    if kind in ("global", "constant"):
+        if isinstance(value, np.ndarray):
+            return ("; a numpy array is host memory: pass a pyopencl.Buffer "
+                    "(cl.Buffer(ctx, flags, hostbuf=array) copies it to the "
+                    "device)")
+        if not isinstance(value, cl.MemoryObjectHolder):
+            return f"; {got} is no buffer: pass a pyopencl.Buffer (or None)"
+        return ""
+    if kind == "local":
+        if not isinstance(value, cl.LocalMemory):
+            return (f"; {got} is no local memory: pass "
+                    "cl.LocalMemory(BYTES), the bytes of local memory it "
+                    "points to")
+        return ""
+    if kind == "private":
+        return _value_hint(kernel, n, p, value)
+    return ""
+
+
 def _count(value):
     """value as an int, if it is an integer (a Python or numpy int, not a
     bool); else None."""
@@ -419,32 +481,15 @@ class Kernel:
 
     def _arg_error(self, n, value, e):
         """An OpenCLError for argument n that set_arg refused, naming the
-        parameter and, for a Python number, the numpy type to pass."""
+        parameter and saying what it takes (_arg_hint)."""
         err = cl_error("clSetKernelArg", e)
         params = self.info.params or ()
+        p = params[n] if n < len(params) else None
         what = f"argument {n}"
-        if n < len(params):
-            p = params[n]
+        if p is not None:
             what += f" ({p.name}, {p.words})" if p.name else f" ({p.words})"
-        hint = ""
-        if isinstance(value, (bool, int, float)) and \
-                not isinstance(value, np.generic):
-            ctype = _arg_type(self.kernel, n)
-            size = (params[n].bytes if n < len(params) and
-                    params[n].kind == "private" else None)
-            hint = (f"; a Python {type(value).__name__} has no OpenCL size: "
-                    "pass a numpy scalar of the parameter's type")
-            if ctype in _NUMPY_SCALARS:
-                hint += f", np.{_NUMPY_SCALARS[ctype]}({value!r}) for a {ctype}"
-            elif size in _NUMPY_BY_SIZE:
-                hint += f" ({size} bytes: {_NUMPY_BY_SIZE[size]})"
-        elif isinstance(value, np.generic) and n < len(params) and \
-                params[n].kind == "private" and \
-                value.nbytes != params[n].bytes:
-            hint = (f"; a {value.dtype} is {value.nbytes} bytes, the "
-                    f"parameter takes {params[n].bytes}")
-        return OpenCLError(f"kernel {self.name}: {what}: {err}{hint}",
-                           err.code)
+        return OpenCLError(f"kernel {self.name}: {what}: {err}"
+                           f"{_arg_hint(self.kernel, n, p, value)}", err.code)
 
     def _launch_error(self, queue, local, e):
         """An OpenCLError for a launch the driver refused, saying what the

@@ -217,6 +217,47 @@ def test_launch_errors_name_the_cause(context, queue, rewritten):
     assert 1 <= kr(queue, 2, 16, a, n).participants <= 2
 
 
+ARGS = """
+kernel void args(global uint *a, local uint *t, uint n) {
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+    a[i] = 1;
+  global_barrier();
+}"""
+
+
+@pytest.mark.parametrize("n, value, says", [
+    (0, np.zeros(4, np.uint32), "argument 0 (a, a global pointer): "
+     "clSetKernelArg failed: CL_INVALID_ARG_SIZE (-51); a numpy array is "
+     "host memory: pass a pyopencl.Buffer (cl.Buffer(ctx, flags, "
+     "hostbuf=array) copies it to the device)"),
+    (0, [1, 2], "; a list is no buffer: pass a pyopencl.Buffer (or None)"),
+    (0, cl.LocalMemory(16), "; a LocalMemory is no buffer"),
+    (1, 16, "argument 1 (t, a local pointer): clSetKernelArg failed: "
+     "CL_INVALID_VALUE (-30); an int is no local memory: pass "
+     "cl.LocalMemory(BYTES), the bytes of local memory it points to"),
+    (1, None, "; None is no local memory: pass cl.LocalMemory(BYTES)"),
+    (2, None, "argument 2 (n, a value of 4 bytes): clSetKernelArg failed: "
+     "CL_INVALID_ARG_SIZE (-51); None is no value of 4 bytes: pass a numpy "
+     "scalar of the parameter's type"),
+    (2, "x", "; a str is no value of 4 bytes: pass a numpy scalar"),
+    (2, 1.5, "; a Python float has no OpenCL size: pass a numpy scalar"),
+    (2, np.float64(1), "; a float64 is 8 bytes, the parameter takes 4"),
+])
+def test_an_argument_of_the_wrong_kind(context, queue, rewritten, n, value,
+                                       says):
+    """An argument set_arg refuses is named, with what its parameter takes
+    from PyOpenCL, for every kind of parameter (a bare INVALID_VALUE or
+    INVALID_ARG_SIZE before, but for a Python number's)."""
+    prog = rewritten(source=ARGS, barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).args, max_groups=4)
+    args = [cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64),
+            cl.LocalMemory(64), np.uint32(64)]
+    args[n] = value
+    with pytest.raises(gsync.OpenCLError, match=re.escape(says)) as e:
+        k.enqueue(queue, 2, 8, *args)
+    assert str(e.value).startswith(f"kernel args: argument {n} (")
+
+
 def test_fit_probe_of_another_local_size_than_reqd(context, queue,
                                                      rewritten):
     """The probe of how many work-groups fit is a launch too: a local size
