@@ -233,6 +233,23 @@ class _Limits:
                 cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, dev))
         except cl.Error:
             self.reqd = (0, 0, 0)
+        self.local_bytes = dev.local_mem_size
+        self._kernel, self._dev, self._own_local = kernel, dev, None
+
+    def own_local(self):
+        """The local memory the kernel declares itself, without what its
+        local pointer arguments get: read on a kernel object of its own,
+        whose arguments are unset (CL_KERNEL_LOCAL_MEM_SIZE counts what
+        they were set to, where a device counts them at all)."""
+        if self._own_local is None:
+            try:
+                fresh = cl.Kernel(self._kernel.program,
+                                  self._kernel.function_name)
+                self._own_local = fresh.get_work_group_info(
+                    cl.kernel_work_group_info.LOCAL_MEM_SIZE, self._dev)
+            except cl.Error:
+                self._own_local = 0
+        return self._own_local
 
 
 class Kernel:
@@ -415,6 +432,31 @@ class Kernel:
                 "that local size")
         return g
 
+    def _check_local(self, queue, args):
+        """Refuses local pointer arguments (cl.LocalMemory) that ask, with
+        the kernel's own local memory, for more than the device of queue
+        has: a driver may abort the process on such a launch (PoCL does)
+        rather than refuse it. _check has read the device's limits."""
+        sizes = [(n, a.size) for n, a in enumerate(args)
+                 if isinstance(a, cl.LocalMemory)]
+        if not sizes:
+            return
+        lim = self._limits[queue.device.int_ptr]
+        asked = sum(b for _, b in sizes)
+        own = 0 if asked > lim.local_bytes else lim.own_local()
+        if asked + own <= lim.local_bytes:
+            return
+        params = self.info.params or ()
+        what = ", ".join(
+            f"argument {n}"
+            + (f" ({params[n].name})" if n < len(params) and params[n].name
+               else "") + f" {b} bytes" for n, b in sizes)
+        raise LaunchError(
+            f"kernel {self.name}: its local memory ({what}"
+            + (f", its own {own} bytes" if own else "") + ") is more than "
+            f"the {lim.local_bytes} bytes the device has "
+            "(CL_DEVICE_LOCAL_MEM_SIZE)")
+
     def enqueue(self, queue, groups, local_size, *args, offset=None):
         """Sets the hidden argument (and args, the kernel's own arguments in
         order, if given) and enqueues a launch of groups work-groups of
@@ -439,6 +481,7 @@ class Kernel:
                 f"its state, {len(args)} given")
         with self._lock:
             total = self._check(queue, groups, local, offset)
+            self._check_local(queue, args)
             if (self.state is not None and not self.info.reset_by_kernel and
                     self._launched):
                 self._zero(queue)

@@ -258,6 +258,30 @@ def test_an_argument_of_the_wrong_kind(context, queue, rewritten, n, value,
     assert str(e.value).startswith(f"kernel args: argument {n} (")
 
 
+def test_more_local_memory_than_the_device_has(context, queue, rewritten,
+                                               device):
+    """Local pointer arguments that ask for more local memory than the
+    device has are refused before the launch, naming them (PoCL aborted
+    the process on cl.LocalMemory(1 << 30)); with the kernel's own local
+    memory, as much as the device has is too much."""
+    prog = rewritten(source=ARGS.replace(
+        "global_barrier();", "local uint own[64];\n  own[get_local_id(0)] "
+        "= n;\n  global_barrier();\n  a[0] += own[0];"), barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).args, max_groups=4)
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64)
+    have = device.local_mem_size
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            f"kernel args: its local memory (argument 1 (t) {1 << 30} bytes) "
+            f"is more than the {have} bytes the device has "
+            "(CL_DEVICE_LOCAL_MEM_SIZE)")):
+        k.enqueue(queue, 2, 8, a, cl.LocalMemory(1 << 30), np.uint32(64))
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            f"(argument 1 (t) {have} bytes, its own ")):
+        k.enqueue(queue, 2, 8, a, cl.LocalMemory(have), np.uint32(64))
+    assert 1 <= k(queue, 2, 8, a, cl.LocalMemory(64),
+                  np.uint32(64)).participants <= 2
+
+
 def test_fit_probe_of_another_local_size_than_reqd(context, queue,
                                                      rewritten):
     """The probe of how many work-groups fit is a launch too: a local size
