@@ -312,7 +312,7 @@ class Kernel:
         self._last_groups = 0
         self._last_dim = 1
         self._last_shape = (1, 1, 1)
-        self.state = None
+        self._state = None
         self.watch_state = None  # watch(): a gsync.watch.Watch
         self._fit = {}  # groups_that_fit(): (device, local size) -> groups
         self._limits = {}  # device -> _Limits
@@ -347,6 +347,36 @@ class Kernel:
                 last.wait()
             except cl.Error:
                 pass
+
+    @property
+    def state(self):
+        """The hidden state buffer that every launch is given (None for a
+        kernel that reaches no global_barrier()): made here, of
+        ``state_bytes`` bytes (docs/constraints.md, "The state buffer")."""
+        return self._state
+
+    @state.setter
+    def state(self, buf):
+        # Every buffer the kernel is launched with passes here, those made
+        # by hand too: OpenCL refuses none that is too small, and the
+        # kernel would read and write past its end.
+        want = getattr(self, "state_bytes", 0)
+        if not self.info.global_barrier:
+            if buf is not None:
+                raise ArgumentError(f"kernel {self.name} reaches no "
+                                    "global_barrier(): it takes no state")
+        elif not isinstance(buf, cl.MemoryObjectHolder):
+            raise ArgumentError(
+                f"kernel {self.name}: the state must be a pyopencl.Buffer of "
+                f"{want} bytes, not {_a(buf)}")
+        elif buf.size < want:
+            raise ArgumentError(
+                f"kernel {self.name}: a state buffer of {buf.size} bytes is "
+                f"too small: launches of up to {self.max_groups} work-groups "
+                f"need {want} ({self.info.fixed_bytes} + "
+                f"{self.info.per_group_bytes} x {self.max_groups}), or the "
+                "kernel reads and writes past its end")
+        self._state = buf
 
     @property
     def num_args(self):

@@ -282,6 +282,30 @@ def test_more_local_memory_than_the_device_has(context, queue, rewritten,
                   np.uint32(64)).participants <= 2
 
 
+def test_a_state_set_by_hand_is_checked(context, queue, rewritten):
+    """OpenCL takes a state buffer of any size, and the kernel then reads
+    and writes past its end: one set by hand must hold what the
+    constraints ask for, and a kernel without a barrier takes none."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).stencil, max_groups=4)
+    want = k.state_bytes
+    with pytest.raises(gsync.ArgumentError, match=re.escape(
+            "kernel stencil: a state buffer of 4 bytes is too small: launches "
+            f"of up to 4 work-groups need {want} ({k.info.fixed_bytes} + "
+            f"{k.info.per_group_bytes} x 4), or the kernel reads and writes "
+            "past its end")):
+        k.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+    with pytest.raises(gsync.ArgumentError, match="must be a pyopencl.Buffer "
+                       f"of {want} bytes, not None"):
+        k.state = None
+    k.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, want)
+    plain = rewritten(source="kernel void k(global int *a) { a[0] = 1; }")
+    kp = plain.kernel(queue, prog_build(plain, context).k, max_groups=4)
+    assert kp.state is None
+    with pytest.raises(gsync.ArgumentError, match="takes no state"):
+        kp.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+
+
 def test_fit_probe_of_another_local_size_than_reqd(context, queue,
                                                      rewritten):
     """The probe of how many work-groups fit is a launch too: a local size
