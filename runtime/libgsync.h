@@ -8,6 +8,16 @@
  * err is not NULL and errlen is not 0). A NULL handle or pointer where one
  * is needed is GSYNC_ERR_ARGUMENT, never a crash.
  *
+ * Without libgsync: a host that launches a rewritten kernel itself (plain
+ * clEnqueueNDRangeKernel) sets the state argument, the kernel's last, to a
+ * zeroed buffer of fixed + per_group x work-groups bytes
+ * (gsync_program_kernel_info; docs/constraints.md, "Launching"). Forgotten,
+ * the launch fails with CL_INVALID_KERNEL_ARGS (-52) and no more; a
+ * smaller buffer is not refused by OpenCL at all, and the kernel reads and
+ * writes past its end. gsync_kernel_create makes the buffer to size, and
+ * gsync_enqueue sets it and, where the caller left one of the kernel's own
+ * arguments unset, says which to set.
+ *
  * Threads: a gsync_program may be shared once loaded (all but
  * gsync_program_build_options only read it). Calls on one gsync_kernel
  * from several threads take turns: each waits for the one in progress, so
