@@ -178,6 +178,7 @@ typedef struct watch_state {
 struct gsync_kernel {
   kernel_info info; /* a copy: the kernel may outlive its program */
   cl_kernel kernel; /* retained */
+  cl_context ctx;   /* the kernel's (it holds it), which every queue shares */
   cl_mem state;     /* NULL for a kernel without global_barrier() */
   size_t state_bytes;
   size_t max_groups;
@@ -379,6 +380,10 @@ gsync_status gsli_built_with(const gsync_kernel *k, cl_device_id dev,
                              size_t errlen);
 
 /* ---- state.c: the order of the commands on a kernel's state ---- */
+/* Checks that queue belongs to the context of k's kernel; fn names the
+ * public function for the message. */
+gsync_status gsli_check_queue(const gsync_kernel *k, cl_command_queue queue,
+                              const char *fn, char *err, size_t errlen);
 /* Sets *in_order to whether queue runs its commands in order. */
 cl_int gsli_queue_in_order(cl_command_queue queue, int *in_order);
 /* The wait list a new command on queue needs to come after k's latest. */

@@ -61,6 +61,28 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
                       rc);
     goto free_name;
   }
+  /* Commands of another context's queue, or on a buffer of another
+   * context, fail with a bare CL_INVALID_CONTEXT. */
+  cl_context kctx = NULL, qctx = NULL;
+  const char *query = "clGetKernelInfo(CL_KERNEL_CONTEXT)";
+  rc = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL);
+  if (rc == CL_SUCCESS) {
+    query = "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)";
+    rc = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx,
+                               NULL);
+  }
+  if (rc != CL_SUCCESS) {
+    st = gsli_cl_fail(err, errlen, query, rc);
+    goto free_name;
+  }
+  if (kctx != ctx || qctx != ctx) {
+    st = gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                   "%s: %s belongs to another context than ctx (kernel %s): "
+                   "give the context its program was built in, and a queue "
+                   "of it",
+                   fn, kctx != ctx ? "kernel" : "queue", name);
+    goto free_name;
+  }
   const kernel_info *info = find_kernel(program, name);
   if (info == NULL) {
     st = gsli_fail(err, errlen, GSYNC_ERR_KERNEL, "%s: no kernel \"%s\"",
@@ -106,6 +128,7 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   k->info = *info;
   k->info.name = name;
   name = NULL;
+  k->ctx = ctx;
   k->max_groups = max_groups;
   pthread_mutex_init(&k->lock, NULL);
   if (!gsli_copy_params(&k->info, info) ||
@@ -238,10 +261,9 @@ static gsync_status read_limits(gsync_kernel *k, cl_device_id dev, char *err,
   if (rc != CL_SUCCESS)
     return gsli_cl_fail(err, errlen, "clGetDeviceInfo (launch limits)", rc);
   /* A device that cannot say leaves the driver to refuse the launch. */
-  if (clGetKernelWorkGroupInfo(k->kernel, dev,
-                               CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                               sizeof k->limits.reqd, k->limits.reqd,
-                               NULL) != CL_SUCCESS)
+  if (clGetKernelWorkGroupInfo(
+          k->kernel, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+          sizeof k->limits.reqd, k->limits.reqd, NULL) != CL_SUCCESS)
     memset(k->limits.reqd, 0, sizeof k->limits.reqd);
   k->limits.group_bound = "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE";
   if (kernel_group != 0 && kernel_group < group) {
@@ -458,8 +480,10 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
     return gsli_null_argument(err, errlen, "gsync_enqueue",
                               k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
-  gsync_status st = gsli_check_shape(k, queue, 1, NULL, &groups, &local_size,
-                                     &total, err, errlen);
+  gsync_status st = gsli_check_queue(k, queue, "gsync_enqueue", err, errlen);
+  if (st == GSYNC_OK)
+    st = gsli_check_shape(k, queue, 1, NULL, &groups, &local_size, &total, err,
+                          errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, 1, NULL, &groups, &local_size, total, err,
                          errlen);
@@ -489,8 +513,10 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
         "and a local size for each",
         k->info.name);
   pthread_mutex_lock(&k->lock);
-  gsync_status st = gsli_check_shape(k, queue, work_dim, global_offset, groups,
-                                     local_size, &total, err, errlen);
+  gsync_status st = gsli_check_queue(k, queue, "gsync_enqueue_nd", err, errlen);
+  if (st == GSYNC_OK)
+    st = gsli_check_shape(k, queue, work_dim, global_offset, groups, local_size,
+                          &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, work_dim, global_offset, groups, local_size,
                          total, err, errlen);

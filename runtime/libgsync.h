@@ -208,7 +208,10 @@ gsync_status gsync_program_param_info(const gsync_program *program,
                                       gsync_param_info *info, char *err,
                                       size_t errlen);
 
-/* Prepares kernel for launches of up to max_groups work-groups: finds it in
+/* Prepares kernel for launches of up to max_groups work-groups: checks
+ * that kernel and queue belong to ctx (GSYNC_ERR_ARGUMENT otherwise, as
+ * for a queue of another context given to any later call on the handle:
+ * OpenCL says only CL_INVALID_CONTEXT), finds the kernel in
  * the constraints by name (GSYNC_ERR_KERNEL if absent, or if its parameter
  * count does not match the state argument's index), checks that its
  * program was built from the output the constraints belong to

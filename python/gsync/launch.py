@@ -272,6 +272,13 @@ class Kernel:
                 "program built from this output (built.NAME, built = "
                 f"prog.build(ctx)), not {kernel!r:.40}")
         name = kernel.function_name
+        # Commands of another context's queue fail with a bare
+        # INVALID_CONTEXT.
+        if queue.context != kernel.context:
+            raise ArgumentError(
+                "gsync_kernel_create: queue belongs to another context than "
+                f"kernel {name}'s: give a queue of the context its program "
+                "was built in")
         info = c.kernel(name)
         if info is None:
             raise KernelError(f'{c.path}: no kernel "{name}"')
@@ -313,6 +320,7 @@ class Kernel:
         self._last_dim = 1
         self._last_shape = (1, 1, 1)
         self._state = None
+        self._queue = queue  # the latest queue _check_queue passed
         self.watch_state = None  # watch(): a gsync.watch.Watch
         self._fit = {}  # groups_that_fit(): (device, local size) -> groups
         self._limits = {}  # device -> _Limits
@@ -347,6 +355,20 @@ class Kernel:
                 last.wait()
             except cl.Error:
                 pass
+
+    def _check_queue(self, queue, fn):
+        """Refuses a queue of another context than the kernel's, whose
+        commands fail with a bare INVALID_CONTEXT (gsli_check_queue in
+        runtime/launch.c); fn names the call for the message."""
+        if queue is None:
+            raise ArgumentError(f"{fn}: queue is NULL")
+        if queue == self._queue:
+            return
+        if queue.context != self.kernel.context:
+            raise ArgumentError(
+                f"{fn}: queue belongs to another context than kernel "
+                f"{self.name} (the one Program.kernel() was given)")
+        self._queue = queue
 
     @property
     def state(self):
@@ -494,8 +516,7 @@ class Kernel:
         (gsync_enqueue_nd), with the global work offset offset (None:
         none). Returns at once: call finish() before trusting the
         results."""
-        if queue is None:
-            raise ArgumentError("gsync_enqueue_nd: queue is NULL")
+        self._check_queue(queue, "gsync_enqueue_nd")
         groups = _shape(self.name, "work-groups", groups)
         local = _shape(self.name, "local size", local_size)
         if offset is not None:
@@ -652,8 +673,7 @@ class Kernel:
         pipe or device queue. Needs the program built with build_options()
         (MismatchError otherwise). Output with discovery needs none
         (ArgumentError); see gsync_groups_that_fit() in libgsync.h."""
-        if queue is None:
-            raise ArgumentError("gsync_groups_that_fit: queue is NULL")
+        self._check_queue(queue, "gsync_groups_that_fit")
         local = _shape(self.name, "local size", local_size)
         if self.state is None:
             raise ArgumentError(f"kernel {self.name} reaches no "
@@ -784,8 +804,7 @@ class Kernel:
         compiled in (Program.build(..., watch=True)).
         GSYNC_WATCH_CHANNEL=svm or none forces a channel (none where it
         does not work)."""
-        if queue is None:
-            raise ArgumentError("gsync_watch_enable: queue is NULL")
+        self._check_queue(queue, "gsync_watch_enable")
         return _watch.enable(self, queue)
 
     def progress(self):
@@ -811,8 +830,7 @@ class Kernel:
         """Waits for the latest launch and says how it ended: a LaunchInfo,
         or LaunchAborted (the launch's results are not valid; the state is
         zeroed again for the next launch)."""
-        if queue is None:
-            raise ArgumentError("gsync_finish: queue is NULL")
+        self._check_queue(queue, "gsync_finish")
         with self._lock:
             return self._finish(queue)
 

@@ -306,6 +306,38 @@ def test_a_state_set_by_hand_is_checked(context, queue, rewritten):
         kp.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
 
 
+def test_a_queue_of_another_context(context, queue, rewritten, device):
+    """Every call that takes a queue refuses one of another context than
+    the kernel's, naming it (a bare INVALID_CONTEXT before, from the
+    state's zeroing, the launch or the read of the state; test/run/
+    misuse.test for C)."""
+    other = cl.CommandQueue(cl.Context([device]))
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    built = prog_build(prog, context)
+    with pytest.raises(gsync.ArgumentError, match=re.escape(
+            "gsync_kernel_create: queue belongs to another context than "
+            "kernel stencil's")):
+        prog.kernel(other, built.stencil, max_groups=4)
+    k = prog.kernel(queue, built.stencil, max_groups=4)
+    want = re.escape("queue belongs to another context than kernel stencil "
+                     "(the one Program.kernel() was given)")
+    args = stencil_args(context)
+    with pytest.raises(gsync.ArgumentError, match="gsync_enqueue_nd: " + want):
+        k.enqueue(other, 2, 8, *args)
+    with pytest.raises(gsync.ArgumentError, match=want):
+        k(other, 2, 8, *args)
+    assert 1 <= k(queue, 2, 8, *args).participants <= 2
+    with pytest.raises(gsync.ArgumentError, match="gsync_finish: " + want):
+        k.finish(other)
+    with pytest.raises(gsync.ArgumentError, match=want):
+        k.watch(other)
+    nd = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip",
+                   discovery=False)
+    knd = nd.kernel(queue, prog_build(nd, context).stencil, max_groups=4)
+    with pytest.raises(gsync.ArgumentError, match=want):
+        knd.groups_that_fit(other, 8)
+
+
 def test_fit_probe_of_another_local_size_than_reqd(context, queue,
                                                      rewritten):
     """The probe of how many work-groups fit is a launch too: a local size
