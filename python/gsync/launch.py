@@ -338,7 +338,7 @@ class Kernel:
                 self.state = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE,
                                        max(self.state_bytes, 4))
             except cl.Error as e:
-                raise cl_error("clCreateBuffer (state)", e) from None
+                raise self._state_error(queue, e) from None
             # The first launch waits on this fill through _last.
             self._zero(queue)
 
@@ -355,6 +355,24 @@ class Kernel:
                 last.wait()
             except cl.Error:
                 pass
+
+    def _state_error(self, queue, e):
+        """An OpenCLError for a state buffer that clCreateBuffer refused,
+        with its size and what it follows from, and where the device
+        allocates no buffer that large, how large one it does (state_fail
+        in runtime/launch.c)."""
+        err = cl_error("clCreateBuffer (state)", e)
+        i, g = self.info, self.max_groups
+        limit = ""
+        if err.code == cl.status_code.INVALID_BUFFER_SIZE:
+            limit = (", and the device allocates at most "
+                     f"{queue.device.max_mem_alloc_size} bytes at once "
+                     "(CL_DEVICE_MAX_MEM_ALLOC_SIZE): create the kernel for "
+                     "fewer work-groups")
+        return OpenCLError(
+            f"kernel {self.name}: {err}: the state for up to {g} work-groups "
+            f"(max_groups) is {self.state_bytes} bytes ({i.fixed_bytes} + "
+            f"{i.per_group_bytes} x {g}){limit}", err.code)
 
     def _check_queue(self, queue, fn):
         """Refuses a queue of another context than the kernel's, whose

@@ -338,6 +338,21 @@ def test_a_queue_of_another_context(context, queue, rewritten, device):
         knd.groups_that_fit(other, 8)
 
 
+def test_a_state_larger_than_the_device_allocates(context, queue,
+                                                  rewritten):
+    """A state the device cannot allocate says how large it is, why, and
+    the most the device allocates (a bare INVALID_BUFFER_SIZE before)."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="atomic-or")
+    built = prog_build(prog, context)
+    with pytest.raises(gsync.OpenCLError, match=re.escape(
+            "kernel stencil: clCreateBuffer (state) failed: "
+            "CL_INVALID_BUFFER_SIZE (-61): the state for up to 1099511627776 "
+            "work-groups (max_groups) is 8796093022464 bytes (256 + 8 x "
+            "1099511627776), and the device allocates at most "
+            f"{context.devices[0].max_mem_alloc_size} bytes at once")):
+        prog.kernel(queue, built.stencil, max_groups=1 << 40)
+
+
 def test_fit_probe_of_another_local_size_than_reqd(context, queue,
                                                      rewritten):
     """The probe of how many work-groups fit is a launch too: a local size

@@ -550,6 +550,17 @@ static void kernel_create(gsync_program *gp, cl_kernel k, cl_mem buf) {
          gsync_kernel_create(gp, ctx, queue, k, SIZE_MAX / 4, &gk, err,
                              sizeof err),
          GSYNC_ERR_OPENCL, err);
+  char want[128];
+  snprintf(want, sizeof want,
+           "the state for up to %zu work-groups "
+           "(max_groups) is ",
+           SIZE_MAX / 4);
+  check("gsync_kernel_create: ... says how large the state is, and the most "
+        "the device allocates",
+        strstr(err, "kernel stencil: clCreateBuffer (state) failed: "
+                    "CL_INVALID_BUFFER_SIZE (-61): ") != NULL &&
+            strstr(err, want) != NULL &&
+            strstr(err, "the device allocates at most ") != NULL);
 
   char *nd = slurp("nd.cl");
   cl_program ndp = build(nd, gsync_program_build_options(gp, dev));
