@@ -545,9 +545,11 @@ class Kernel:
                 f"kernel {self.name}: groups, local size and offset differ in "
                 "dimensions")
         if args and len(args) != self.num_args:
+            names = [p.name or "?" for p in self.info.params or ()]
             raise ArgumentError(
                 f"kernel {self.name}: takes {self.num_args} arguments besides "
-                f"its state, {len(args)} given")
+                "its state" + (f" ({', '.join(names)})" if names else "")
+                + f", {len(args)} given")
         with self._lock:
             total = self._check(queue, groups, local, offset)
             self._check_local(queue, args)

@@ -233,6 +233,20 @@ kernel void args(global uint *a, local uint *t, uint n) {
 }"""
 
 
+def test_a_wrong_number_of_arguments(context, queue, rewritten):
+    """A launch given too few or too many arguments (the state among them)
+    says how many the kernel takes, and which."""
+    prog = rewritten(source=ARGS, barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).args, max_groups=4)
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64)
+    for args in ((a, cl.LocalMemory(64)),
+                 (a, cl.LocalMemory(64), np.uint32(64), k.state)):
+        with pytest.raises(gsync.ArgumentError, match=re.escape(
+                "kernel args: takes 3 arguments besides its state (a, t, n), "
+                f"{len(args)} given")):
+            k.enqueue(queue, 2, 8, *args)
+
+
 @pytest.mark.parametrize("n, value, says", [
     (0, np.zeros(4, np.uint32), "argument 0 (a, a global pointer): "
      "clSetKernelArg failed: CL_INVALID_ARG_SIZE (-51); a numpy array is "
