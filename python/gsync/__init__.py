@@ -28,10 +28,22 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import warnings
 
-import pyopencl as cl
+try:
+    import numpy  # noqa: F401  (the package's modules use it)
+    import pyopencl as cl
+except ImportError as _e:
+    # The python3 first on PATH (pyenv, conda, a virtual environment) is
+    # often not the one python3-pyopencl is installed for.
+    raise ImportError(
+        f"gsync needs numpy and PyOpenCL, which {sys.executable} cannot "
+        f"import ({_e}): on Debian they are python3-numpy and "
+        "python3-pyopencl, for /usr/bin/python3; run that, with PYTHONPATH "
+        "naming the directory that holds gsync (README.md, \"In a build\")"
+    ) from _e
 
 from . import constraints as _constraints
 from .device import WATCH_BUILD_OPTION
