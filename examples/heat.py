@@ -13,10 +13,12 @@ import argparse
 import os
 import sys
 
-import numpy as np
-import pyopencl as cl
-
+# First: where numpy or PyOpenCL is missing (a python3 other than the one
+# python3-pyopencl is for), its error says which python3 to run.
 import gsync
+
+import numpy as np  # noqa: E402
+import pyopencl as cl  # noqa: E402
 
 N = 4096
 ALPHA = np.float32(0.25)

@@ -826,10 +826,13 @@ int gsri_check_blocks(gsri_ctx *ctx) {
  * then says only "unknown type name 'atomic_uint'". After a parse with
  * errors, each name such an error calls unknown is looked up again in a
  * small parse of the same options with -cl-std=CL2.0 (input parsed as 1.0
- * to 1.2) or with one more 3.0 feature (input parsed as 3.0), and a note
- * says which option declares it. */
+ * to 1.2) or with one more 3.0 feature (input parsed as 3.0), or, for a
+ * name that no one feature declares, with every feature the parse has off
+ * and then as few of them as still declare it; a note says which option
+ * declares it. */
 
-#define HINT_NAMES 4
+#define HINT_NAMES 16 /* the distinct unknown names looked up, at most */
+#define HINT_LISTED 4 /* the most that a note names */
 #define PROBE_PATH "/gsync-rewrite-builtin/probe.cl"
 
 /* The name an error about an unknown identifier is about, copied into
@@ -914,21 +917,71 @@ static unsigned probe_names(const gsri_ctx *ctx, const char *extra,
   return known;
 }
 
-/* The names of names[0..n) in bits, as a list for a note: 'a', 'b' and 'c'. */
+/* The names of names[0..n) in bits, as a list for a note: 'a', 'b' and 'c';
+ * past HINT_LISTED of them, 'a', 'b', 'c', 'd' and 3 more. */
 static void list_names(gsri_buf *b, char names[][64], int n, unsigned bits) {
   int total = 0, done = 0;
   for (int i = 0; i < n; i++)
     total += (bits >> i) & 1;
-  for (int i = 0; i < n; i++) {
+  int shown = total > HINT_LISTED ? HINT_LISTED : total;
+  for (int i = 0; i < n && done < shown; i++) {
     if (!((bits >> i) & 1))
       continue;
     gsri_buf_printf(b, "%s'%s'",
-                    done == 0           ? ""
-                    : done == total - 1 ? " and "
-                                        : ", ",
+                    done == 0                             ? ""
+                    : done == total - 1 && shown == total ? " and "
+                                                          : ", ",
                     names[i]);
     done++;
   }
+  if (shown < total)
+    gsri_buf_printf(b, " and %d more", total - shown);
+}
+
+/* The -cl-ext= option that turns on the features in bits, into b. */
+static void ext_option(gsri_buf *b, unsigned bits) {
+  gsri_buf_puts(b, "-cl-ext=");
+  const char *sep = "";
+  for (int f = 0; f < GSR_N_FEATURES; f++)
+    if (bits & BIT(f)) {
+      gsri_buf_printf(b, "%s+%s", sep, gsri_feature_names[f]);
+      sep = ",";
+    }
+}
+
+/* Which of names[0..n) a parse with ctx's options plus the features in
+ * bits declares (probe_names). */
+static unsigned probe_features(const gsri_ctx *ctx, unsigned bits,
+                               char names[][64], int n) {
+  gsri_buf ext = {0};
+  ext_option(&ext, bits);
+  unsigned known = ext.failed ? 0 : probe_names(ctx, ext.data, names, n);
+  gsri_buf_free(&ext);
+  return known;
+}
+
+/* Appends to note the names in known and the features in bits that
+ * declare them, with the -cl-ext= option that turns those on. */
+static void note_features(gsri_buf *note, char names[][64], int n,
+                          unsigned known, unsigned bits) {
+  int several = (bits & (bits - 1)) != 0;
+  gsri_buf_puts(note, note->len ? "; " : "");
+  list_names(note, names, n, known);
+  gsri_buf_printf(note, " %s the OpenCL C 3.0 feature%s ",
+                  known & (known - 1) ? "need" : "needs", several ? "s" : "");
+  int listed = 0, total = 0;
+  for (int f = 0; f < GSR_N_FEATURES; f++)
+    total += (bits & BIT(f)) != 0;
+  for (int f = 0; f < GSR_N_FEATURES; f++)
+    if (bits & BIT(f))
+      gsri_buf_printf(note, "%s%s",
+                      listed++ == 0     ? ""
+                      : listed == total ? " and "
+                                        : ", ",
+                      gsri_feature_names[f]);
+  gsri_buf_printf(note, ", which the input is parsed without: ");
+  ext_option(note, bits);
+  gsri_buf_printf(note, ", if the device declares %s", several ? "them" : "it");
 }
 
 /* See internal.h. */
@@ -936,8 +989,8 @@ void gsri_language_hint(gsri_ctx *ctx) {
   if (!ctx->tu || strcmp(ctx->cl_std, "2.0") == 0)
     return; /* 2.0 has every feature */
   char names[HINT_NAMES][64];
+  CXSourceLocation at[HINT_NAMES];
   int n = 0;
-  CXSourceLocation at = clang_getNullLocation();
   for (unsigned d = 0; d < clang_getNumDiagnostics(ctx->tu) && n < HINT_NAMES;
        d++) {
     CXDiagnostic diag = clang_getDiagnostic(ctx->tu, d);
@@ -946,49 +999,66 @@ void gsri_language_hint(gsri_ctx *ctx) {
                 unknown_name(clang_getCString(s), names[n], sizeof names[n]);
     for (int i = 0; fresh && i < n; i++)
       fresh = strcmp(names[i], names[n]) != 0;
-    if (fresh && n++ == 0)
-      at = clang_getDiagnosticLocation(diag);
+    if (fresh)
+      at[n++] = clang_getDiagnosticLocation(diag);
     clang_disposeString(s);
     clang_disposeDiagnostic(diag);
   }
   if (n == 0)
     return;
   gsri_buf note = {0};
+  unsigned all = (1u << n) - 1, declared = 0;
   if (strcmp(ctx->cl_std, "3.0") != 0) {
-    unsigned known = probe_names(ctx, "-cl-std=CL2.0", names, n);
-    if (known) {
-      list_names(&note, names, n, known);
+    declared = probe_names(ctx, "-cl-std=CL2.0", names, n);
+    if (declared) {
+      list_names(&note, names, n, declared);
       gsri_buf_printf(&note,
                       " %s OpenCL C 2.0, and the input is parsed as OpenCL "
                       "C %s%s: give gsync-rewrite the -cl-std= the program is "
                       "built with (-cl-std=CL2.0, or -cl-std=CL3.0 for a 3.0 "
                       "device)",
-                      known & (known - 1) ? "are" : "is", ctx->cl_std,
+                      declared & (declared - 1) ? "are" : "is", ctx->cl_std,
                       ctx->cl_std_given ? "" : " (no -cl-std= given)");
     }
   } else {
-    unsigned left = (1u << n) - 1;
-    for (int f = 0; f < GSR_N_FEATURES && left; f++) {
-      if (ctx->features & BIT(f))
+    unsigned off = 0;
+    for (int f = 0; f < GSR_N_FEATURES; f++)
+      if (!(ctx->features & BIT(f)))
+        off |= BIT(f);
+    for (int f = 0; f < GSR_N_FEATURES && declared != all; f++) {
+      if (!(off & BIT(f)))
         continue;
-      gsri_buf ext = {0};
-      gsri_buf_printf(&ext, "-cl-ext=+%s", gsri_feature_names[f]);
-      unsigned known =
-          ext.failed ? 0 : probe_names(ctx, ext.data, names, n) & left;
-      gsri_buf_free(&ext);
-      if (!known)
-        continue;
-      gsri_buf_puts(&note, note.len ? "; " : "");
-      list_names(&note, names, n, known);
-      gsri_buf_printf(&note,
-                      " %s the OpenCL C 3.0 feature %s, which the input is "
-                      "parsed without: -cl-ext=+%s, if the device declares it",
-                      known & (known - 1) ? "need" : "needs",
-                      gsri_feature_names[f], gsri_feature_names[f]);
-      left &= ~known;
+      unsigned known = probe_features(ctx, BIT(f), names, n) & ~declared;
+      if (known)
+        note_features(&note, names, n, known, BIT(f));
+      declared |= known;
+    }
+    /* A name that no one feature declares (atomic_load without either of
+     * seq_cst order and device scope): all of them, then as few as still
+     * declare what they do. */
+    unsigned known = declared != all && off
+                         ? probe_features(ctx, off, names, n) & ~declared
+                         : 0;
+    if (known) {
+      /* Until no feature can go: one that another needs (the generic
+       * address space, for device-side enqueue) goes only after it. */
+      unsigned need = off, was = 0;
+      while (need != was) {
+        was = need;
+        for (int f = 0; f < GSR_N_FEATURES; f++)
+          if ((need & BIT(f)) &&
+              (probe_features(ctx, need & ~BIT(f), names, n) & known) == known)
+            need &= ~BIT(f);
+      }
+      note_features(&note, names, n, known, need);
+      declared |= known;
     }
   }
+  /* At the first name the note is about. */
+  int first = 0;
+  while (first < n && !(declared & (1u << first)))
+    first++;
   if (note.len)
-    gsri_report_loc(ctx, GSR_NOTE, at, "%s", gsri_buf_text(ctx, &note));
+    gsri_report_loc(ctx, GSR_NOTE, at[first], "%s", gsri_buf_text(ctx, &note));
   gsri_buf_free(&note);
 }

@@ -55,6 +55,12 @@ static void render_summary(gsri_ctx *ctx, gsri_buf *out) {
       sep = ", ";
     }
   gsri_buf_puts(out, ". libgsync does all this.\n");
+  /* What a plain OpenCL host meets, where OpenCL's code says too little. */
+  if (any)
+    gsri_buf_puts(out, " * Without libgsync: a launch with the state argument"
+                       " unset fails with\n * CL_INVALID_KERNEL_ARGS (-52);"
+                       " a smaller buffer is not refused, and the kernel\n"
+                       " * reads and writes past its end.\n");
   if (ctx->spin_limit)
     gsri_buf_printf(out,
                     " * Spin limit: %lu ms; a wait that outlasts it aborts"

@@ -167,7 +167,9 @@ gsync_status gsync_finish(gsync_kernel *k, cl_command_queue queue,
     return gsli_null_argument(err, errlen, "gsync_finish",
                               k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
-  gsync_status st = gsli_finish_launch(k, queue, &info, err, errlen);
+  gsync_status st = gsli_check_queue(k, queue, "gsync_finish", err, errlen);
+  if (st == GSYNC_OK)
+    st = gsli_finish_launch(k, queue, &info, err, errlen);
   pthread_mutex_unlock(&k->lock);
   if (st == GSYNC_OK && participants != NULL)
     *participants = info.participants;
@@ -184,7 +186,9 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
     return gsli_null_argument(err, errlen, "gsync_finish_nd",
                               k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
-  gsync_status st = gsli_finish_launch(k, queue, &all, err, errlen);
+  gsync_status st = gsli_check_queue(k, queue, "gsync_finish_nd", err, errlen);
+  if (st == GSYNC_OK)
+    st = gsli_finish_launch(k, queue, &all, err, errlen);
   pthread_mutex_unlock(&k->lock);
   if (st == GSYNC_OK && info != NULL && info->size > sizeof info->size) {
     size_t n = info->size < sizeof all ? info->size : sizeof all;

@@ -247,8 +247,10 @@ gsync_status gsync_groups_that_fit(gsync_kernel *k, cl_command_queue queue,
     launch = 0x3fffffffu;
   shape[0] = launch;
   pthread_mutex_lock(&k->lock);
-  gsync_status st = gsli_check_shape(k, queue, work_dim, NULL, shape,
-                                     local_size, &total, err, errlen);
+  gsync_status st = gsli_check_queue(k, queue, fn, err, errlen);
+  if (st == GSYNC_OK)
+    st = gsli_check_shape(k, queue, work_dim, NULL, shape, local_size, &total,
+                          err, errlen);
   size_t local = 1, i;
   for (cl_uint d = 0; d < work_dim; d++)
     local *= local_size[d];

@@ -178,6 +178,7 @@ typedef struct watch_state {
 struct gsync_kernel {
   kernel_info info; /* a copy: the kernel may outlive its program */
   cl_kernel kernel; /* retained */
+  cl_context ctx;   /* the kernel's (it holds it), which every queue shares */
   cl_mem state;     /* NULL for a kernel without global_barrier() */
   size_t state_bytes;
   size_t max_groups;
@@ -217,11 +218,12 @@ struct gsync_kernel {
   size_t last_local;
   int cap_unread; /* its count has not yet been taken for the cap */
   /* What a launch on the device of the latest launch checked may have
-   * (check_device_shape): work-items per group (the device's and the
-   * kernel's bound) and per dimension, and the device's size_t. */
+   * (read_limits in launch.c): work-items per group (the device's and the
+   * kernel's bound) and per dimension, the device's size_t, and the local
+   * size the kernel was compiled for (reqd_work_group_size; 0s: none). */
   struct {
     cl_device_id dev; /* NULL until a launch was checked */
-    size_t group_items, dim_items[3], max_size;
+    size_t group_items, dim_items[3], max_size, reqd[3];
     const char *group_bound; /* which bound group_items is */
   } limits;
   /* Calls on one handle from several threads take turns: each holds this
@@ -378,6 +380,10 @@ gsync_status gsli_built_with(const gsync_kernel *k, cl_device_id dev,
                              size_t errlen);
 
 /* ---- state.c: the order of the commands on a kernel's state ---- */
+/* Checks that queue belongs to the context of k's kernel; fn names the
+ * public function for the message. */
+gsync_status gsli_check_queue(const gsync_kernel *k, cl_command_queue queue,
+                              const char *fn, char *err, size_t errlen);
 /* Sets *in_order to whether queue runs its commands in order. */
 cl_int gsli_queue_in_order(cl_command_queue queue, int *in_order);
 /* The wait list a new command on queue needs to come after k's latest. */

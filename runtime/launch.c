@@ -4,6 +4,7 @@
  * after the handle's previous command (gsync_enqueue, gsync_enqueue_nd). */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,33 @@ int gsli_state_size(const kernel_info *info, size_t groups, size_t *bytes) {
     return 0;
   *bytes = info->fixed_bytes + info->per_group_bytes * groups;
   return 1;
+}
+
+/* Reports a state buffer that clCreateBuffer refused (rc) with its size
+ * and what it follows from, and where the code says the device allocates
+ * no buffer that large, how large one it does. Returns GSYNC_ERR_OPENCL. */
+static gsync_status state_fail(const gsync_kernel *k, cl_command_queue queue,
+                               cl_int rc, char *err, size_t errlen) {
+  cl_device_id dev = NULL;
+  cl_ulong most = 0;
+  char limit[160] = "";
+  if (rc == CL_INVALID_BUFFER_SIZE &&
+      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) ==
+          CL_SUCCESS &&
+      clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most,
+                      NULL) == CL_SUCCESS)
+    snprintf(limit, sizeof limit,
+             ", and the device allocates at most %llu bytes at once "
+             "(CL_DEVICE_MAX_MEM_ALLOC_SIZE): create the handle for fewer "
+             "work-groups",
+             (unsigned long long)most);
+  return gsli_fail(err, errlen, GSYNC_ERR_OPENCL,
+                   "kernel %s: clCreateBuffer (state) failed: %s (%d): the "
+                   "state for up to %zu work-groups (max_groups) is %zu bytes "
+                   "(%zu + %zu x %zu)%s",
+                   k->info.name, gsli_cl_error_name(rc), (int)rc, k->max_groups,
+                   k->state_bytes, k->info.fixed_bytes, k->info.per_group_bytes,
+                   k->max_groups, limit);
 }
 
 /* Looks kernel up in the constraints and, if it reaches a barrier, makes
@@ -58,6 +86,28 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   if (rc != CL_SUCCESS) {
     st = gsli_cl_fail(err, errlen, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)",
                       rc);
+    goto free_name;
+  }
+  /* Commands of another context's queue, or on a buffer of another
+   * context, fail with a bare CL_INVALID_CONTEXT. */
+  cl_context kctx = NULL, qctx = NULL;
+  const char *query = "clGetKernelInfo(CL_KERNEL_CONTEXT)";
+  rc = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL);
+  if (rc == CL_SUCCESS) {
+    query = "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)";
+    rc = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx,
+                               NULL);
+  }
+  if (rc != CL_SUCCESS) {
+    st = gsli_cl_fail(err, errlen, query, rc);
+    goto free_name;
+  }
+  if (kctx != ctx || qctx != ctx) {
+    st = gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                   "%s: %s belongs to another context than ctx (kernel %s): "
+                   "give the context its program was built in, and a queue "
+                   "of it",
+                   fn, kctx != ctx ? "kernel" : "queue", name);
     goto free_name;
   }
   const kernel_info *info = find_kernel(program, name);
@@ -105,6 +155,7 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
   k->info = *info;
   k->info.name = name;
   name = NULL;
+  k->ctx = ctx;
   k->max_groups = max_groups;
   pthread_mutex_init(&k->lock, NULL);
   if (!gsli_copy_params(&k->info, info) ||
@@ -124,7 +175,7 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
         clCreateBuffer(ctx, CL_MEM_READ_WRITE,
                        k->state_bytes > 0 ? k->state_bytes : 4, NULL, &rc);
     if (rc != CL_SUCCESS) {
-      st = gsli_cl_fail(err, errlen, "clCreateBuffer (state)", rc);
+      st = state_fail(k, queue, rc, err, errlen);
       goto free_kernel;
     }
     /* The first launch comes after this fill (gsli_after_latest), on an
@@ -236,6 +287,11 @@ static gsync_status read_limits(gsync_kernel *k, cl_device_id dev, char *err,
                                   sizeof kernel_group, &kernel_group, NULL);
   if (rc != CL_SUCCESS)
     return gsli_cl_fail(err, errlen, "clGetDeviceInfo (launch limits)", rc);
+  /* A device that cannot say leaves the driver to refuse the launch. */
+  if (clGetKernelWorkGroupInfo(
+          k->kernel, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+          sizeof k->limits.reqd, k->limits.reqd, NULL) != CL_SUCCESS)
+    memset(k->limits.reqd, 0, sizeof k->limits.reqd);
   k->limits.group_bound = "the device's CL_DEVICE_MAX_WORK_GROUP_SIZE";
   if (kernel_group != 0 && kernel_group < group) {
     group = kernel_group;
@@ -302,6 +358,21 @@ gsync_status gsli_check_shape(gsync_kernel *k, cl_command_queue queue,
                    "work-group may have (%s)",
                    k->info.name, l, k->limits.group_items,
                    k->limits.group_bound);
+  const size_t *reqd = k->limits.reqd;
+  int differs = 0;
+  for (cl_uint d = 0; st == GSYNC_OK && reqd[0] != 0 && d < 3; d++)
+    differs |= reqd[d] != (d < work_dim ? local[d] : 1);
+  if (differs) {
+    char shape[3 * 24] = "";
+    for (cl_uint d = 0; d < work_dim; d++)
+      snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu",
+               d ? " x " : "", local[d]);
+    st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,
+                   "kernel %s: local size %s is not the one the kernel was "
+                   "compiled for, reqd_work_group_size(%zu, %zu, %zu): launch "
+                   "it with that local size",
+                   k->info.name, shape, reqd[0], reqd[1], reqd[2]);
+  }
   if (st == GSYNC_OK)
     *total = g;
   return st;
@@ -313,36 +384,22 @@ gsync_status gsli_check_shape(gsync_kernel *k, cl_command_queue queue,
 pthread_mutex_t gsli_launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Reports a failed clEnqueueNDRangeKernel of k with what the code means
- * for this kernel, where OpenCL's code alone says too little: the local
- * size the kernel was compiled for (reqd_work_group_size) or the most it
- * can have on this device, or the arguments the caller must set. */
+ * for this kernel, where OpenCL's code alone says too little: the most
+ * work-items the kernel can have on this device, or the arguments the
+ * caller must set. (A local size other than the kernel's
+ * reqd_work_group_size is refused before the launch, gsli_check_shape.) */
 static gsync_status launch_fail(const gsync_kernel *k, cl_command_queue queue,
                                 cl_uint work_dim, const size_t *local,
                                 cl_int rc, char *err, size_t errlen) {
   const char *name = k->info.name;
   cl_device_id dev = NULL;
-  size_t reqd[3] = {0, 0, 0}, most = 0;
+  size_t most = 0;
   if (rc == CL_INVALID_WORK_GROUP_SIZE &&
       clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) ==
           CL_SUCCESS) {
     size_t items = 1;
-    int differs = 0;
     for (cl_uint d = 0; d < work_dim; d++)
       items *= local[d];
-    if (clGetKernelWorkGroupInfo(k->kernel, dev,
-                                 CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof reqd,
-                                 reqd, NULL) == CL_SUCCESS &&
-        reqd[0] != 0) {
-      for (cl_uint d = 0; d < 3; d++)
-        differs |= reqd[d] != (d < work_dim ? local[d] : 1);
-      if (differs)
-        return gsli_fail(
-            err, errlen, GSYNC_ERR_OPENCL,
-            "kernel %s: clEnqueueNDRangeKernel failed: %s (%d): the "
-            "kernel was compiled with reqd_work_group_size(%zu, %zu, "
-            "%zu); launch it with that local size",
-            name, gsli_cl_error_name(rc), (int)rc, reqd[0], reqd[1], reqd[2]);
-    }
     if (clGetKernelWorkGroupInfo(k->kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof most, &most, NULL) == CL_SUCCESS &&
         most != 0 && items > most)
@@ -450,8 +507,10 @@ gsync_status gsync_enqueue(gsync_kernel *k, cl_command_queue queue,
     return gsli_null_argument(err, errlen, "gsync_enqueue",
                               k == NULL ? "k" : "queue");
   pthread_mutex_lock(&k->lock);
-  gsync_status st = gsli_check_shape(k, queue, 1, NULL, &groups, &local_size,
-                                     &total, err, errlen);
+  gsync_status st = gsli_check_queue(k, queue, "gsync_enqueue", err, errlen);
+  if (st == GSYNC_OK)
+    st = gsli_check_shape(k, queue, 1, NULL, &groups, &local_size, &total, err,
+                          errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, 1, NULL, &groups, &local_size, total, err,
                          errlen);
@@ -481,8 +540,10 @@ gsync_status gsync_enqueue_nd(gsync_kernel *k, cl_command_queue queue,
         "and a local size for each",
         k->info.name);
   pthread_mutex_lock(&k->lock);
-  gsync_status st = gsli_check_shape(k, queue, work_dim, global_offset, groups,
-                                     local_size, &total, err, errlen);
+  gsync_status st = gsli_check_queue(k, queue, "gsync_enqueue_nd", err, errlen);
+  if (st == GSYNC_OK)
+    st = gsli_check_shape(k, queue, work_dim, global_offset, groups, local_size,
+                          &total, err, errlen);
   if (st == GSYNC_OK)
     st = enqueue_checked(k, queue, work_dim, global_offset, groups, local_size,
                          total, err, errlen);

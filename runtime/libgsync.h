@@ -8,6 +8,16 @@
  * err is not NULL and errlen is not 0). A NULL handle or pointer where one
  * is needed is GSYNC_ERR_ARGUMENT, never a crash.
  *
+ * Without libgsync: a host that launches a rewritten kernel itself (plain
+ * clEnqueueNDRangeKernel) sets the state argument, the kernel's last, to a
+ * zeroed buffer of fixed + per_group x work-groups bytes
+ * (gsync_program_kernel_info; docs/constraints.md, "Launching"). Forgotten,
+ * the launch fails with CL_INVALID_KERNEL_ARGS (-52) and no more; a
+ * smaller buffer is not refused by OpenCL at all, and the kernel reads and
+ * writes past its end. gsync_kernel_create makes the buffer to size, and
+ * gsync_enqueue sets it and, where the caller left one of the kernel's own
+ * arguments unset, says which to set.
+ *
  * Threads: a gsync_program may be shared once loaded (all but
  * gsync_program_build_options only read it). Calls on one gsync_kernel
  * from several threads take turns: each waits for the one in progress, so
@@ -207,7 +217,10 @@ gsync_status gsync_program_param_info(const gsync_program *program,
                                       gsync_param_info *info, char *err,
                                       size_t errlen);
 
-/* Prepares kernel for launches of up to max_groups work-groups: finds it in
+/* Prepares kernel for launches of up to max_groups work-groups: checks
+ * that kernel and queue belong to ctx (GSYNC_ERR_ARGUMENT otherwise, as
+ * for a queue of another context given to any later call on the handle:
+ * OpenCL says only CL_INVALID_CONTEXT), finds the kernel in
  * the constraints by name (GSYNC_ERR_KERNEL if absent, or if its parameter
  * count does not match the state argument's index), checks that its
  * program was built from the output the constraints belong to
@@ -232,8 +245,9 @@ void gsync_kernel_release(gsync_kernel *k);
  * constraints' max_work_groups (what the rules count; 2^32 - 1 where the
  * file has none), a local size below min_local_size, and a shape the
  * device cannot launch: a local size above its work-items per group (or
- * the kernel's, CL_KERNEL_WORK_GROUP_SIZE) or per dimension, or a global
- * size, with the offset, past its size_t. The message names the limit.
+ * the kernel's, CL_KERNEL_WORK_GROUP_SIZE) or per dimension, one other
+ * than the kernel's reqd_work_group_size, or a global size, with the
+ * offset, past its size_t. The message names the limit.
  * Launches of one handle are ordered (they share the state) even on an
  * out-of-order queue or on other queues: a launch on the in-order queue
  * of the handle's previous command relies on that queue's order and makes

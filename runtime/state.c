@@ -1,6 +1,7 @@
 /* The commands on a kernel's state buffer (the fills, among them the
  * zeroing before a launch) and their order with its launches and reads,
- * which every file that enqueues on the state goes through. */
+ * which every file that enqueues on the state goes through, and the check
+ * that the queue they go to is of the kernel's context. */
 #include "internal.h"
 
 /* ---- The order of the commands on a kernel's state ----
@@ -12,6 +13,28 @@
  * bench/results/h100.md). Elsewhere a command waits for the latest one's
  * event; for a launch that made none, a marker enqueued after it on its
  * queue stands in (or, without markers, that queue finishes on the host). */
+
+/* Checks that queue belongs to the context of k's kernel, where a command
+ * of another context's queue fails with a bare CL_INVALID_CONTEXT; a
+ * queue k's latest command went to passed already. Returns GSYNC_OK,
+ * GSYNC_ERR_ARGUMENT or GSYNC_ERR_OPENCL. */
+gsync_status gsli_check_queue(const gsync_kernel *k, cl_command_queue queue,
+                              const char *fn, char *err, size_t errlen) {
+  cl_context qctx = NULL;
+  if (queue == k->last_q)
+    return GSYNC_OK;
+  cl_int rc =
+      clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+  if (rc != CL_SUCCESS)
+    return gsli_cl_fail(err, errlen, "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)",
+                        rc);
+  if (qctx != k->ctx)
+    return gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                     "%s: queue belongs to another context than kernel %s "
+                     "(the one gsync_kernel_create was given)",
+                     fn, k->info.name);
+  return GSYNC_OK;
+}
 
 /* Sets *in_order to whether queue runs its commands in order. */
 cl_int gsli_queue_in_order(cl_command_queue queue, int *in_order) {

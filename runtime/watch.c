@@ -442,6 +442,15 @@ gsync_status gsync_watch_enable(gsync_kernel *k, cl_context ctx,
                    k->info.name);
     goto out;
   }
+  if (ctx != k->ctx) {
+    st = gsli_fail(err, errlen, GSYNC_ERR_ARGUMENT,
+                   "%s: ctx is another context than kernel %s's (the one "
+                   "gsync_kernel_create was given)",
+                   fn, k->info.name);
+    goto out;
+  }
+  if ((st = gsli_check_queue(k, queue, fn, err, errlen)) != GSYNC_OK)
+    goto out;
   /* The watch words are the prelude's only where its abort record is
    * where the state table has it; without a spin limit no work-group
    * could leave a wait. */

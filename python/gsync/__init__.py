@@ -28,9 +28,22 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import warnings
 
-import pyopencl as cl
+try:
+    import numpy  # noqa: F401  (the package's modules use it)
+    import pyopencl as cl
+except ImportError as _e:
+    # The python3 first on PATH (pyenv, conda, a virtual environment) is
+    # often not the one python3-pyopencl is installed for.
+    raise ImportError(
+        f"gsync needs numpy and PyOpenCL, which {sys.executable} cannot "
+        f"import ({_e}): on Debian they are python3-numpy and "
+        "python3-pyopencl, for /usr/bin/python3; run that, with PYTHONPATH "
+        "naming the directory that holds gsync (README.md, \"In a build\")"
+    ) from _e
 
 from . import constraints as _constraints
 from .device import WATCH_BUILD_OPTION
@@ -155,34 +168,76 @@ def find_tool():
     return tool
 
 
-def _is_path(source_or_path):
-    """Whether rewrite() takes source_or_path as a file's path: a path-like
-    object, or a str of one line with none of the characters ; { } that
-    every kernel's text has. Anything else is OpenCL C text."""
-    if isinstance(source_or_path, os.PathLike):
-        return True
-    if isinstance(source_or_path, bytes):
+# What every kernel's text holds and a file's name hardly ever does: a
+# positional argument with one of these that names no file is taken as
+# text, as rewrite() took it before source= (with a DeprecationWarning).
+_TEXT_MARKS = ("\n", ";", "{", "}")
+
+
+def _names_file(path):
+    """Whether path (str, bytes or path-like) names something that exists;
+    False for what cannot be a path (a NUL byte, too long a name)."""
+    try:
+        return os.path.exists(path)
+    except (OSError, ValueError):
         return False
-    return not any(c in source_or_path for c in "\n;{}")
 
 
-def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
-            spin_limit=None, include_dirs=(), options=(), tool=None):
-    """Runs gsync-rewrite on a kernel file or on OpenCL C text, and returns
-    the Program of its output and constraints (``source`` holds the
-    output). source_or_path is a path (a path-like object, or a str of one
-    line with no ``;``, ``{`` or ``}``: FileNotFoundError if there is no
-    such file) or else the kernel's text.
+def _input(path, source):
+    """rewrite()'s input as (path, text): one of them None. path is what
+    the caller passed first; source the keyword source=."""
+    if source is not None:
+        if path is not None:
+            raise TypeError("gsync.rewrite: give a kernel file's path or "
+                            "source= (OpenCL C text), not both")
+        if not isinstance(source, (str, bytes)):
+            raise TypeError("gsync.rewrite: source= is OpenCL C text (a str "
+                            f"or bytes), not {type(source).__name__}")
+        return None, source
+    if path is None:
+        raise TypeError("gsync.rewrite: give a kernel file's path, or its "
+                        "text as source=")
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError("gsync.rewrite: the kernel file's path is a str, "
+                        "bytes or path-like object, not "
+                        f"{type(path).__name__}")
+    if _names_file(path):
+        return path, None
+    marks = (_TEXT_MARKS if isinstance(path, str) else
+             tuple(m.encode() for m in _TEXT_MARKS)
+             if isinstance(path, bytes) else ())
+    if any(m in path for m in marks):
+        warnings.warn("gsync.rewrite: OpenCL C text as the first argument "
+                      "is deprecated: pass it as source=", DeprecationWarning,
+                      stacklevel=3)
+        return None, path
+    raise FileNotFoundError(
+        errno.ENOENT, "gsync.rewrite: no such kernel file (pass OpenCL C "
+        "text as source=)", path)
+
+
+def rewrite(path=None, barrier=None, defines=None, *, source=None,
+            discovery=True, spin_limit=None, include_dirs=(), options=(),
+            tool=None):
+    """Runs gsync-rewrite on the kernel file path (a str, bytes or
+    path-like object), or on OpenCL C text given as source= (a str or
+    bytes), and returns the Program of its output and constraints
+    (``source`` holds the output). A path that names no file is
+    FileNotFoundError, never text parsed as a kernel. (Before source=, a
+    str was text or a path by its look: a first argument that names no
+    file and holds a newline, ``;``, ``{`` or ``}`` is still taken as
+    text, with a DeprecationWarning.)
 
     barrier: the barrier rule (--barrier); defines: a dict {NAME: value or
     None} or a list of "NAME=value" strings (-D); discovery=False:
     --no-discovery; spin_limit: --spin-limit, e.g. "500ms" or a number of
     milliseconds; include_dirs: -I; options: more arguments as given.
     The input comes last, after "--", so a file named "-Dx.cl" is the input;
-    OpenCL C text may also be bytes, and the output's bytes are kept as
-    they are (what is not UTF-8 as surrogates, surrogateescape). Raises
-    RewriteError, with the tool's file:line:col messages, when the tool
-    refuses the input."""
+    the output's bytes are kept as they are (what is not UTF-8 as
+    surrogates, surrogateescape). Raises RewriteError, with the tool's
+    file:line:col messages (text is named <stdin>), when the tool refuses
+    the input."""
+    path, text = _input(path, source)
     args = [tool or find_tool()]
     if barrier is not None:
         args.append(f"--barrier={barrier}")
@@ -196,23 +251,14 @@ def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
     args += [f"-D{d}" for d in defines or ()]
     args += [f"-I{os.path.abspath(d)}" for d in include_dirs]
     args += list(options)
-    text = None
-    if _is_path(source_or_path):
-        path = os.fspath(source_or_path)
-        if not os.path.exists(path):
-            raise FileNotFoundError(
-                errno.ENOENT, "gsync.rewrite: no such kernel file (a str of "
-                "one line with no ';', '{' or '}' is a path, not OpenCL C "
-                "text)", path)
-    else:
-        text = (source_or_path if isinstance(source_or_path, bytes) else
-                source_or_path.encode("utf-8", "surrogateescape"))
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogateescape")
     with tempfile.TemporaryDirectory(prefix="gsync-") as tmp:
         out = os.path.join(tmp, "out.cl")
         js = os.path.join(tmp, "out.json")
         # The input last, after "--": a file named "-Dx.cl" is no option.
         args += ["-o", out, "--constraints", js, "--",
-                 "-" if text is not None else os.fspath(source_or_path)]
+                 "-" if text is not None else os.fspath(path)]
         r = subprocess.run(args, input=text, capture_output=True)
         # The tool names files as they are named, which need not be UTF-8:
         # such a byte shows as \xNN, so that the messages print.
@@ -225,7 +271,7 @@ def rewrite(source_or_path, barrier=None, defines=None, *, discovery=True,
         source = _read_source(out)
         prog = Program(_constraints.load(js), source)
     # The file is gone: name the program by what was rewritten.
-    prog.constraints.path = (os.fspath(source_or_path) if text is None
+    prog.constraints.path = (os.fsdecode(path) if text is None
                              else "<source>") + " (rewritten)"
     prog.warnings = stderr
     return prog

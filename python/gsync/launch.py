@@ -118,6 +118,68 @@ def _arg_type(kernel, n):
         return None
 
 
+def _a(value):
+    """value's type for a message: "None", "a list", "an int"."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def _value_hint(kernel, n, p, value):
+    """What to pass for argument n, a value (p: its ParamInfo, or None in
+    files from before "params"), where value is not one of its size: the
+    numpy scalar type, by the parameter's OpenCL C type where the device
+    says it, else by its size."""
+    size = p.bytes if p is not None and p.kind == "private" else None
+    if isinstance(value, np.generic) and size is not None and \
+            value.nbytes != size:
+        return f"; a {value.dtype} is {value.nbytes} bytes, the parameter " \
+            f"takes {size}"
+    if isinstance(value, (bool, int, float)) and \
+            not isinstance(value, np.generic):
+        hint = (f"; a Python {type(value).__name__} has no OpenCL size: pass "
+                "a numpy scalar of the parameter's type")
+    elif p is not None:
+        hint = (f"; {_a(value)} is no value of {size} bytes: pass a numpy "
+                "scalar of the parameter's type")
+    else:
+        return ""
+    ctype = _arg_type(kernel, n)
+    if ctype in _NUMPY_SCALARS:
+        hint += f", np.{_NUMPY_SCALARS[ctype]}({value!r:.20}) for a {ctype}" \
+            if isinstance(value, (bool, int, float)) else \
+            f", np.{_NUMPY_SCALARS[ctype]} for a {ctype}"
+    elif size in _NUMPY_BY_SIZE:
+        hint += f" ({size} bytes: {_NUMPY_BY_SIZE[size]})"
+    return hint
+
+
+def _arg_hint(kernel, n, p, value):
+    """Why set_arg refused value for argument n, in the parameter's terms
+    (p: its ParamInfo, or None in files from before "params"): what a
+    parameter of its kind takes from PyOpenCL, where value is not that."""
+    kind = p.kind if p is not None else "private"
+    got = _a(value)
+    if kind in ("global", "constant"):
+        if isinstance(value, np.ndarray):
+            return ("; a numpy array is host memory: pass a pyopencl.Buffer "
+                    "(cl.Buffer(ctx, flags, hostbuf=array) copies it to the "
+                    "device)")
+        if not isinstance(value, cl.MemoryObjectHolder):
+            return f"; {got} is no buffer: pass a pyopencl.Buffer (or None)"
+        return ""
+    if kind == "local":
+        if not isinstance(value, cl.LocalMemory):
+            return (f"; {got} is no local memory: pass "
+                    "cl.LocalMemory(BYTES), the bytes of local memory it "
+                    "points to")
+        return ""
+    if kind == "private":
+        return _value_hint(kernel, n, p, value)
+    return ""
+
+
 def _count(value):
     """value as an int, if it is an integer (a Python or numpy int, not a
     bool); else None."""
@@ -153,8 +215,9 @@ def _shape(name, what, value):
 class _Limits:
     """What a launch on one device may have (read_limits in
     runtime/launch.c): work-items per group (the device's and the kernel's
-    bound, and which it is), per dimension, and the largest global size
-    the device's size_t holds."""
+    bound, and which it is), per dimension, the largest global size the
+    device's size_t holds, and the local size the kernel was compiled for
+    (reqd_work_group_size; 0s: none)."""
 
     def __init__(self, kernel, dev):
         self.group_items = dev.max_work_group_size
@@ -167,6 +230,29 @@ class _Limits:
         self.dim_items = list(dev.max_work_item_sizes)
         bits = dev.address_bits
         self.max_size = (1 << (bits if 0 < bits < 64 else 64)) - 1
+        # A device that cannot say leaves the driver to refuse the launch.
+        try:
+            self.reqd = tuple(kernel.get_work_group_info(
+                cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, dev))
+        except cl.Error:
+            self.reqd = (0, 0, 0)
+        self.local_bytes = dev.local_mem_size
+        self._kernel, self._dev, self._own_local = kernel, dev, None
+
+    def own_local(self):
+        """The local memory the kernel declares itself, without what its
+        local pointer arguments get: read on a kernel object of its own,
+        whose arguments are unset (CL_KERNEL_LOCAL_MEM_SIZE counts what
+        they were set to, where a device counts them at all)."""
+        if self._own_local is None:
+            try:
+                fresh = cl.Kernel(self._kernel.program,
+                                  self._kernel.function_name)
+                self._own_local = fresh.get_work_group_info(
+                    cl.kernel_work_group_info.LOCAL_MEM_SIZE, self._dev)
+            except cl.Error:
+                self._own_local = 0
+        return self._own_local
 
 
 class Kernel:
@@ -189,6 +275,13 @@ class Kernel:
                 "program built from this output (built.NAME, built = "
                 f"prog.build(ctx)), not {kernel!r:.40}")
         name = kernel.function_name
+        # Commands of another context's queue fail with a bare
+        # INVALID_CONTEXT.
+        if queue.context != kernel.context:
+            raise ArgumentError(
+                "gsync_kernel_create: queue belongs to another context than "
+                f"kernel {name}'s: give a queue of the context its program "
+                "was built in")
         info = c.kernel(name)
         if info is None:
             raise KernelError(f'{c.path}: no kernel "{name}"')
@@ -236,7 +329,8 @@ class Kernel:
         self._last_groups = 0
         self._last_dim = 1
         self._last_shape = (1, 1, 1)
-        self.state = None
+        self._state = None
+        self._queue = queue  # the latest queue _check_queue passed
         self.watch_state = None  # watch(): a gsync.watch.Watch
         self._fit = {}  # groups_that_fit(): (device, local size) -> groups
         self._limits = {}  # device -> _Limits
@@ -257,7 +351,7 @@ class Kernel:
                 self.state = cl.Buffer(queue.context, cl.mem_flags.READ_WRITE,
                                        max(self.state_bytes, 4))
             except cl.Error as e:
-                raise cl_error("clCreateBuffer (state)", e) from None
+                raise self._state_error(queue, e) from None
             # The first launch waits on this fill through _last.
             self._zero(queue)
 
@@ -274,6 +368,68 @@ class Kernel:
                 last.wait()
             except cl.Error:
                 pass
+
+    def _state_error(self, queue, e):
+        """An OpenCLError for a state buffer that clCreateBuffer refused,
+        with its size and what it follows from, and where the device
+        allocates no buffer that large, how large one it does (state_fail
+        in runtime/launch.c)."""
+        err = cl_error("clCreateBuffer (state)", e)
+        i, g = self.info, self.max_groups
+        limit = ""
+        if err.code == cl.status_code.INVALID_BUFFER_SIZE:
+            limit = (", and the device allocates at most "
+                     f"{queue.device.max_mem_alloc_size} bytes at once "
+                     "(CL_DEVICE_MAX_MEM_ALLOC_SIZE): create the kernel for "
+                     "fewer work-groups")
+        return OpenCLError(
+            f"kernel {self.name}: {err}: the state for up to {g} work-groups "
+            f"(max_groups) is {self.state_bytes} bytes ({i.fixed_bytes} + "
+            f"{i.per_group_bytes} x {g}){limit}", err.code)
+
+    def _check_queue(self, queue, fn):
+        """Refuses a queue of another context than the kernel's, whose
+        commands fail with a bare INVALID_CONTEXT (gsli_check_queue in
+        runtime/launch.c); fn names the call for the message."""
+        if queue is None:
+            raise ArgumentError(f"{fn}: queue is NULL")
+        if queue == self._queue:
+            return
+        if queue.context != self.kernel.context:
+            raise ArgumentError(
+                f"{fn}: queue belongs to another context than kernel "
+                f"{self.name} (the one Program.kernel() was given)")
+        self._queue = queue
+
+    @property
+    def state(self):
+        """The hidden state buffer that every launch is given (None for a
+        kernel that reaches no global_barrier()): made here, of
+        ``state_bytes`` bytes (docs/constraints.md, "The state buffer")."""
+        return self._state
+
+    @state.setter
+    def state(self, buf):
+        # Every buffer the kernel is launched with passes here, those made
+        # by hand too: OpenCL refuses none that is too small, and the
+        # kernel would read and write past its end.
+        want = getattr(self, "state_bytes", 0)
+        if not self.info.global_barrier:
+            if buf is not None:
+                raise ArgumentError(f"kernel {self.name} reaches no "
+                                    "global_barrier(): it takes no state")
+        elif not isinstance(buf, cl.MemoryObjectHolder):
+            raise ArgumentError(
+                f"kernel {self.name}: the state must be a pyopencl.Buffer of "
+                f"{want} bytes, not {_a(buf)}")
+        elif buf.size < want:
+            raise ArgumentError(
+                f"kernel {self.name}: a state buffer of {buf.size} bytes is "
+                f"too small: launches of up to {self.max_groups} work-groups "
+                f"need {want} ({self.info.fixed_bytes} + "
+                f"{self.info.per_group_bytes} x {self.max_groups}), or the "
+                "kernel reads and writes past its end")
+        self._state = buf
 
     @property
     def num_args(self):
@@ -349,7 +505,40 @@ class Kernel:
                 f"kernel {i.name}: local size {ls} exceeds the "
                 f"{lim.group_items} work-items a work-group may have "
                 f"({lim.group_bound})")
+        if lim.reqd[0] and tuple(lim.reqd) != tuple(local) + (1,) * (
+                3 - len(local)):
+            raise LaunchError(
+                f"kernel {i.name}: local size "
+                f"{' x '.join(str(x) for x in local)} is not the one the "
+                "kernel was compiled for, reqd_work_group_size("
+                f"{', '.join(str(x) for x in lim.reqd)}): launch it with "
+                "that local size")
         return g
+
+    def _check_local(self, queue, args):
+        """Refuses local pointer arguments (cl.LocalMemory) that ask, with
+        the kernel's own local memory, for more than the device of queue
+        has: a driver may abort the process on such a launch (PoCL does)
+        rather than refuse it. _check has read the device's limits."""
+        sizes = [(n, a.size) for n, a in enumerate(args)
+                 if isinstance(a, cl.LocalMemory)]
+        if not sizes:
+            return
+        lim = self._limits[queue.device.int_ptr]
+        asked = sum(b for _, b in sizes)
+        own = 0 if asked > lim.local_bytes else lim.own_local()
+        if asked + own <= lim.local_bytes:
+            return
+        params = self.info.params or ()
+        what = ", ".join(
+            f"argument {n}"
+            + (f" ({params[n].name})" if n < len(params) and params[n].name
+               else "") + f" {b} bytes" for n, b in sizes)
+        raise LaunchError(
+            f"kernel {self.name}: its local memory ({what}"
+            + (f", its own {own} bytes" if own else "") + ") is more than "
+            f"the {lim.local_bytes} bytes the device has "
+            "(CL_DEVICE_LOCAL_MEM_SIZE)")
 
     def enqueue(self, queue, groups, local_size, *args, offset=None):
         """Sets the hidden argument (and args, the kernel's own arguments in
@@ -358,8 +547,7 @@ class Kernel:
         (gsync_enqueue_nd), with the global work offset offset (None:
         none). Returns at once: call finish() before trusting the
         results."""
-        if queue is None:
-            raise ArgumentError("gsync_enqueue_nd: queue is NULL")
+        self._check_queue(queue, "gsync_enqueue_nd")
         groups = _shape(self.name, "work-groups", groups)
         local = _shape(self.name, "local size", local_size)
         if offset is not None:
@@ -370,11 +558,14 @@ class Kernel:
                 f"kernel {self.name}: groups, local size and offset differ in "
                 "dimensions")
         if args and len(args) != self.num_args:
+            names = [p.name or "?" for p in self.info.params or ()]
             raise ArgumentError(
                 f"kernel {self.name}: takes {self.num_args} arguments besides "
-                f"its state, {len(args)} given")
+                "its state" + (f" ({', '.join(names)})" if names else "")
+                + f", {len(args)} given")
         with self._lock:
             total = self._check(queue, groups, local, offset)
+            self._check_local(queue, args)
             if (self.state is not None and not self.info.reset_by_kernel and
                     self._launched):
                 self._zero(queue)
@@ -417,32 +608,15 @@ class Kernel:
 
     def _arg_error(self, n, value, e):
         """An OpenCLError for argument n that set_arg refused, naming the
-        parameter and, for a Python number, the numpy type to pass."""
+        parameter and saying what it takes (_arg_hint)."""
         err = cl_error("clSetKernelArg", e)
         params = self.info.params or ()
+        p = params[n] if n < len(params) else None
         what = f"argument {n}"
-        if n < len(params):
-            p = params[n]
+        if p is not None:
             what += f" ({p.name}, {p.words})" if p.name else f" ({p.words})"
-        hint = ""
-        if isinstance(value, (bool, int, float)) and \
-                not isinstance(value, np.generic):
-            ctype = _arg_type(self.kernel, n)
-            size = (params[n].bytes if n < len(params) and
-                    params[n].kind == "private" else None)
-            hint = (f"; a Python {type(value).__name__} has no OpenCL size: "
-                    "pass a numpy scalar of the parameter's type")
-            if ctype in _NUMPY_SCALARS:
-                hint += f", np.{_NUMPY_SCALARS[ctype]}({value!r}) for a {ctype}"
-            elif size in _NUMPY_BY_SIZE:
-                hint += f" ({size} bytes: {_NUMPY_BY_SIZE[size]})"
-        elif isinstance(value, np.generic) and n < len(params) and \
-                params[n].kind == "private" and \
-                value.nbytes != params[n].bytes:
-            hint = (f"; a {value.dtype} is {value.nbytes} bytes, the "
-                    f"parameter takes {params[n].bytes}")
-        return OpenCLError(f"kernel {self.name}: {what}: {err}{hint}",
-                           err.code)
+        return OpenCLError(f"kernel {self.name}: {what}: {err}"
+                           f"{_arg_hint(self.kernel, n, p, value)}", err.code)
 
     def _launch_error(self, queue, local, e):
         """An OpenCLError for a launch the driver refused, saying what the
@@ -451,17 +625,8 @@ class Kernel:
         head = f"kernel {self.name}: {err}"
         wgi = cl.kernel_work_group_info
         if err.code == cl.status_code.INVALID_WORK_GROUP_SIZE:
-            try:
-                reqd = tuple(self.kernel.get_work_group_info(
-                    wgi.COMPILE_WORK_GROUP_SIZE, queue.device))
-            except cl.Error:
-                reqd = (0, 0, 0)
-            want = tuple(local) + (1,) * (3 - len(local))
-            if reqd[0] and reqd != want:
-                return OpenCLError(
-                    f"{head}: the kernel was compiled with "
-                    f"reqd_work_group_size({reqd[0]}, {reqd[1]}, {reqd[2]}); "
-                    "launch it with that local size", err.code)
+            # (A local size other than reqd_work_group_size is refused
+            # before the launch, _check.)
             try:
                 most = self.kernel.get_work_group_info(wgi.WORK_GROUP_SIZE,
                                                        queue.device)
@@ -541,8 +706,7 @@ class Kernel:
         pipe or device queue. Needs the program built with build_options()
         (MismatchError otherwise). Output with discovery needs none
         (ArgumentError); see gsync_groups_that_fit() in libgsync.h."""
-        if queue is None:
-            raise ArgumentError("gsync_groups_that_fit: queue is NULL")
+        self._check_queue(queue, "gsync_groups_that_fit")
         local = _shape(self.name, "local size", local_size)
         if self.state is None:
             raise ArgumentError(f"kernel {self.name} reaches no "
@@ -673,8 +837,7 @@ class Kernel:
         compiled in (Program.build(..., watch=True)).
         GSYNC_WATCH_CHANNEL=svm or none forces a channel (none where it
         does not work)."""
-        if queue is None:
-            raise ArgumentError("gsync_watch_enable: queue is NULL")
+        self._check_queue(queue, "gsync_watch_enable")
         return _watch.enable(self, queue)
 
     def progress(self):
@@ -700,8 +863,7 @@ class Kernel:
         """Waits for the latest launch and says how it ended: a LaunchInfo,
         or LaunchAborted (the launch's results are not valid; the state is
         zeroed again for the next launch)."""
-        if queue is None:
-            raise ArgumentError("gsync_finish: queue is NULL")
+        self._check_queue(queue, "gsync_finish")
         with self._lock:
             return self._finish(queue)
 

@@ -150,7 +150,7 @@ def _share_state(k, w, queue):
     it; no launch of k is in flight."""
     flags = (cl.svm_mem_flags.READ_WRITE | cl.svm_mem_flags.SVM_FINE_GRAIN_BUFFER
              | cl.svm_mem_flags.SVM_ATOMICS)
-    words = max(k.state_bytes, 4) // 4
+    words = (max(k.state_bytes, 4) + 3) // 4  # 2 bytes per group: round up
     svm = cl.svm_empty(queue.context, flags, words, np.uint32)
     svm[:] = 0
     try:

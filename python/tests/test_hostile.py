@@ -7,6 +7,7 @@ import gc
 import os
 import re
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -316,7 +317,7 @@ def test_a_kernel_that_is_not_utf8(context, queue, tmp_path):
     path.write_bytes(LATIN1)
     prog = gsync.rewrite(path)
     assert b"Gr\xfc\xdfe" in prog.source.encode("utf-8", "surrogateescape")
-    assert gsync.rewrite(LATIN1).source.encode(
+    assert gsync.rewrite(source=LATIN1).source.encode(
         "utf-8", "surrogateescape").count(b"Gr\xfc\xdfe") == 1
     assert _fill(context, queue, prog) == 42
     subprocess.run([gsync.find_tool(), str(path), "-o",
@@ -417,3 +418,21 @@ def test_the_fingerprint_of_any_file_name_and_option(context, queue, tmp_path,
                     "-DNOTE=a/b\té"], check=True)
     prog = gsync.load(js, source_path=out)
     assert _fill(context, queue, prog) == 42
+
+
+@pytest.mark.parametrize("missing", ["pyopencl", "numpy"])
+def test_a_python3_without_pyopencl(missing):
+    """Imported by a python3 that cannot import PyOpenCL or numpy (one of
+    pyenv, conda or a virtual environment, first on PATH), the package says
+    what it needs and which python3 has it on Debian, beyond "No module
+    named 'pyopencl'"."""
+    r = subprocess.run(
+        [sys.executable, "-c",
+         f"import sys; sys.modules[{missing!r}] = None; import gsync"],
+        capture_output=True, text=True)
+    assert r.returncode != 0
+    assert f"gsync needs numpy and PyOpenCL, which {sys.executable} cannot " \
+        "import" in r.stderr
+    assert "python3-numpy and python3-pyopencl, for /usr/bin/python3; run " \
+        "that, with PYTHONPATH naming the directory that holds gsync" \
+        in r.stderr

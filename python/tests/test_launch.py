@@ -3,6 +3,7 @@ example against numpy, global offsets, aborts, and the launches libgsync
 refuses."""
 import json
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -19,10 +20,18 @@ import heat  # noqa: E402  examples/heat.py
 
 
 def test_heat_example_matches_numpy(capsys):
+    """The example checks itself; where fewer work-groups took part than
+    were launched, the line after says how many, why and what it means."""
     assert heat.main(["--groups", "8", "--local", "16", "--steps", "50"]) == 0
     out = capsys.readouterr().out
     assert "result:       matches the numpy reference" in out
-    assert re.search(r"took part:    [1-8] work-groups of the 8 launched", out)
+    took = re.search(r"took part:    ([1-8]) work-groups? of the 8 launched\n"
+                     r"(.*)", out)
+    assert took
+    assert took[1] == "8" or took[2].startswith(
+        f"note:         {took[1]} of the 8 work-groups launched took part in "
+        f"the global barrier: discovery admitted only the {took[1]} that the "
+        "device ran at once")
 
 
 def test_heat_example_from_files(tmp_path, capsys):
@@ -59,7 +68,7 @@ def test_global_offset(context, queue, rewritten, discovery, groups, local,
                        offset):
     """Work-items see get_global_id() = the offset + their place in the
     virtual grid, with and without discovery: each place once."""
-    prog = rewritten(IDS, discovery=discovery, barrier="flip")
+    prog = rewritten(source=IDS, discovery=discovery, barrier="flip")
     k = prog.kernel(queue, prog_build(prog, context).ids, max_groups=8)
     n = 4096
     out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 8 * n)
@@ -205,13 +214,180 @@ def test_launch_errors_name_the_cause(context, queue, rewritten):
         fresh.enqueue(queue, 2, 8)
     reqd = rewritten(os.path.join(SRC, "test", "run", "Inputs", "reqd.cl"))
     kr = reqd.kernel(queue, reqd.build(context).reqd, max_groups=4)
-    with pytest.raises(gsync.OpenCLError, match=re.escape(
-            "kernel reqd: clEnqueueNDRangeKernel failed: "
-            "CL_INVALID_WORK_GROUP_SIZE (-54): the kernel was compiled with "
-            "reqd_work_group_size(16, 1, 1); launch it with that local "
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            "kernel reqd: local size 8 is not the one the kernel was compiled "
+            "for, reqd_work_group_size(16, 1, 1): launch it with that local "
             "size")):
         kr.enqueue(queue, 2, 8, a, n)
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            "local size 8 x 2 is not the one the kernel was compiled for")):
+        kr.enqueue(queue, (2, 1), (8, 2), a, n)
     assert 1 <= kr(queue, 2, 16, a, n).participants <= 2
+
+
+ARGS = """
+kernel void args(global uint *a, local uint *t, uint n) {
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+    a[i] = 1;
+  global_barrier();
+}"""
+
+
+def test_a_wrong_number_of_arguments(context, queue, rewritten):
+    """A launch given too few or too many arguments (the state among them)
+    says how many the kernel takes, and which."""
+    prog = rewritten(source=ARGS, barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).args, max_groups=4)
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64)
+    for args in ((a, cl.LocalMemory(64)),
+                 (a, cl.LocalMemory(64), np.uint32(64), k.state)):
+        with pytest.raises(gsync.ArgumentError, match=re.escape(
+                "kernel args: takes 3 arguments besides its state (a, t, n), "
+                f"{len(args)} given")):
+            k.enqueue(queue, 2, 8, *args)
+
+
+@pytest.mark.parametrize("n, value, says", [
+    (0, np.zeros(4, np.uint32), "argument 0 (a, a global pointer): "
+     "clSetKernelArg failed: CL_INVALID_ARG_SIZE (-51); a numpy array is "
+     "host memory: pass a pyopencl.Buffer (cl.Buffer(ctx, flags, "
+     "hostbuf=array) copies it to the device)"),
+    (0, [1, 2], "; a list is no buffer: pass a pyopencl.Buffer (or None)"),
+    (0, cl.LocalMemory(16), "; a LocalMemory is no buffer"),
+    (1, 16, "argument 1 (t, a local pointer): clSetKernelArg failed: "
+     "CL_INVALID_VALUE (-30); an int is no local memory: pass "
+     "cl.LocalMemory(BYTES), the bytes of local memory it points to"),
+    (1, None, "; None is no local memory: pass cl.LocalMemory(BYTES)"),
+    (2, None, "argument 2 (n, a value of 4 bytes): clSetKernelArg failed: "
+     "CL_INVALID_ARG_SIZE (-51); None is no value of 4 bytes: pass a numpy "
+     "scalar of the parameter's type"),
+    (2, "x", "; a str is no value of 4 bytes: pass a numpy scalar"),
+    (2, 1.5, "; a Python float has no OpenCL size: pass a numpy scalar"),
+    (2, np.float64(1), "; a float64 is 8 bytes, the parameter takes 4"),
+])
+def test_an_argument_of_the_wrong_kind(context, queue, rewritten, n, value,
+                                       says):
+    """An argument set_arg refuses is named, with what its parameter takes
+    from PyOpenCL, for every kind of parameter (a bare INVALID_VALUE or
+    INVALID_ARG_SIZE before, but for a Python number's)."""
+    prog = rewritten(source=ARGS, barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).args, max_groups=4)
+    args = [cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64),
+            cl.LocalMemory(64), np.uint32(64)]
+    args[n] = value
+    with pytest.raises(gsync.OpenCLError, match=re.escape(says)) as e:
+        k.enqueue(queue, 2, 8, *args)
+    assert str(e.value).startswith(f"kernel args: argument {n} (")
+
+
+def test_more_local_memory_than_the_device_has(context, queue, rewritten,
+                                               device):
+    """Local pointer arguments that ask for more local memory than the
+    device has are refused before the launch, naming them (PoCL aborted
+    the process on cl.LocalMemory(1 << 30)); with the kernel's own local
+    memory, as much as the device has is too much."""
+    prog = rewritten(source=ARGS.replace(
+        "global_barrier();", "local uint own[64];\n  own[get_local_id(0)] "
+        "= n;\n  global_barrier();\n  a[0] += own[0];"), barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).args, max_groups=4)
+    a = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 64)
+    have = device.local_mem_size
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            f"kernel args: its local memory (argument 1 (t) {1 << 30} bytes) "
+            f"is more than the {have} bytes the device has "
+            "(CL_DEVICE_LOCAL_MEM_SIZE)")):
+        k.enqueue(queue, 2, 8, a, cl.LocalMemory(1 << 30), np.uint32(64))
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            f"(argument 1 (t) {have} bytes, its own ")):
+        k.enqueue(queue, 2, 8, a, cl.LocalMemory(have), np.uint32(64))
+    assert 1 <= k(queue, 2, 8, a, cl.LocalMemory(64),
+                  np.uint32(64)).participants <= 2
+
+
+def test_a_state_set_by_hand_is_checked(context, queue, rewritten):
+    """OpenCL takes a state buffer of any size, and the kernel then reads
+    and writes past its end: one set by hand must hold what the
+    constraints ask for, and a kernel without a barrier takes none."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    k = prog.kernel(queue, prog_build(prog, context).stencil, max_groups=4)
+    want = k.state_bytes
+    with pytest.raises(gsync.ArgumentError, match=re.escape(
+            "kernel stencil: a state buffer of 4 bytes is too small: launches "
+            f"of up to 4 work-groups need {want} ({k.info.fixed_bytes} + "
+            f"{k.info.per_group_bytes} x 4), or the kernel reads and writes "
+            "past its end")):
+        k.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+    with pytest.raises(gsync.ArgumentError, match="must be a pyopencl.Buffer "
+                       f"of {want} bytes, not None"):
+        k.state = None
+    k.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, want)
+    plain = rewritten(source="kernel void k(global int *a) { a[0] = 1; }")
+    kp = plain.kernel(queue, prog_build(plain, context).k, max_groups=4)
+    assert kp.state is None
+    with pytest.raises(gsync.ArgumentError, match="takes no state"):
+        kp.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+
+
+def test_a_queue_of_another_context(context, queue, rewritten, device):
+    """Every call that takes a queue refuses one of another context than
+    the kernel's, naming it (a bare INVALID_CONTEXT before, from the
+    state's zeroing, the launch or the read of the state; test/run/
+    misuse.test for C)."""
+    other = cl.CommandQueue(cl.Context([device]))
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    built = prog_build(prog, context)
+    with pytest.raises(gsync.ArgumentError, match=re.escape(
+            "gsync_kernel_create: queue belongs to another context than "
+            "kernel stencil's")):
+        prog.kernel(other, built.stencil, max_groups=4)
+    k = prog.kernel(queue, built.stencil, max_groups=4)
+    want = re.escape("queue belongs to another context than kernel stencil "
+                     "(the one Program.kernel() was given)")
+    args = stencil_args(context)
+    with pytest.raises(gsync.ArgumentError, match="gsync_enqueue_nd: " + want):
+        k.enqueue(other, 2, 8, *args)
+    with pytest.raises(gsync.ArgumentError, match=want):
+        k(other, 2, 8, *args)
+    assert 1 <= k(queue, 2, 8, *args).participants <= 2
+    with pytest.raises(gsync.ArgumentError, match="gsync_finish: " + want):
+        k.finish(other)
+    with pytest.raises(gsync.ArgumentError, match=want):
+        k.watch(other)
+    nd = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip",
+                   discovery=False)
+    knd = nd.kernel(queue, prog_build(nd, context).stencil, max_groups=4)
+    with pytest.raises(gsync.ArgumentError, match=want):
+        knd.groups_that_fit(other, 8)
+
+
+def test_a_state_larger_than_the_device_allocates(context, queue,
+                                                  rewritten):
+    """A state the device cannot allocate says how large it is, why, and
+    the most the device allocates (a bare INVALID_BUFFER_SIZE before)."""
+    prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="atomic-or")
+    built = prog_build(prog, context)
+    with pytest.raises(gsync.OpenCLError, match=re.escape(
+            "kernel stencil: clCreateBuffer (state) failed: "
+            "CL_INVALID_BUFFER_SIZE (-61): the state for up to 1099511627776 "
+            "work-groups (max_groups) is 8796093022464 bytes (256 + 8 x "
+            "1099511627776), and the device allocates at most "
+            f"{context.devices[0].max_mem_alloc_size} bytes at once")):
+        prog.kernel(queue, built.stencil, max_groups=1 << 40)
+
+
+def test_fit_probe_of_another_local_size_than_reqd(context, queue,
+                                                     rewritten):
+    """The probe of how many work-groups fit is a launch too: a local size
+    other than the kernel's reqd_work_group_size is refused, naming both
+    (the driver's bare CL_INVALID_WORK_GROUP_SIZE before)."""
+    reqd = rewritten(os.path.join(SRC, "test", "run", "Inputs", "reqd.cl"),
+                     discovery=False)
+    k = reqd.kernel(queue, reqd.build(context).reqd, max_groups=8)
+    with pytest.raises(gsync.LaunchError, match=re.escape(
+            "kernel reqd: local size 8 is not the one the kernel was compiled "
+            "for, reqd_work_group_size(16, 1, 1)")):
+        k.groups_that_fit(queue, 8)
+    assert 1 <= k.groups_that_fit(queue, 16) <= 8
 
 
 def test_mismatched_output(context, queue, rewritten):
@@ -243,7 +419,7 @@ def test_unknown_kernel(context, queue, rewritten):
 
 
 def test_rewrite_text_with_defines(context, queue):
-    prog = gsync.rewrite("""
+    prog = gsync.rewrite(source="""
 kernel void fill(global int *a, global int *b) {
   a[get_global_id(0)] = VALUE;
   global_barrier();
@@ -262,26 +438,60 @@ kernel void fill(global int *a, global int *b) {
 
 def test_rewrite_refused():
     with pytest.raises(gsync.RewriteError) as e:
-        gsync.rewrite("kernel void k(global int *a) {\n"
-                      "  if (get_global_id(0)) global_barrier();\n}\n")
+        gsync.rewrite(source="kernel void k(global int *a) {\n"
+                              "  if (get_global_id(0)) global_barrier();\n}\n")
     assert e.value.exit_status == 1
     assert re.search(r"<stdin>:2:\d+: error", e.value.diagnostics)
 
 
-@pytest.mark.parametrize("path", ["nothere.cl", "kernels/nothere.cl",
-                                  "my kernel (copy).cl"])
+@pytest.mark.parametrize("path", [
+    "nothere.cl", "kernels/nothere.cl", "my kernel (copy).cl",
+    pathlib.Path("nothere.cl"), b"nothere.cl"])
 def test_rewrite_a_mistyped_path(tmp_path, monkeypatch, path):
-    """A str of one line that is no kernel text is a path: a missing file
-    is FileNotFoundError naming it, never the text parsed as a kernel."""
+    """The first argument is a path: one that names no file is
+    FileNotFoundError naming it, never its text parsed as a kernel (it was
+    "<stdin>:1:1: error: expected identifier or '('")."""
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(FileNotFoundError, match="no such kernel file") as e:
+    with pytest.raises(FileNotFoundError,
+                       match="no such kernel file.*source=") as e:
         gsync.rewrite(path)
     assert e.value.filename == path
 
 
-def test_rewrite_a_one_line_kernel_text():
-    prog = gsync.rewrite("kernel void k(global int *a) { a[0] = 1; }")
+@pytest.mark.parametrize("name", ["a;b.cl", "{x}.cl"])
+def test_rewrite_a_file_whose_name_looks_like_text(tmp_path, monkeypatch,
+                                                   name):
+    """A file that exists is the input whatever its name holds."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("kernel void k(global int *a) { a[0] = 1; }")
+    assert gsync.rewrite(name).constraints.path == f"{name} (rewritten)"
+
+
+def test_rewrite_source_text():
+    prog = gsync.rewrite(source="kernel void k(global int *a) { a[0] = 1; }")
     assert "kernel void k" in prog.source
+    assert prog.constraints.path == "<source> (rewritten)"
+    assert "kernel void k" in gsync.rewrite(
+        source=b"kernel void k(global int *a) { a[0] = 1; }").source
+
+
+def test_rewrite_text_as_first_argument_is_deprecated():
+    """Text as the first argument, as before source=, still works where it
+    can be no file's name, and says to pass source=."""
+    with pytest.warns(DeprecationWarning, match="pass it as source="):
+        prog = gsync.rewrite("kernel void k(global int *a) { a[0] = 1; }")
+    assert "kernel void k" in prog.source
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    ((), {}, "give a kernel file's path, or its text as source="),
+    (("k.cl",), {"source": "kernel void k() {}"}, "not both"),
+    ((), {"source": 42}, "source= is OpenCL C text"),
+    ((42,), {}, "path is a str, bytes or path-like object, not int"),
+])
+def test_rewrite_input_misuse(args, kwargs, message):
+    with pytest.raises(TypeError, match=message):
+        gsync.rewrite(*args, **kwargs)
 
 
 def test_threads_take_turns(context, rewritten):
@@ -314,7 +524,7 @@ def test_builds_optimised_everywhere(device, rewritten, discovery):
     # The output is right on PoCL built optimised (its anchors,
     # docs/pocl.md, section 6): no device gets -cl-opt-disable, so a host
     # that builds it its own way builds the same kernel.
-    prog = rewritten(IDS, discovery=discovery, barrier="flip")
+    prog = rewritten(source=IDS, discovery=discovery, barrier="flip")
     assert "-cl-opt-disable" not in prog.build_options(device).split()
 
 
@@ -423,7 +633,7 @@ def test_groups_that_fit_sets_every_kind_of_argument(context, queue,
     and a scalar by value, none of them set: the probe runs with the
     sizes the constraints' "params" give, and a launch of that many
     groups completes."""
-    prog = rewritten(PARAMS, barrier="flip", discovery=False,
+    prog = rewritten(source=PARAMS, barrier="flip", discovery=False,
                      spin_limit="2s")
     kinds = [(p.kind, p.bytes) for p in
              prog.constraints.kernel("all_kinds").params]
@@ -441,7 +651,7 @@ def test_groups_that_fit_refuses_an_image(context, queue, rewritten, device):
     naming the parameter."""
     if not device.image_support:
         pytest.skip("the device has no images")
-    prog = rewritten("""
+    prog = rewritten(source="""
 kernel void img(read_only image2d_t src, global float *out) {
   global_barrier();
   out[0] = read_imagef(src, (int2)(0, 0)).x;

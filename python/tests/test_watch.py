@@ -192,3 +192,17 @@ def test_no_channel(context, queue, device, monkeypatch):
     assert s.run_ok(10)
     with pytest.raises(gsync.DeviceError):
         s.k.cancel()
+
+
+def test_a_watched_state_holds_every_byte(context, queue):
+    """The state moved into fine-grained SVM has all the bytes the
+    constraints ask for: with the tree barrier's 2 per work-group and an
+    odd count, 518 (it was rounded down to whole words, 516), which the
+    state's size check refuses."""
+    prog = gsync.rewrite(os.path.join(KERNELS, "stencil.cl"), barrier="tree")
+    k = prog.kernel(queue, prog.build(context, watch=True).stencil,
+                    max_groups=3)
+    assert k.state_bytes % 4 != 0
+    if not k.watch(queue).progress:
+        pytest.skip("no fine-grained SVM: the state stays where it was")
+    assert k.state.size >= k.state_bytes

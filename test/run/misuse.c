@@ -15,9 +15,10 @@
  * constraints edited after the rewrite), image.cl and image.json
  * (Inputs/image.cl rewritten with --no-discovery: an image for parameter
  * 2), reqd.cl and reqd.json (Inputs/reqd.cl rewritten: a kernel
- * with reqd_work_group_size) and fifo, a FIFO; scratch files are made there
- * too. With --threads, only the case of two threads on one handle and a
- * third on another of its cl_kernel, which needs out.cl and out.json alone
+ * with reqd_work_group_size), reqd-nd.cl and reqd-nd.json (the same with
+ * --no-discovery) and fifo, a FIFO; scratch files are made there too. With
+ * --threads, only the case of two threads on one handle and a third on
+ * another of its cl_kernel, which needs out.cl and out.json alone
  * (test/run/tsan.test runs it under ThreadSanitizer). Exit status 0 when
  * every case passed.
  */
@@ -552,6 +553,17 @@ static void kernel_create(gsync_program *gp, cl_kernel k, cl_mem buf) {
          gsync_kernel_create(gp, ctx, queue, k, SIZE_MAX / 4, &gk, err,
                              sizeof err),
          GSYNC_ERR_OPENCL, err);
+  char want[128];
+  snprintf(want, sizeof want,
+           "the state for up to %zu work-groups "
+           "(max_groups) is ",
+           SIZE_MAX / 4);
+  check("gsync_kernel_create: ... says how large the state is, and the most "
+        "the device allocates",
+        strstr(err, "kernel stencil: clCreateBuffer (state) failed: "
+                    "CL_INVALID_BUFFER_SIZE (-61): ") != NULL &&
+            strstr(err, want) != NULL &&
+            strstr(err, "the device allocates at most ") != NULL);
 
   char *nd = slurp("nd.cl");
   cl_program ndp = build(nd, gsync_program_build_options(gp, dev));
@@ -722,9 +734,10 @@ static void threads(gsync_program *gp, cl_kernel k, gsync_kernel *gk) {
   gsync_kernel_release(other);
 }
 
-/* What a launch the driver refuses says: the local size a kernel was
- * compiled for (reqd.cl: 16), the most work-items a kernel can have, and
- * the arguments a kernel is missing, where OpenCL's code names none. */
+/* What a launch the driver would refuse says, where OpenCL's code names
+ * nothing: the local size a kernel was compiled for (reqd.cl: 16), refused
+ * before the launch and before the probe of how many fit, and the
+ * arguments a kernel is missing. */
 static void launch_errors(gsync_program *gp, cl_program prog, cl_mem buf) {
   char err[ERRLEN];
   cl_int rc;
@@ -757,12 +770,18 @@ static void launch_errors(gsync_program *gp, cl_program prog, cl_mem buf) {
   gsync_kernel_create(rp, ctx, queue, k, 4, &gk, err, sizeof err);
   expect("gsync_enqueue: another local size than reqd_work_group_size",
          gsync_enqueue(gk, queue, 2, 8, NULL, err, sizeof err),
-         GSYNC_ERR_OPENCL, err);
+         GSYNC_ERR_LAUNCH, err);
   check("gsync_enqueue: ... names the size the kernel was compiled for",
-        strstr(err, "kernel reqd: clEnqueueNDRangeKernel failed: "
-                    "CL_INVALID_WORK_GROUP_SIZE (-54): the kernel was "
-                    "compiled with reqd_work_group_size(16, 1, 1); launch it "
-                    "with that local size") != NULL);
+        strcmp(err, "kernel reqd: local size 8 is not the one the kernel was "
+                    "compiled for, reqd_work_group_size(16, 1, 1): launch it "
+                    "with that local size") == 0);
+  size_t groups2[2] = {2, 1}, local2[2] = {8, 2};
+  expect("gsync_enqueue_nd: 8 x 2 for reqd_work_group_size(16, 1, 1)",
+         gsync_enqueue_nd(gk, queue, 2, NULL, groups2, local2, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  check("gsync_enqueue_nd: ... names both sizes",
+        strstr(err, "local size 8 x 2 is not the one the kernel was compiled "
+                    "for, reqd_work_group_size(16, 1, 1)") != NULL);
   expect("gsync_enqueue: the local size of reqd_work_group_size",
          gsync_enqueue(gk, queue, 2, 16, NULL, err, sizeof err), GSYNC_OK, err);
   cl_uint parts = 0;
@@ -773,6 +792,113 @@ static void launch_errors(gsync_program *gp, cl_program prog, cl_mem buf) {
   clReleaseProgram(p);
   free(source);
   gsync_program_release(rp);
+
+  /* The probe of how many fit is a launch too: the driver refused it with
+   * a bare CL_INVALID_WORK_GROUP_SIZE (-54). */
+  if (gsync_program_load(in_dir("reqd-nd.json"), &rp, err, sizeof err)) {
+    fprintf(stderr, "libgsync-misuse: %s\n", err);
+    exit(2);
+  }
+  source = slurp("reqd-nd.cl");
+  p = build(source, gsync_program_build_options(rp, dev));
+  k = clCreateKernel(p, "reqd", &rc);
+  gk = NULL;
+  gsync_kernel_create(rp, ctx, queue, k, 8, &gk, err, sizeof err);
+  size_t local = 8, fit = 0;
+  expect("gsync_groups_that_fit: another local size than "
+         "reqd_work_group_size",
+         gsync_groups_that_fit(gk, queue, 1, &local, &fit, err, sizeof err),
+         GSYNC_ERR_LAUNCH, err);
+  check("gsync_groups_that_fit: ... names the size the kernel was compiled "
+        "for",
+        strstr(err, "kernel reqd: local size 8 is not the one the kernel was "
+                    "compiled for, reqd_work_group_size(16, 1, 1)") != NULL);
+  local = 16;
+  expect("gsync_groups_that_fit: the local size of reqd_work_group_size",
+         gsync_groups_that_fit(gk, queue, 1, &local, &fit, err, sizeof err),
+         GSYNC_OK, err);
+  gsync_kernel_release(gk);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  free(source);
+  gsync_program_release(rp);
+}
+
+/* A context or queue other than the kernel's, which every command on its
+ * state would refuse with a bare CL_INVALID_CONTEXT (-34): refused by
+ * name before any. k is the stencil kernel of ctx's program gp, built
+ * as out.cl; nd.cl, built here, gives the probe of how many fit. */
+static void other_context(gsync_program *gp, cl_kernel k) {
+  char err[ERRLEN];
+  cl_int rc;
+  cl_context ctx2 = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+  cl_command_queue q2 =
+      clCreateCommandQueueWithProperties(ctx2, dev, NULL, &rc);
+  gsync_kernel *gk = NULL;
+  expect("gsync_kernel_create: ctx other than the kernel's",
+         gsync_kernel_create(gp, ctx2, q2, k, 4, &gk, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  check("gsync_kernel_create: ... says so",
+        strcmp(err, "gsync_kernel_create: kernel belongs to another context "
+                    "than ctx (kernel stencil): give the context its program "
+                    "was built in, and a queue of it") == 0);
+  expect("gsync_kernel_create: a queue of another context",
+         gsync_kernel_create(gp, ctx, q2, k, 4, &gk, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  check("gsync_kernel_create: ... says so",
+        strstr(err, "queue belongs to another context than ctx") != NULL);
+  gsync_kernel_create(gp, ctx, queue, k, 4, &gk, err, sizeof err);
+  const char *want = "queue belongs to another context than kernel stencil "
+                     "(the one gsync_kernel_create was given)";
+  expect("gsync_enqueue: a queue of another context",
+         gsync_enqueue(gk, q2, 2, 16, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  check("gsync_enqueue: ... says so", strstr(err, want) != NULL);
+  size_t groups[2] = {2, 1}, local[2] = {16, 1};
+  expect("gsync_enqueue_nd: a queue of another context",
+         gsync_enqueue_nd(gk, q2, 2, NULL, groups, local, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  cl_uint parts = 0;
+  expect("gsync_enqueue: ... and then on the kernel's",
+         gsync_enqueue(gk, queue, 2, 16, &parts, err, sizeof err), GSYNC_OK,
+         err);
+  expect("gsync_finish: a queue of another context",
+         gsync_finish(gk, q2, &parts, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
+  check("gsync_finish: ... says so", strstr(err, want) != NULL);
+  expect("gsync_finish_nd: a queue of another context",
+         gsync_finish_nd(gk, q2, NULL, err, sizeof err), GSYNC_ERR_ARGUMENT,
+         err);
+  expect("gsync_watch_enable: ctx other than the kernel's",
+         gsync_watch_enable(gk, ctx2, dev, q2, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  check("gsync_watch_enable: ... says so",
+        strstr(err, "ctx is another context than kernel stencil's") != NULL);
+  expect("gsync_watch_enable: a queue of another context",
+         gsync_watch_enable(gk, ctx, dev, q2, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  gsync_kernel_release(gk);
+
+  gsync_program *ndp = NULL;
+  char *nd = slurp("nd.cl");
+  if (gsync_program_load(in_dir("nd.json"), &ndp, err, sizeof err) == 0) {
+    cl_program p = build(nd, gsync_program_build_options(ndp, dev));
+    cl_kernel nk = clCreateKernel(p, "stencil", &rc);
+    gk = NULL;
+    gsync_kernel_create(ndp, ctx, queue, nk, 4, &gk, err, sizeof err);
+    size_t fit = 0;
+    expect("gsync_groups_that_fit: a queue of another context",
+           gsync_groups_that_fit(gk, q2, 1, local, &fit, err, sizeof err),
+           GSYNC_ERR_ARGUMENT, err);
+    check("gsync_groups_that_fit: ... says so", strstr(err, want) != NULL);
+    gsync_kernel_release(gk);
+    clReleaseKernel(nk);
+    clReleaseProgram(p);
+  }
+  gsync_program_release(ndp);
+  free(nd);
+  clReleaseCommandQueue(q2);
+  clReleaseContext(ctx2);
 }
 
 /* gsync_launch_note: nothing to say where every launched group took part
@@ -883,6 +1009,8 @@ int main(int argc, char **argv) {
   gsync_kernel_release(gk);
   if (!threads_only) {
     launch_errors(gp, prog, buf);
+    other_context(gp, k);
+
     launch_note();
     for (int s = GSYNC_OK; s <= GSYNC_ERR_CANCELLED; s++)
       check(gsync_status_name((gsync_status)s),
