@@ -82,6 +82,46 @@ gsync_status gsli_timeout_error(const gsync_kernel *k, const cl_uint *rec,
       limit);
 }
 
+/* Fills info's fields from end on from the abort record rec of a launch
+ * of k that ended early, and the state's words. */
+static void record_end(const gsync_kernel *k, const cl_uint *rec,
+                       const cl_uint *words, gsync_launch_info *info) {
+  int timed = k->info.abort_bytes >= ABORT_RECORD_BYTES;
+  switch (rec[ABORT_KIND]) {
+  case ABORTED_IN_BARRIER:
+    info->end = GSYNC_END_BARRIER;
+    info->site = rec[ABORT_SITE];
+    break;
+  case ABORTED_IN_DISCOVERY:
+    info->end = GSYNC_END_DISCOVERY;
+    break;
+  case ABORTED_BY_CANCEL:
+  case ABORTED_AT_DEADLINE:
+    if (k->watch.prepare) {
+      info->end = rec[ABORT_KIND] == ABORTED_BY_CANCEL ? GSYNC_END_CANCELLED
+                                                       : GSYNC_END_DEADLINE;
+      info->barriers = words[WATCH_BARRIERS];
+      if (info->end == GSYNC_END_DEADLINE)
+        info->deadline_ms = words[WATCH_DEADLINE_MS];
+      return;
+    }
+    /* Not watched: reported as a barrier's abort (gsli_timeout_error). */
+    info->end = GSYNC_END_BARRIER;
+    info->site = rec[ABORT_SITE];
+    break;
+  default:
+    info->end = GSYNC_END_BARRIER;
+    info->site = rec[ABORT_SITE];
+  }
+  info->group = rec[ABORT_GROUP];
+  info->launch_group = rec[ABORT_REAL_GROUP];
+  info->arrived = rec[ABORT_ARRIVED];
+  info->expected = rec[ABORT_EXPECTED];
+  info->waited_ms = timed ? rec[ABORT_WAITED_MS] : 0xffffffffu;
+  if (timed)
+    info->launched = rec[ABORT_LAUNCHED];
+}
+
 /* Waits for k's latest launch, with k->lock held; reads the participant
  * count, the virtual grid and the abort record in one read of the state's
  * fixed words, into *info (every field). A launch that aborted leaves the state
@@ -102,6 +142,9 @@ gsync_status gsli_finish_launch(gsync_kernel *k, cl_command_queue queue,
   /* gsli_poll_cap_prepare caps only launches of more groups than the cap */
   info->polled = k->last_cap != 0 ? k->last_cap : (cl_uint)k->last_groups;
   info->launched = (cl_uint)k->last_groups;
+  info->end = GSYNC_END_COMPLETED;
+  info->site = info->group = info->launch_group = info->arrived = 0;
+  info->expected = info->waited_ms = info->barriers = info->deadline_ms = 0;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
     if ((rc = gsli_wait_latest(k)) != CL_SUCCESS)
@@ -134,6 +177,7 @@ gsync_status gsli_finish_launch(gsync_kernel *k, cl_command_queue queue,
   int learn = k->cap_unread;
   k->cap_unread = 0;
   if (rec != NULL && rec[ABORT_KIND] != 0) {
+    record_end(k, rec, words, info);
     st = gsli_zero_state(k, queue, err, errlen);
     if (st == GSYNC_OK && k->watch.prepare &&
         (rec[ABORT_KIND] == ABORTED_BY_CANCEL ||
@@ -190,7 +234,9 @@ gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
   if (st == GSYNC_OK)
     st = gsli_finish_launch(k, queue, &all, err, errlen);
   pthread_mutex_unlock(&k->lock);
-  if (st == GSYNC_OK && info != NULL && info->size > sizeof info->size) {
+  if ((st == GSYNC_OK || st == GSYNC_ERR_TIMEOUT ||
+       st == GSYNC_ERR_CANCELLED) &&
+      info != NULL && info->size > sizeof info->size) {
     size_t n = info->size < sizeof all ? info->size : sizeof all;
     all.size = info->size;
     memcpy(info, &all, n);

@@ -223,6 +223,19 @@ void gsync_kernel_release(gsync_kernel *k) {
   free(k);
 }
 
+gsync_status gsync_kernel_state(gsync_kernel *k, cl_mem *state, size_t *bytes,
+                                char *err, size_t errlen) {
+  if (k == NULL || state == NULL)
+    return gsli_null_argument(err, errlen, "gsync_kernel_state",
+                              k == NULL ? "k" : "state");
+  pthread_mutex_lock(&k->lock);
+  *state = k->state;
+  if (bytes != NULL)
+    *bytes = k->state_bytes;
+  pthread_mutex_unlock(&k->lock);
+  return GSYNC_OK;
+}
+
 /* Checks a launch shape against the constraints and create-time bound.
  * Returns GSYNC_OK or GSYNC_ERR_LAUNCH with the reason. */
 static gsync_status check_launch(const gsync_kernel *k, size_t groups,

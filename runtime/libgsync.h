@@ -145,8 +145,8 @@ gsync_status gsync_program_check_source(const gsync_program *program,
 
 /* What a loaded program's constraints say, for a host that makes its own
  * launches and needs the kernels' state numbers (the gsync Python package
- * launches through PyOpenCL and reads them here, so that libgsync alone
- * reads and checks the file). The caller sets size to the struct's
+ * reads the parameters here for its messages on PyOpenCL's arguments, and
+ * launches through libgsync). The caller sets size to the struct's
  * sizeof; fields past it are neither read nor written, so that the
  * structs can grow. GSYNC_ERR_ARGUMENT for a NULL program or info, a size
  * that reaches no field, or an index past the counts. The strings and
@@ -238,6 +238,14 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
                                  char *err, size_t errlen);
 void gsync_kernel_release(gsync_kernel *k);
 
+/* k's state buffer into *state (NULL for a kernel that reaches no
+ * global_barrier()) and its size in bytes into *bytes (may be NULL), for
+ * a host that inspects it: not retained, valid until gsync_kernel_release
+ * or gsync_watch_enable (which may move the state). The launches set it;
+ * a host never needs to. */
+gsync_status gsync_kernel_state(gsync_kernel *k, cl_mem *state, size_t *bytes,
+                                char *err, size_t errlen);
+
 /* Sets the hidden argument and enqueues a 1-D launch of groups x local_size
  * work-items (gsync_enqueue_nd launches 2-D and 3-D, and with a global
  * offset); the caller sets the kernel's other arguments. GSYNC_ERR_LAUNCH
@@ -296,7 +304,33 @@ typedef struct gsync_launch_info {
                            returned at once; docs/constraints.md) */
   cl_uint launched;     /* work-groups launched: groups[0] x ... of the
                            launch itself */
+  /* How the launch ended: GSYNC_END_COMPLETED, or, where gsync_finish_nd
+   * returned GSYNC_ERR_TIMEOUT or GSYNC_ERR_CANCELLED (it then fills
+   * these fields and the ones above as for the launch as enqueued), what
+   * its abort record says (docs/constraints.md), for a host that reports
+   * it otherwise than by err's message: */
+  cl_uint end;          /* a gsync_end */
+  cl_uint site;         /* GSYNC_END_BARRIER: the barrier's site number,
+                           "barrier_sites" (gsync_program_info) */
+  cl_uint group;        /* the work-group that gave up: its id among those
+                           taking part, 0xffffffff where discovery had
+                           given it none */
+  cl_uint launch_group; /* its linear id in the launch */
+  cl_uint arrived;      /* the work-groups it saw arrive (or join) */
+  cl_uint expected;     /* and waited for */
+  cl_uint waited_ms;    /* how long it waited; 0xffffffff in records from
+                           before the spin limit was a time */
+  cl_uint barriers;     /* GSYNC_END_CANCELLED, _DEADLINE: the barriers
+                           completed */
+  cl_uint deadline_ms;  /* GSYNC_END_DEADLINE: the deadline */
 } gsync_launch_info;
+typedef enum gsync_end {
+  GSYNC_END_COMPLETED = 0,
+  GSYNC_END_BARRIER,   /* a wait at a global barrier timed out */
+  GSYNC_END_DISCOVERY, /* a wait in occupancy discovery timed out */
+  GSYNC_END_CANCELLED, /* gsync_cancel */
+  GSYNC_END_DEADLINE   /* gsync_set_deadline */
+} gsync_end;
 
 /* What a user needs to know of a finished launch in which fewer work-groups
  * took part than were launched, as one line: how many took part, why
@@ -311,7 +345,8 @@ typedef struct gsync_launch_info {
 size_t gsync_launch_note(const gsync_launch_info *info, char *buf, size_t len);
 
 /* gsync_finish, reporting the virtual grid of the launch in *info (may be
- * NULL). For a kernel without a global barrier, or constraints written
+ * NULL), and, for a launch that did not complete, how it ended (field
+ * end and after). For a kernel without a global barrier, or constraints written
  * before the grid was recorded, the grid is the launch's own (with
  * discovery on such old constraints: the admitted count in dimension 0). */
 gsync_status gsync_finish_nd(gsync_kernel *k, cl_command_queue queue,
