@@ -46,6 +46,7 @@ except ImportError as _e:
     ) from _e
 
 from . import constraints as _constraints
+from . import layout  # noqa: F401  (the state table, for tools that read it)
 from .device import WATCH_BUILD_OPTION
 from .errors import (ArgumentError, DeviceError, FileError, FormatError,
                      GsyncError, KernelError, LaunchAborted, LaunchCancelled,

@@ -14,8 +14,8 @@ The library is found, on first use, in this order:
 LibraryNotFoundError names every place tried. Importing gsync loads
 nothing, so that gsync.layout works without the library.
 
-Every call goes through Program (one loaded constraints file) or
-status_name; a failure becomes the exception of its status (gsync.errors)
+Every call goes through Program (one loaded constraints file), Kernel
+(one gsync_kernel: launches, the fit probe, the watch) or status_name; a failure becomes the exception of its status (gsync.errors)
 with libgsync's message, as bytes, which GsyncError makes printable.
 """
 
@@ -74,7 +74,44 @@ class ParamInfo(ctypes.Structure):
                 ("bytes", _size)]
 
 
+_u32 = ctypes.c_uint32
+
+
+class LaunchInfo(ctypes.Structure):
+    """gsync_launch_info."""
+
+    _fields_ = [("size", _size), ("work_dim", _u32), ("admitted", _u32),
+                ("participants", _u32), ("left_out", _u32),
+                ("groups", _size * 3), ("polled", _u32), ("launched", _u32),
+                ("end", _u32), ("site", _u32), ("group", _u32),
+                ("launch_group", _u32), ("arrived", _u32),
+                ("expected", _u32), ("waited_ms", _u32),
+                ("barriers", _u32), ("deadline_ms", _u32)]
+
+
+# gsync_end: how a launch ended (LaunchInfo.end).
+(END_COMPLETED, END_BARRIER, END_DISCOVERY, END_CANCELLED,
+ END_DEADLINE) = range(5)
+
+
+class WatchSupport(ctypes.Structure):
+    """gsync_watch_support."""
+
+    _fields_ = [("size", _size), ("progress", ctypes.c_int),
+                ("cancel", ctypes.c_int), ("deadline", ctypes.c_int),
+                ("channel", _c_str), ("probe", _c_str)]
+
+
+class ProgressInfo(ctypes.Structure):
+    """gsync_progress_info."""
+
+    _fields_ = [("size", _size), ("barriers", _u32),
+                ("participants", _u32), ("launches", _u32)]
+
+
 _ERR = (ctypes.c_char_p, _size)
+_ptr = ctypes.c_void_p
+_sizes = ctypes.POINTER(_size)
 # Every function called, as libgsync.h declares it: (result, arguments).
 # gsync_status is an enum, an int.
 _SIGNATURES = {
@@ -94,6 +131,25 @@ _SIGNATURES = {
         ctypes.c_void_p, ctypes.c_void_p, *_ERR]),
     "gsync_program_build_options": (_c_str, [ctypes.c_void_p,
                                              ctypes.c_void_p]),
+    "gsync_kernel_create": (ctypes.c_int, [
+        _ptr, _ptr, _ptr, _ptr, _size, ctypes.POINTER(_ptr), *_ERR]),
+    "gsync_kernel_release": (None, [_ptr]),
+    "gsync_kernel_state": (ctypes.c_int, [
+        _ptr, ctypes.POINTER(_ptr), _sizes, *_ERR]),
+    "gsync_enqueue_nd": (ctypes.c_int, [
+        _ptr, _ptr, _u32, _sizes, _sizes, _sizes, *_ERR]),
+    "gsync_finish_nd": (ctypes.c_int, [
+        _ptr, _ptr, ctypes.POINTER(LaunchInfo), *_ERR]),
+    "gsync_launch_note": (_size, [ctypes.POINTER(LaunchInfo), _c_str,
+                                  _size]),
+    "gsync_groups_that_fit": (ctypes.c_int, [
+        _ptr, _ptr, _u32, _sizes, _sizes, *_ERR]),
+    "gsync_watch_enable": (ctypes.c_int, [
+        _ptr, _ptr, _ptr, _ptr, ctypes.POINTER(WatchSupport), *_ERR]),
+    "gsync_progress": (ctypes.c_int, [
+        _ptr, ctypes.POINTER(ProgressInfo), *_ERR]),
+    "gsync_cancel": (ctypes.c_int, [_ptr, *_ERR]),
+    "gsync_set_deadline": (ctypes.c_int, [_ptr, ctypes.c_double, *_ERR]),
 }
 
 _lib = None
@@ -154,6 +210,31 @@ def status_name(status):
     return lib().gsync_status_name(status).decode()
 
 
+def call(fn, *args):
+    """Calls the libgsync function fn with args and an err buffer; raises
+    the exception of a status other than GSYNC_OK, with libgsync's
+    message. Returns the status (GSYNC_OK)."""
+    err = ctypes.create_string_buffer(ERRLEN)
+    status = fn(*args, err, ERRLEN)
+    if status != 0:
+        raise errors.for_status(status_name(status), err.value)
+    return status
+
+
+def launch_note(info):
+    """gsync_launch_note() of info, a LaunchInfo: str."""
+    fn = lib().gsync_launch_note
+    n = fn(ctypes.byref(info), None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    fn(ctypes.byref(info), buf, n + 1)
+    return buf.value.decode("utf-8", "backslashreplace")
+
+
+def sizes(values):
+    """A size_t[3] of values (1 past them)."""
+    return (_size * 3)(*(tuple(values) + (1,) * (3 - len(values))))
+
+
 def _handle(obj, call, what):
     """The OpenCL handle of a PyOpenCL object (its int_ptr), or None."""
     if obj is None:
@@ -186,10 +267,7 @@ class Program:
             self._p = None
 
     def _call(self, fn, *args):
-        err = ctypes.create_string_buffer(ERRLEN)
-        status = fn(*args, err, ERRLEN)
-        if status != 0:
-            raise errors.for_status(status_name(status), err.value)
+        call(fn, *args)
 
     def info(self):
         info = ProgramInfo(size=ctypes.sizeof(ProgramInfo))

@@ -27,7 +27,6 @@ PARAM_KINDS = {
     "pipe": "a pipe",
     "queue": "a device queue",
 }
-PROBE_SETS = ("global", "constant", "local", "private")
 
 
 def _text(b):

@@ -134,6 +134,40 @@ def test_poll_cap_like_libgsync(context, queue, gsync_run, tmp_path):
     assert r.stdout.splitlines()[1] == "polled: " + " ".join(map(str, polled))
 
 
+def test_abort_says_what_libgsync_says(context, queue, gsync_run,
+                                       tmp_path):
+    """One implementation: an aborted Python launch reports what libgsync
+    wrote, the words of gsync-run (a C host) for the same output and shape
+    but the numbers that vary from run to run, and LaunchAborted's fields
+    are the abort record as libgsync read it (gsync_launch_info)."""
+    out, js = str(tmp_path / "stencil.out.cl"), str(tmp_path / "stencil.json")
+    subprocess.run([gsync.find_tool(), os.path.join(KERNELS, "stencil.cl"),
+                    "-o", out, "--constraints", js, "--no-discovery",
+                    "--barrier=flip", "--spin-limit=300ms"], check=True)
+    prog = gsync.load(js, source_path=out)
+    k = prog.kernel(queue, prog.build(context).stencil, max_groups=64)
+    with pytest.raises(gsync.LaunchAborted) as e:
+        k(queue, 64, 64, *stencil_args(context, 1024))
+    a = e.value
+    r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl", out,
+                        "--constraints", js, "--groups", "64", "--local",
+                        "64", "--expect-timeout"], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    c = r.stdout.splitlines()[0].split("timed out: ", 1)[1]
+
+    def shape(m):
+        return re.sub(r"work-group [0-9]+ waited [0-9]+ ms and saw [0-9]+",
+                      "work-group G waited T ms and saw A", m)
+    assert shape(str(a)) == shape(c)
+    assert f"work-group {a.group} waited {a.waited_ms} ms and saw " \
+        f"{a.arrived} of {a.expected}" in str(a)
+    assert (a.kind, a.site_number, a.launched) == ("barrier", 1, 64)
+    assert a.site == prog.constraints.sites[0]
+    assert str(a).endswith("possible causes: " + ", ".join(a.causes[:-1])
+                           + ", or " + a.causes[-1])
+
+
 def test_abort_names_the_barrier(context, queue, rewritten):
     """--no-discovery with more groups than run at once: the spin limit
     aborts the launch, and LaunchAborted says where, as libgsync does
@@ -304,28 +338,24 @@ def test_more_local_memory_than_the_device_has(context, queue, rewritten,
                   np.uint32(64)).participants <= 2
 
 
-def test_a_state_set_by_hand_is_checked(context, queue, rewritten):
-    """OpenCL takes a state buffer of any size, and the kernel then reads
-    and writes past its end: one set by hand must hold what the
-    constraints ask for, and a kernel without a barrier takes none."""
+def test_the_state_is_libgsyncs(context, queue, rewritten):
+    """The state buffer is the one gsync_kernel_create made, of the size
+    the constraints ask for: Python sees it and cannot replace it (OpenCL
+    would take a buffer of any size, and the kernel read and write past its
+    end); a kernel without a barrier has none."""
     prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
     k = prog.kernel(queue, prog_build(prog, context).stencil, max_groups=4)
     want = k.state_bytes
+    assert want == k.info.fixed_bytes + 4 * k.info.per_group_bytes
+    assert k.state.size >= want and k.state is k.state
     with pytest.raises(gsync.ArgumentError, match=re.escape(
-            "kernel stencil: a state buffer of 4 bytes is too small: launches "
-            f"of up to 4 work-groups need {want} ({k.info.fixed_bytes} + "
-            f"{k.info.per_group_bytes} x 4), or the kernel reads and writes "
-            "past its end")):
-        k.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
-    with pytest.raises(gsync.ArgumentError, match="must be a pyopencl.Buffer "
-                       f"of {want} bytes, not None"):
-        k.state = None
-    k.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, want)
+            f"kernel stencil: the state buffer is libgsync's, which made it "
+            f"to size ({want} bytes) and sets it at each launch")):
+        k.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, want)
+    assert 1 <= k(queue, 2, 8, *stencil_args(context)).participants <= 2
     plain = rewritten(source="kernel void k(global int *a) { a[0] = 1; }")
     kp = plain.kernel(queue, prog_build(plain, context).k, max_groups=4)
-    assert kp.state is None
-    with pytest.raises(gsync.ArgumentError, match="takes no state"):
-        kp.state = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4)
+    assert kp.state is None and kp.state_bytes == 0
 
 
 def test_a_queue_of_another_context(context, queue, rewritten, device):
@@ -337,19 +367,20 @@ def test_a_queue_of_another_context(context, queue, rewritten, device):
     prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
     built = prog_build(prog, context)
     with pytest.raises(gsync.ArgumentError, match=re.escape(
-            "gsync_kernel_create: queue belongs to another context than "
-            "kernel stencil's")):
+            "gsync_kernel_create: queue belongs to another context than ctx "
+            "(kernel stencil): give the context its program was built in, "
+            "and a queue of it")):
         prog.kernel(other, built.stencil, max_groups=4)
     k = prog.kernel(queue, built.stencil, max_groups=4)
     want = re.escape("queue belongs to another context than kernel stencil "
-                     "(the one Program.kernel() was given)")
+                     "(the one gsync_kernel_create was given)")
     args = stencil_args(context)
     with pytest.raises(gsync.ArgumentError, match="gsync_enqueue_nd: " + want):
         k.enqueue(other, 2, 8, *args)
     with pytest.raises(gsync.ArgumentError, match=want):
         k(other, 2, 8, *args)
     assert 1 <= k(queue, 2, 8, *args).participants <= 2
-    with pytest.raises(gsync.ArgumentError, match="gsync_finish: " + want):
+    with pytest.raises(gsync.ArgumentError, match="gsync_finish_nd: " + want):
         k.finish(other)
     with pytest.raises(gsync.ArgumentError, match=want):
         k.watch(other)
@@ -408,14 +439,14 @@ def test_mismatched_output(context, queue, rewritten):
 
 
 def test_unknown_kernel(context, queue, rewritten):
+    """A kernel the constraints do not list: libgsync says so, naming the
+    file as gsync.rewrite() names it."""
     prog = rewritten(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
-    other = gsync.Program(prog.constraints, prog.source)
-    other.constraints = type(prog.constraints).__new__(
-        type(prog.constraints))
-    other.constraints.__dict__.update(prog.constraints.__dict__,
-                                      kernels=[], path="x.json")
-    with pytest.raises(gsync.KernelError, match='x.json: no kernel "stencil"'):
-        other.kernel(queue, prog_build(prog, context).stencil, max_groups=2)
+    other = cl.Program(context, "kernel void other(global int *a) "
+                       "{ a[0] = 1; }").build()
+    with pytest.raises(gsync.KernelError, match=re.escape(
+            f'{prog.constraints.path}: no kernel "other"')):
+        prog.kernel(queue, other.other, max_groups=2)
 
 
 def test_rewrite_text_with_defines(context, queue):

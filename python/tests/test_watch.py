@@ -206,3 +206,27 @@ def test_a_watched_state_holds_every_byte(context, queue):
     if not k.watch(queue).progress:
         pytest.skip("no fine-grained SVM: the state stays where it was")
     assert k.state.size >= k.state_bytes
+
+
+def test_the_host_visible_buffer_channel(context, device, monkeypatch):
+    """Python watches through libgsync's own watch, so it has what a C
+    host has: GSYNC_WATCH_CHANNEL=mapped forces the host-visible buffer
+    (kept mapped while a probe kernel measured words crossing it), which
+    the package's former watch of its own lacked; progress and a cancel go
+    through it where the probe found it to work."""
+    monkeypatch.setenv("GSYNC_WATCH_CHANNEL", "mapped")
+    prog = gsync.rewrite(os.path.join(KERNELS, "stencil.cl"), barrier="flip")
+    s = Stencil(context, cl.CommandQueue(context), prog)
+    if s.support.channel == "none":
+        assert s.support.probe and not s.support.progress
+        pytest.skip(f"no host-visible buffer channel: {s.support.probe}")
+    assert s.support.channel == "host-visible buffer"
+    assert s.support.progress and s.support.cancel and s.support.probe
+    t, out = s.launch(0x7FFFFFFF)  # hours
+    t0 = time.monotonic()
+    while s.k.progress().barriers == 0 and time.monotonic() - t0 < 10:
+        time.sleep(0.01)
+    s.k.cancel()
+    t.join(100)
+    assert isinstance(out.get("error"), gsync.LaunchCancelled), out
+    assert s.run_ok(10)
