@@ -24,6 +24,11 @@ class WatchSupport:
     probe: str      # what the probe of a host-visible buffer measured, or
     #                 None where none ran
 
+    @property
+    def why(self):
+        """What the probe measured where it found no channel, or None."""
+        return self.probe if self.channel == "none" else None
+
     @classmethod
     def _of(cls, s):
         """The WatchSupport of a gsync_watch_support."""
