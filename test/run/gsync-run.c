@@ -497,6 +497,27 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Whether info, from a gsync_finish_nd that returned GSYNC_ERR_TIMEOUT,
+ * holds the abort record that msg, libgsync's message, reports: a host
+ * that reports it by the fields says what the message says. */
+static int abort_reported(const gsync_launch_info *info, const char *msg) {
+  char saw[96];
+  if (info->waited_ms != 0xffffffffu)
+    snprintf(saw, sizeof saw, " waited %u ms", (unsigned)info->waited_ms);
+  else
+    snprintf(saw, sizeof saw, " waited past the spin limit");
+  if (strstr(msg, saw) == NULL)
+    return 0;
+  snprintf(saw, sizeof saw, " saw %u of %u ", (unsigned)info->arrived,
+           (unsigned)info->expected);
+  if (strstr(msg, saw) == NULL)
+    return 0;
+  if (info->end == GSYNC_END_DISCOVERY)
+    return strstr(msg, "occupancy discovery aborted") != NULL;
+  return info->end == GSYNC_END_BARRIER && info->site != 0 &&
+         strstr(msg, "global barrier") != NULL;
+}
+
 /* Launches gk once, waits, and records how many groups took part. Returns
  * RUN_OK, RUN_FEW (fewer than --min-participants), RUN_TIMEOUT (libgsync's
  * message in r->timeout_msg) or RUN_ERROR. */
@@ -505,6 +526,7 @@ static int launch(run *r, gsync_kernel *gk) {
   cl_uint parts = 0;
   gsync_status st;
   double t0 = now_s();
+  r->info.size = 0; /* set where gsync_finish_nd fills it */
   /* ids checks what gsync_finish_nd reports of the launch: it always
    * goes the N-D way, 1-D too. */
   if (r->o->dims == 1 && !r->o->has_offset && strcmp(r->name, "ids") != 0) {
@@ -513,7 +535,8 @@ static int launch(run *r, gsync_kernel *gk) {
       groups = groups / r->o->vary > 0 ? groups / r->o->vary : 1;
     st = gsync_enqueue(gk, r->queue, groups, r->o->local[0], NULL, err,
                        sizeof err);
-    if (st == GSYNC_OK && r->o->polled) { /* it reports what was polled */
+    /* It reports what was polled, and how an aborted launch ended. */
+    if (st == GSYNC_OK && (r->o->polled || r->o->expect_timeout)) {
       r->info.size = sizeof r->info;
       st = gsync_finish_nd(gk, r->queue, &r->info, err, sizeof err);
       parts = r->info.participants;
@@ -531,6 +554,14 @@ static int launch(run *r, gsync_kernel *gk) {
   }
   if (st == GSYNC_ERR_TIMEOUT) {
     snprintf(r->timeout_msg, sizeof r->timeout_msg, "%s", err);
+    if (r->info.size != 0 && !abort_reported(&r->info, err)) {
+      fprintf(stderr,
+              "gsync-run: error: gsync_launch_info (end %u, site %u, "
+              "arrived %u of %u) is not what the message says: %s\n",
+              (unsigned)r->info.end, (unsigned)r->info.site,
+              (unsigned)r->info.arrived, (unsigned)r->info.expected, err);
+      return RUN_ERROR;
+    }
     return RUN_TIMEOUT;
   }
   if (st != GSYNC_OK) {
