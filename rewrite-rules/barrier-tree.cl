@@ -74,8 +74,10 @@
 #ifndef GSYNC_TREE_LEAF
 #define GSYNC_TREE_LEAF 64u
 #endif
-#if !(GSYNC_TREE_LEAF >= 1)
-#error "GSYNC_TREE_LEAF must be at least 1"
+/* At most 2^30: with at most 2^30 - 1 groups (the discovery's counters),
+ * groups + GSYNC_TREE_LEAF - 1 then stays below 2^32. */
+#if !(GSYNC_TREE_LEAF >= 1 && GSYNC_TREE_LEAF <= 1073741824)
+#error "GSYNC_TREE_LEAF must be from 1 to 1073741824"
 #endif
 /* Whether the launch's groups arrive at leaves: above GSYNC_TREE_FLAT_MAX,
  * and only where every leaf lies in the state this rule declares (its

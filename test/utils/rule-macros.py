@@ -35,15 +35,16 @@ import subprocess
 import sys
 
 # What a host's own build of the output gets when it defines each name
-# (clBuildProgram options after libgsync's): ("error", value, targets):
-# the value is an #error naming the macro, for each clang target listed
+# (clBuildProgram options after libgsync's): ("error", values, targets):
+# each value is an #error naming the macro, for each clang target listed
 # ("" the default, x86); ("safe", why): no value moves a write past the
 # state or divides by zero.
 TABLE = {
-    "gsync_watch_every": ("error", "0", [""]),
-    "gsync_clock_hz": ("error", "999", [""]),
-    "gsync_polls_per_ms": ("error", "0", ["spir64"]),
-    "GSYNC_TREE_LEAF": ("error", "0", [""]),
+    "gsync_watch_every": ("error", ["0"], [""]),
+    "gsync_clock_hz": ("error", ["999"], [""]),
+    "gsync_polls_per_ms": ("error", ["0"], ["spir64"]),
+    # Above 2^30 the leaf count's (groups + leaf - 1) wraps.
+    "GSYNC_TREE_LEAF": ("error", ["0", "1073741825u", "4294967295u"], [""]),
     "GSYNC_TREE_FLAT_MAX": ("safe", "leaves stay on the top word where "
                             "they would not fit (test/run/hostile.test, "
                             "MACROS)"),
@@ -123,18 +124,20 @@ def tool_mode(names, tmp, tool, clang_pp):
     for name, entry in TABLE.items():
         if entry[0] != "error":
             continue
-        _, value, targets = entry
-        for target in targets:
-            hits = []
-            for path in outputs:
-                r = run(clang_pp +
-                        (["-target", target] if target else []) +
-                        ["-Dgsync_watch", f"-D{name}={value}", path])
-                hits.append(r.returncode != 0 and re.search(
-                    r"error: \"?" + name + " must be", r.stderr) is not None)
-            check(any(hits), f"host build: -D{name}={value}"
-                  + (f" ({target})" if target else ""),
-                  "no output of any barrier stops at an #error naming it")
+        _, values, targets = entry
+        for value in values:
+            for target in targets:
+                hits = []
+                for path in outputs:
+                    r = run(clang_pp +
+                            (["-target", target] if target else []) +
+                            ["-Dgsync_watch", f"-D{name}={value}", path])
+                    hits.append(r.returncode != 0 and re.search(
+                        r"error: \"?" + name + " must be",
+                        r.stderr) is not None)
+                check(any(hits), f"host build: -D{name}={value}"
+                      + (f" ({target})" if target else ""),
+                      "no output of any barrier stops at an #error naming it")
 
 
 def load_mode(names, tmp, tool, gsync_run):
