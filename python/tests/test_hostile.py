@@ -392,10 +392,6 @@ def test_deep_nesting(tmp_path, gsync_run, text, deep):
                         "--constraints", str(js), "--groups", "1", "--local",
                         "1"], capture_output=True, text=True, timeout=60)
     assert r.stderr.splitlines()[0] == f"gsync-run: error: {e.value}"
-    r = subprocess.run([gsync_run, "--scenario", "stencil", "--cl", "x.cl",
-                        "--constraints", str(js), "--groups", "1", "--local",
-                        "1"], capture_output=True, text=True, timeout=60)
-    assert r.stderr.splitlines()[0] == f"gsync-run: error: {e.value}"
 
 
 @pytest.mark.parametrize("name", ["grüße ✓.cl", b"gr\xfc\xdfe.cl",
