@@ -215,8 +215,8 @@ static const char loopnd_nobar_src[] =
 
 /* Median wall time of reps launches of `launches` back-to-back phases of
  * the plain kernel k in the shape c. */
-static double time_plain_nd(const clhost *host, cl_kernel k, cl_uint launches,
-                            const ndcfg *c, int reps) {
+static double time_relaunch_nd(const clhost *host, cl_kernel k,
+                               cl_uint launches, const ndcfg *c, int reps) {
   double t[64];
   size_t global[3];
   for (cl_uint d = 0; d < 3; d++)
@@ -272,9 +272,9 @@ static int cmd_time_nd(const clhost *host, const char *cl, const char *json,
     double t0 = time_loop_nd(&x, 0, &c[i], reps);
     double ts = time_loop_nd(&x, shrt, &c[i], reps);
     double tl = time_loop_nd(&x, lng, &c[i], reps);
-    time_plain_nd(host, nobar, 10, &c[i], 1); /* warm-up */
-    double ns = time_plain_nd(host, nobar, shrt, &c[i], reps);
-    double nl = time_plain_nd(host, nobar, lng, &c[i], reps);
+    time_relaunch_nd(host, nobar, 10, &c[i], 1); /* warm-up */
+    double ns = time_relaunch_nd(host, nobar, shrt, &c[i], reps);
+    double nl = time_relaunch_nd(host, nobar, lng, &c[i], reps);
     printf("RESULT_ND %s %zux%zux%zu %zux%zux%zu %.3f %.1f %u %zux%zux%zu %u "
            "%.3f\n",
            label_of(cl), c[i].g[0], c[i].g[1], c[i].g[2], c[i].l[0], c[i].l[1],
@@ -329,20 +329,8 @@ static const char launch_src[] =
 
 static double time_relaunch(const clhost *host, cl_kernel k, cl_uint launches,
                             size_t g, size_t l, int reps) {
-  double t[64];
-  size_t global = g * l;
-  for (int r = 0; r < reps; r++) {
-    double t0 = clhost_now();
-    for (cl_uint i = 0; i < launches; i++) {
-      cl_int rc = clEnqueueNDRangeKernel(host->queue, k, 1, NULL, &global, &l,
-                                         0, NULL, NULL);
-      if (rc)
-        clhost_die("clEnqueueNDRangeKernel", rc);
-    }
-    clFinish(host->queue);
-    t[r] = clhost_now() - t0;
-  }
-  return clhost_median(t, reps);
+  ndcfg c = {1, {g, 1, 1}, {l, 1, 1}};
+  return time_relaunch_nd(host, k, launches, &c, reps);
 }
 
 static double time_nobar(const clhost *host, cl_kernel k, cl_uint iters,

@@ -952,13 +952,10 @@ static int fit_groups(run *r, gsync_kernel *const *gks) {
   double ms = 0;
   for (int k = 0; k < 2 && gks[k] != NULL; k++) {
     size_t fit = 0, again = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = now_s();
     gsync_status st = gsync_groups_that_fit(gks[k], r->queue, r->o->dims,
                                             r->o->local, &fit, err, sizeof err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double took = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-                  (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    double took = (now_s() - t0) * 1e3;
     if (took > ms)
       ms = took;
     if (st == GSYNC_OK)
