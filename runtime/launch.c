@@ -27,31 +27,41 @@ int gsli_state_size(const kernel_info *info, size_t groups, size_t *bytes) {
   return 1;
 }
 
-/* Reports a state buffer that clCreateBuffer refused (rc) with its size
- * and what it follows from, and where the code says the device allocates
- * no buffer that large, how large one it does. Returns GSYNC_ERR_OPENCL. */
-static gsync_status state_fail(const gsync_kernel *k, cl_command_queue queue,
-                               cl_int rc, char *err, size_t errlen) {
+/* Reports a state buffer of k->state_bytes that the device cannot have:
+ * its size and what it follows from, then why (because, the cause in
+ * words). Returns GSYNC_ERR_OPENCL. */
+static gsync_status state_fail(const gsync_kernel *k, const char *because,
+                               char *err, size_t errlen) {
+  return gsli_fail(err, errlen, GSYNC_ERR_OPENCL,
+                   "kernel %s: the state for up to %zu work-groups "
+                   "(max_groups) is %zu bytes (%zu + %zu x %zu), %s",
+                   k->info.name, k->max_groups, k->state_bytes,
+                   k->info.fixed_bytes, k->info.per_group_bytes, k->max_groups,
+                   because);
+}
+
+/* Refuses, before the driver, a state larger than the queue's device
+ * allocates at once: drivers answer that with different codes
+ * (CL_INVALID_BUFFER_SIZE on PoCL, others on NVIDIA), so the limit is
+ * checked here and said the same way everywhere. Returns GSYNC_OK when it
+ * fits or the limit cannot be read (clCreateBuffer then decides). */
+static gsync_status state_fits(const gsync_kernel *k, cl_command_queue queue,
+                               char *err, size_t errlen) {
   cl_device_id dev = NULL;
   cl_ulong most = 0;
-  char limit[160] = "";
-  if (rc == CL_INVALID_BUFFER_SIZE &&
-      clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) ==
-          CL_SUCCESS &&
+  char because[200];
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) !=
+          CL_SUCCESS ||
       clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most,
-                      NULL) == CL_SUCCESS)
-    snprintf(limit, sizeof limit,
-             ", and the device allocates at most %llu bytes at once "
-             "(CL_DEVICE_MAX_MEM_ALLOC_SIZE): create the handle for fewer "
-             "work-groups",
-             (unsigned long long)most);
-  return gsli_fail(err, errlen, GSYNC_ERR_OPENCL,
-                   "kernel %s: clCreateBuffer (state) failed: %s (%d): the "
-                   "state for up to %zu work-groups (max_groups) is %zu bytes "
-                   "(%zu + %zu x %zu)%s",
-                   k->info.name, gsli_cl_error_name(rc), (int)rc, k->max_groups,
-                   k->state_bytes, k->info.fixed_bytes, k->info.per_group_bytes,
-                   k->max_groups, limit);
+                      NULL) != CL_SUCCESS ||
+      most == 0 || (cl_ulong)k->state_bytes <= most)
+    return GSYNC_OK;
+  snprintf(because, sizeof because,
+           "and the device allocates at most %llu bytes at once "
+           "(CL_DEVICE_MAX_MEM_ALLOC_SIZE): create the handle for fewer "
+           "work-groups",
+           (unsigned long long)most);
+  return state_fail(k, because, err, errlen);
 }
 
 /* Looks kernel up in the constraints and, if it reaches a barrier, makes
@@ -170,12 +180,17 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
                      k->info.name, max_groups);
       goto free_kernel;
     }
+    if ((st = state_fits(k, queue, err, errlen)) != GSYNC_OK)
+      goto free_kernel;
     rc = CL_SUCCESS;
     k->state =
         clCreateBuffer(ctx, CL_MEM_READ_WRITE,
                        k->state_bytes > 0 ? k->state_bytes : 4, NULL, &rc);
     if (rc != CL_SUCCESS) {
-      st = state_fail(k, queue, rc, err, errlen);
+      char because[96];
+      snprintf(because, sizeof because, "which clCreateBuffer refused: %s (%d)",
+               gsli_cl_error_name(rc), (int)rc);
+      st = state_fail(k, because, err, errlen);
       goto free_kernel;
     }
     /* The first launch comes after this fill (gsli_after_latest), on an
