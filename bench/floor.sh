@@ -20,12 +20,13 @@
 #   FLOOR GxL tree_us release_us relaxed_us tree/release
 # with the medians over the rounds. Environment: CONFIGS (default the six
 # shapes of bench/run-gpu.sh), ROUNDS (default 3), EPISODES (stress,
-# default 100000), PLAT (default NVIDIA).
+# default 100000), PLAT (default NVIDIA), EXTRA_VARIANTS (more rules of
+# build/floor-kernels, rewritten there by hand, timed in the same rounds).
 set -u
 root=$(pwd)
 K=$root/build/floor-kernels
 B=${B:-$root/build/bench/gsync-bench}
-variants="tree floor-release floor-relaxed"
+variants="tree floor-release floor-relaxed${EXTRA_VARIANTS:+ $EXTRA_VARIANTS}"
 
 if [ "${1:-}" = prepare ]; then
   tool=$root/build/tool/gsync-rewrite

@@ -1,8 +1,8 @@
-/* barrier-tree: on NVIDIA (sm_70+) one word polled with acquire loads once
- * the arrival has come back; elsewhere a flip word for up to 512 groups
+/* barrier-tree: on NVIDIA (sm_70+) one word polled with relaxed loads once
+ * the arrival has come back, and one acquire load after; elsewhere a flip word for up to 512 groups
  * and a two-level combining tree above.
  *
- * @summary NVIDIA: one word, acq_rel arrival, paced acquire polls; elsewhere flip word + 64-group leaves
+ * @summary NVIDIA: one word, acq_rel arrival, paced relaxed polls, one acquire; elsewhere flip word + 64-group leaves
  * @runs-on every OpenCL 1.1+ device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
@@ -20,8 +20,9 @@
  * (rule word 0, a 128-byte line of its own) with PTX atom.acq_rel.gpu. The
  * group whose add completes the sum has acquired every other group's
  * release with it and waits for nothing. Every other group polls with
- * ld.acquire.gpu until the top bit differs from what its add returned;
- * its first poll goes through an address computed from that value, so no
+ * ld.relaxed.gpu until the top bit differs from what its add returned,
+ * then reads the word once with ld.acquire.gpu; its first poll goes
+ * through an address computed from that value, so no
  * poll leaves before the add has come back (grid.sync() gets the same
  * effect from its warp-aggregated atomic; polls issued right behind the
  * adds queue among the arrivals at the word), and when 128 or more
@@ -31,6 +32,16 @@
  * 132-1056 groups of 256 items; the same word polled at once 0.96x at
  * 1056 groups, and the two-level form this path replaced (red.release
  * arrivals, relaxed polls, 64-group leaves) 0.95-1.19x.
+ *
+ * Why the polls are relaxed: an acquire load on sm_70+ invalidates the
+ * SM's whole L1 (CCTL.IVALL), so waiting groups polling with acquire
+ * empty the L1 of the groups still working on the same SM, every poll.
+ * A barrier that costs nothing in a loop of equal shares then slows the
+ * uneven phases users have: on the H100 (bench/results/h100.md, the
+ * graph table of 2026-12-06) persistent bfs, sssp, color and mis on
+ * R-MAT graphs ran 0.58-0.77x their relaunch baseline with acquire polls
+ * and 1.02-1.18x with relaxed ones, the grid inputs and the barrier's own
+ * time unchanged or better (bench/skew.sh measures the harm directly).
  *
  * Everywhere else (AMD, Intel, PoCL, NVIDIA before sm_70): with up to
  * GSYNC_TREE_FLAT_MAX (512) participants every group adds to the top word
@@ -55,8 +66,10 @@
  * writes visible to its leader, whose release add (one fence per group
  * and barrier) publishes them; the adds of one barrier form one chain of
  * read-modify-writes on the word, so an acquire that reads the flipped
- * value (the completing add itself, or a poll) synchronizes with every
- * group's release; the closing work-group barrier passes that to the
+ * value or a later one of the chain (the completing add itself, or the
+ * acquire load after a relaxed poll saw the flip: same-word coherence
+ * keeps it from reading older) synchronizes with every group's release;
+ * the closing work-group barrier passes that to the
  * whole group. Elsewhere: the device fence before each add is the release;
  * a leaf's last arriver fences again after its leaf add, so the leaf's
  * writes are released with its add to the top word; the fence after the
@@ -130,9 +143,18 @@ global uint *gsync_tree_after(global uint *p, uint v) {
   return (v & 0x7fffffffu) == 0x40000000u ? p + 1 : p;
 }
 
-/* Whether the word p still shows top bit t, read with acquire. */
+/* The word p, read relaxed (no ordering, no L1). */
+uint gsync_tree_relaxed(global uint *p) {
+  uint v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
+               : "=r"(v) : "l"((ulong)p) : "memory");
+  return v;
+}
+
+/* Whether the word p still shows top bit t, read relaxed: a poll must not
+ * touch the L1 that the SM's working groups use. */
 int gsync_tree_waiting(global uint *p, uint t) {
-  return (gsync_tree_acquire(p) & 0x80000000u) == t;
+  return (gsync_tree_relaxed(p) & 0x80000000u) == t;
 }
 
 void gsync_barrier(private struct gsync_ctx *c, uint site) {
@@ -152,6 +174,7 @@ void gsync_barrier(private struct gsync_ctx *c, uint site) {
       if (gsync_tree_waiting(first, t))
         gsync_spin_while(c, site, gsync_tree_waiting(w, t),
                          gsync_tree_adds(atomic_or(w, 0u), c->groups));
+      gsync_tree_acquire(w);
     }
     gsync_watch_tick(c, watch);
   }

@@ -1,7 +1,7 @@
 // The default barrier is tree: on NVIDIA (sm_70 or newer, unless libgsync
 // says GSYNC_NV_SM is older) one word on its own 128-byte line, with an
-// atom.acq_rel arrival and ld.acquire polls that start once the arrival has
-// come back; everywhere else a flip word up to 512 groups and 64-group
+// atom.acq_rel arrival, ld.relaxed polls that start once the arrival has
+// come back and one ld.acquire after them; everywhere else a flip word up to 512 groups and 64-group
 // leaves above, with OpenCL 1.1 atomics and device fences. The default
 // discovery is lock-free.
 // RUN: %gsync %S/Inputs/common.cl -o %t.default.cl
@@ -15,15 +15,20 @@
 // The NVIDIA path is OpenCL C that clang compiles for nvptx64 into the PTX
 // it names; the pre-Volta fallback has none of it. The barrier alone
 // (--no-discovery: the lock-free discovery has relaxed loads of its own)
-// arrives with one release add that returns its value, and polls with
-// acquire loads only: no red.release (its polls could not wait for the
-// arrival), no relaxed polls. (The prelude's gsync_device_fence, with its
-// membar.gl, is compiled too, though nothing calls it here.)
+// arrives with one release add that returns its value, no red.release (its
+// polls could not wait for the arrival), and polls with relaxed loads: the
+// kernel holds ONE acquire load, after the polls (an acquire poll empties
+// the SM's L1 for the groups still working: bench/skew.sh). (The prelude's
+// gsync_device_fence, with its membar.gl, is compiled too, though nothing
+// calls it here.)
 // RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.cl -o - | FileCheck --check-prefix=PTX %s
 // RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -DGSYNC_NV_SM=61 -Dasm=__asm__ -O2 -S %t.cl -o - | FileCheck --check-prefix=OLD %s
 // RUN: %gsync --barrier=tree --no-discovery %S/Inputs/common.cl -o %t.nd.cl
-// RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.nd.cl -o - | FileCheck --check-prefix=BAR %s
-// CHECK: /* barrier-tree: on NVIDIA (sm_70+) one word polled with acquire loads once
+// RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.nd.cl -o %t.nd.ptx
+// RUN: FileCheck --check-prefix=BAR %s < %t.nd.ptx
+// RUN: sed -n '/\.entry/,$p' %t.nd.ptx | grep -c 'ld\.acquire\.gpu' | FileCheck --check-prefix=ONE-ACQUIRE %s
+// ONE-ACQUIRE: {{^1$}}
+// CHECK: /* barrier-tree: on NVIDIA (sm_70+) one word polled with relaxed loads once
 // CHECK: #define GSYNC_TREE_FLAT_MAX 512u
 // CHECK: #define GSYNC_TREE_LEAF 64u
 // CHECK:   global uint *w = gsync_rule_words(c);
@@ -34,6 +39,8 @@
 // CHECK-NEXT:         gsync_tree_nap(min(due / 2u, 512u));
 // CHECK-NEXT:       if (gsync_tree_waiting(first, t))
 // CHECK-NEXT:         gsync_spin_while(c, site, gsync_tree_waiting(w, t),
+// CHECK-NEXT:                          gsync_tree_adds(atomic_or(w, 0u), c->groups));
+// CHECK-NEXT:       gsync_tree_acquire(w);
 // CHECK: #else
 // CHECK:     if (!gsync_tree_leaves(c)) {
 // CHECK: #line 1 "{{.*}}common.cl"
@@ -49,8 +56,8 @@
 // OLD: membar.gl
 // OLD-NOT: .gpu.global
 // BAR-NOT: red.release
-// BAR-NOT: ld.relaxed
 // BAR-DAG: atom.acq_rel.gpu.global.add.u32
+// BAR-DAG: ld.relaxed.gpu.global.u32
 // BAR-DAG: ld.acquire.gpu.global.u32
 // BAR-DAG: nanosleep.u32
 // The requirements and state sizes the rule header declares, as the

@@ -560,7 +560,8 @@ static void kernel_create(gsync_program *gp, cl_kernel k, cl_mem buf) {
            SIZE_MAX / 4);
   check("gsync_kernel_create: ... says how large the state is, and the most "
         "the device allocates",
-        strncmp(err, "kernel stencil: ", 16) == 0 && strstr(err, want) != NULL &&
+        strncmp(err, "kernel stencil: ", 16) == 0 &&
+            strstr(err, want) != NULL &&
             strstr(err, "the device allocates at most ") != NULL);
 
   char *nd = slurp("nd.cl");
