@@ -50,6 +50,14 @@
  *               [--episodes E]
  *     runs mp.cl rewritten; prints STRESS label G L episodes stale=N
  *     participants=P
+ *   gsync-bench placement --cl F.cl --constraints F.json --configs GxL,...
+ *     runs placement.cl rewritten (each group that takes part records its
+ *     SM at its remapped id) once per config and prints
+ *       PLACEMENT label G L participants=P sms=S first8=A first64=B
+ *                 first256=C ids0-15=s0,s1,...
+ *     S distinct SMs in all, A, B, C among the ids below 8, 64 and 256
+ *     (the groups a phase smaller than the grid runs on), and the SMs of
+ *     ids 0-15. NVIDIA only; elsewhere every SM reads 0.
  *
  * The device: the first of the first platform whose name contains
  * $GSYNC_PLATFORM (default: the first platform). Exit 1 on any error.
@@ -554,6 +562,51 @@ static int cmd_stress(const clhost *host, const char *cl, const char *json,
   return bad;
 }
 
+/* How many distinct values v[0 .. k-1] holds (each below 4096). */
+static unsigned distinct(const cl_uint *v, size_t k) {
+  static unsigned char seen[4096];
+  unsigned d = 0;
+  memset(seen, 0, sizeof seen);
+  for (size_t i = 0; i < k; i++)
+    if (!seen[v[i] & 4095u]++)
+      d++;
+  return d;
+}
+
+static int cmd_placement(const clhost *host, const char *cl, const char *json,
+                         cfg *c, int nc) {
+  clhost_gk x;
+  clhost_load(host, &x, cl, json, "loop", maxg(c, nc));
+  for (int i = 0; i < nc; i++) {
+    cl_uint n = (cl_uint)c[i].g, parts = 0;
+    cl_int rc;
+    cl_mem data = zeroed(host, n);
+    loop_args(x.k, data, n, 0);
+    clhost_enqueue(&x, c[i].g, c[i].l, &parts);
+    clFinish(host->queue);
+    cl_uint *sm = malloc(n * sizeof *sm);
+    if (sm == NULL)
+      clhost_die("out of memory", 0);
+    if ((rc = clEnqueueReadBuffer(host->queue, data, CL_TRUE, 0, n * 4u, sm, 0,
+                                  NULL, NULL)))
+      clhost_die("clEnqueueReadBuffer", rc);
+    size_t p = parts < n ? parts : n;
+    printf("PLACEMENT %s %zu %zu participants=%u sms=%u first8=%u first64=%u "
+           "first256=%u ids0-15=",
+           label_of(cl), c[i].g, c[i].l, parts, distinct(sm, p),
+           distinct(sm, p < 8 ? p : 8), distinct(sm, p < 64 ? p : 64),
+           distinct(sm, p < 256 ? p : 256));
+    for (size_t j = 0; j < 16 && j < p; j++)
+      printf("%s%u", j ? "," : "", sm[j]);
+    printf("\n");
+    fflush(stdout);
+    free(sm);
+    clReleaseMemObject(data);
+  }
+  clhost_unload(&x);
+  return 0;
+}
+
 /* Which vendor macros the device's OpenCL C compiler defines. */
 static const char probe_src[] =
 
@@ -693,6 +746,8 @@ int main(int argc, char **argv) {
     return cmd_launch(&device, c, nc, reps);
   if (!strcmp(argv[1], "stress") && cl && json)
     return cmd_stress(&device, cl, json, c, nc, episodes);
+  if (!strcmp(argv[1], "placement") && cl && json)
+    return cmd_placement(&device, cl, json, c, nc);
   if (!strcmp(argv[1], "disc") && cl && json)
     return cmd_disc(&device, cl, json, nd && ndjson ? nd : NULL, ndjson, c, nc,
                     reps);
