@@ -47,6 +47,9 @@ static const char usage_text[] =
     "\n"
     "scenarios (inputs in test/run/kernels/):\n"
     "  stencil  stencil.cl: 3-point ring stencil, 200 iterations\n"
+    "  split    split.cl: a ring stencil over n/2 whose own term is worked\n"
+    "           out between global_barrier_arrive() and global_barrier_wait()\n"
+    "           and its neighbours' after, 200 iterations\n"
     "  mirror   mirror.cl: write slot[i], read slot[n-1-i], 300 rounds\n"
     "  xpx      xpx.cl: all-to-all X->P->X sums, n=256, 20 rounds\n"
     "  helper   helper.cl: barrier two calls deep, kernels shift_left and\n"
@@ -606,6 +609,20 @@ static void stencil_ref(cl_uint *a, cl_uint *b, size_t n, size_t iters) {
   }
 }
 
+/* CPU reference of split.cl: iters iterations over two generations of
+ * m = n / 2 elements in a (the one read alternates), with b the
+ * elements' own terms. */
+static void split_ref(cl_uint *a, cl_uint *b, size_t n, size_t iters) {
+  size_t m = n / 2;
+  for (size_t it = 0; it < iters; it++) {
+    cl_uint *src = a + (it % 2) * m, *dst = a + (1 - it % 2) * m;
+    for (size_t i = 0; i < m; i++)
+      b[i] = 3u * src[i];
+    for (size_t i = 0; i < m; i++)
+      dst[i] = b[i] + src[(i + 1) % m] + src[(i + 2) % m];
+  }
+}
+
 /* CPU reference of mirror.cl's mirror_value(). */
 static cl_uint mirror_value(cl_uint i, cl_uint round) {
   return i * 2654435761u + round * 40503u + 1u;
@@ -683,6 +700,7 @@ static const shape *find_shape(const char *name) {
     shape s;
   } table[] = {
       {"stencil", {{"stencil", NULL}, 3000, 200, 1, {0, 0, 0}, 0}},
+      {"split", {{"split", NULL}, 3000, 200, 1, {0, 0, 0}, 0}},
       {"reuse", {{"stencil", NULL}, 3000, 2, 100, {0, 0, 0}, 0}},
       {"mirror", {{"mirror", NULL}, 4096, 300, 1, {0, 0, 0}, 0}},
       {"xpx", {{"xpx", NULL}, 256, 20, 1, {0, 0, 0}, 0}},
@@ -743,6 +761,7 @@ static int run_launches(run *r, const shape *sh, scene *s) {
   int is_xpx = strcmp(r->name, "xpx") == 0;
   int is_helper = strcmp(r->name, "helper") == 0;
   int is_atomics = strcmp(r->name, "atomics") == 0;
+  int is_split = strcmp(r->name, "split") == 0;
   cl_uint *a = s->a, *b = s->b;
   int result;
   for (size_t l = 0; l < s->launches; l++) {
@@ -768,6 +787,10 @@ static int run_launches(run *r, const shape *sh, scene *s) {
           return result;
       } else if (is_atomics) {
         atomics_ref(a, b, n, rounds);
+      } else if (is_split) {
+        split_ref(a, b, n, rounds);
+        if ((result = compare(r, "split", s->got_b, b, n)) != RUN_OK)
+          return result;
       } else if (is_helper) {
         for (cl_uint rd = 0; rd < rounds; rd++) {
           if (k == 0)
