@@ -296,16 +296,16 @@ static void rule_position(const gsri_rule *r, const char *p, unsigned *line,
   }
 }
 
-/* Where the rule defines void NAME( at the start of a line, or NULL. */
+/* Where the rule defines void NAME( at the start of a line, or NULL
+ * (compared in place: a check that allocated could be skipped). */
 static const char *definition_of(const gsri_rule *r, const char *name) {
-  gsri_buf want = {0};
-  gsri_buf_printf(&want, "void %s(", name);
-  const char *end = r->text + r->len, *found = NULL;
-  for (const char *p = r->text; want.data && p + want.len <= end && !found; p++)
-    if ((p == r->text || p[-1] == '\n') && memcmp(p, want.data, want.len) == 0)
-      found = p;
-  gsri_buf_free(&want);
-  return found;
+  size_t nl = strlen(name);
+  const char *end = r->text + r->len;
+  for (const char *p = r->text; (size_t)(end - p) >= nl + 6; p++)
+    if ((p == r->text || p[-1] == '\n') && memcmp(p, "void ", 5) == 0 &&
+        memcmp(p + 5, name, nl) == 0 && p[5 + nl] == '(')
+      return p;
+  return NULL;
 }
 
 /* Checks that a barrier rule whose header says @split defines both halves
