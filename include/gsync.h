@@ -5,11 +5,17 @@
  *   ...
  *   global_barrier();  // every work-item of the launch waits for all others
  *
- * gsync-rewrite declares global_barrier() itself, so the include is
+ * and its two halves (docs/split.md): global_barrier_arrive() publishes
+ * this work-item's writes and returns at once; global_barrier_wait()
+ * returns once every work-item has arrived, and then sees their writes.
+ *
+ * gsync-rewrite declares all three itself, so the include is
  * optional; in the rewritten output it is replaced by a comment, so the
  * OpenCL driver never needs this file.
  */
 #ifndef GSYNC_KERNEL_H
 #define GSYNC_KERNEL_H
 void global_barrier(void);
+void global_barrier_arrive(void);
+void global_barrier_wait(void);
 #endif

@@ -353,7 +353,8 @@ static void record_call(walk *w, CXCursor call) {
   const char *name = clang_getCString(cs);
 
   gsri_site_kind kind = GSR_SITE_CALL;
-  if (strcmp(name, "global_barrier") == 0 && gsri_is_builtin_barrier(callee)) {
+  int half = gsri_barrier_half(name);
+  if (half >= 0 && gsri_is_builtin_barrier(callee)) {
     kind = GSR_SITE_BARRIER;
   } else {
     /* The builtins are declared implicitly, at their first use, so their
@@ -392,6 +393,7 @@ static void record_call(walk *w, CXCursor call) {
     return;
   }
   s->kind = kind;
+  s->half = kind == GSR_SITE_BARRIER ? (gsri_half)half : GSR_WHOLE;
   /* A call site names a function of ctx->funcs, which later stages index
    * by it; the other kinds name none. */
   assert(kind != GSR_SITE_CALL ||
@@ -639,11 +641,10 @@ static void lex_macro(gsri_ctx *ctx, gsri_macro *m) {
     clang_getSpellingLocation(clang_getTokenLocation(ctx->tu, toks[i]), NULL,
                               NULL, NULL, &off);
     gsri_site_kind kind = GSR_SITE_CALL;
-    int known = 0;
-    if (strcmp(t, "global_barrier") == 0) {
+    int half = gsri_barrier_half(t);
+    int known = half >= 0;
+    if (known)
       kind = GSR_SITE_BARRIER;
-      known = 1;
-    }
     for (size_t k = 0; !known && k < N_REMAPPED; k++)
       if (strcmp(t, remapped_ids[k]) == 0)
         kind = GSR_SITE_ID, known = 1;
@@ -661,6 +662,7 @@ static void lex_macro(gsri_ctx *ctx, gsri_macro *m) {
         m->uses = p;
         gsri_macro_use *u = &p[m->n_uses++];
         u->kind = kind;
+        u->half = half >= 0 ? (gsri_half)half : GSR_WHOLE;
         u->name_off = off;
         u->name_len = strlen(t);
         u->lparen_off = lp;

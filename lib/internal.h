@@ -8,6 +8,7 @@
  *                      --inline-includes, which is then parsed again
  *   find   (find.c)    functions, call graph, global_barrier() and id sites
  *   plan   (plan.c)    which functions take part; edits and diagnostics
+ *                      (with uniform.c, split.c and the others of its layer)
  *   rules  (rules.c)   built-in and user rule files, their metadata
  *   render (render.c)  the prelude text put at the top of the output
  *   apply  (apply.c)   edits {offset, length, text} over the input bytes
@@ -101,6 +102,8 @@ typedef struct gsri_rule {
   unsigned state_per_group;                 /* @state-per-group: bytes */
   int has_state_fixed, has_state_per_group; /* given: each only once */
   int poll_cap; /* @poll-cap: a discovery rule that reads the host's cap */
+  int splits;   /* @split: it defines gsync_barrier_arrive() and
+                   gsync_barrier_wait() (docs/split.md) */
   unsigned long max_groups; /* @max-groups: most work-groups a launch may
                                have (its counters' range); 0: no bound */
   int is_barrier; /* barrier-NAME.cl, else a support file (discovery) */
@@ -160,9 +163,22 @@ typedef struct gsri_node {
   unsigned end;          /* its subtree is the nodes [this one, end) */
 } gsri_node;
 
+/* The barrier pseudo-intrinsics: global_barrier(), and its two halves
+ * global_barrier_arrive() and global_barrier_wait() (docs/split.md). */
+typedef enum gsri_half {
+  GSR_WHOLE,  /* global_barrier() */
+  GSR_ARRIVE, /* global_barrier_arrive() */
+  GSR_WAIT    /* global_barrier_wait() */
+} gsri_half;
+/* Their names, by gsri_half, and what each becomes in the output. */
+extern const char *const gsri_barrier_names[3];
+extern const char *const gsri_barrier_impls[3];
+/* The half whose name is name, or -1 for any other name (parse.c). */
+int gsri_barrier_half(const char *name);
+
 /* A call of interest inside a function body. */
 typedef enum gsri_site_kind {
-  GSR_SITE_BARRIER, /* global_barrier() */
+  GSR_SITE_BARRIER, /* global_barrier() or one of its halves */
   GSR_SITE_ID,      /* a work-item function remapped to the virtual grid */
   GSR_SITE_CALL     /* a call of a user function */
 } gsri_site_kind;
@@ -177,6 +193,7 @@ typedef struct gsri_site {
   int in_main;       /* the spelling lies in the input file */
   int in_macro;      /* spelled in the body of a macro of the input */
   int callee;        /* GSR_SITE_CALL: index into the function table */
+  gsri_half half;    /* GSR_SITE_BARRIER: which pseudo-intrinsic */
   char *callee_name; /* for messages */
   CXFile file;       /* expansion position, for diagnostics */
   unsigned line, col;
@@ -233,6 +250,7 @@ typedef struct gsri_func {
  * an occurrence that may need an edit, depending on where they expand. */
 typedef struct gsri_macro_use {
   gsri_site_kind kind;
+  gsri_half half; /* GSR_SITE_BARRIER: which pseudo-intrinsic */
   size_t name_off, name_len;
   size_t lparen_off, rparen_off;
   unsigned num_args;
@@ -273,6 +291,7 @@ typedef struct gsri_line_span {
  * order, so that a barrier that times out can be named by file:line:col. */
 typedef struct gsri_barrier_site {
   size_t name_off, rparen_off;
+  gsri_half half;   /* the call it rewrites */
   unsigned number;  /* 1, 2, ...; 0 until numbered */
   const char *file; /* where it is written: the input or an inlined file */
   unsigned line, col;
@@ -465,6 +484,13 @@ void gsri_check_uniformity(gsri_ctx *ctx);
  * groups that take part (stride.c). Needs in_participating, so plan.c
  * calls it. */
 void gsri_check_strides(gsri_ctx *ctx);
+/* Checks that global_barrier_arrive() and global_barrier_wait() make
+ * pairs: in order, in one block, with no global barrier and no exit
+ * between them (split.c). Needs reaches_barrier, so plan.c calls it. */
+void gsri_check_split(gsri_ctx *ctx);
+/* Refuses those halves, once, where the chosen barrier rule has no split
+ * form (no @split in its header), naming it and the rules that split. */
+void gsri_check_split_rule(gsri_ctx *ctx);
 /* Reads '#pragma gsync uniform' into ctx->pragma_loops, reports misplaced
  * ones and plans the comments that replace them (pragma.c). */
 void gsri_read_pragmas(gsri_ctx *ctx);

@@ -15,7 +15,21 @@
 #define DECL_HEADER_PATH "/gsync-rewrite-builtin/global_barrier.h"
 static const char decl_header[] =
     "/* Declared by gsync-rewrite for parsing; replaced in the output. */\n"
-    "void global_barrier(void);\n";
+    "void global_barrier(void);\n"
+    "void global_barrier_arrive(void);\n"
+    "void global_barrier_wait(void);\n";
+
+const char *const gsri_barrier_names[3] = {
+    "global_barrier", "global_barrier_arrive", "global_barrier_wait"};
+const char *const gsri_barrier_impls[3] = {
+    "gsync_barrier", "gsync_barrier_arrive", "gsync_barrier_wait"};
+
+int gsri_barrier_half(const char *name) {
+  for (int h = GSR_WHOLE; h <= GSR_WAIT; h++)
+    if (strcmp(name, gsri_barrier_names[h]) == 0)
+      return h;
+  return -1;
+}
 
 /* Returns nonzero if f is the in-memory declaration header. */
 int gsri_is_decl_header(CXFile f) {
@@ -73,23 +87,32 @@ static void pass_diagnostic(gsri_ctx *ctx, CXDiagnostic d, int is_child) {
   CXString msg = clang_getDiagnosticSpelling(d);
   const char *text = clang_getCString(msg);
   CXDiagnosticSet children = clang_getChildDiagnostics(d);
-  int about_barrier = 0;
+  /* The pseudo-intrinsic a note points at: its line in the header, from
+   * line 2 on in gsri_half's order. */
+  int about_barrier = -1;
   for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(children); i++) {
     CXDiagnostic c = clang_getDiagnosticInSet(children, i);
     CXFile cf;
-    clang_getExpansionLocation(clang_getDiagnosticLocation(c), &cf, NULL, NULL,
+    unsigned cl;
+    clang_getExpansionLocation(clang_getDiagnosticLocation(c), &cf, &cl, NULL,
                                NULL);
-    about_barrier |= gsri_is_decl_header(cf);
+    if (gsri_is_decl_header(cf) && cl >= 2 && cl <= 2 + GSR_WAIT)
+      about_barrier = (int)cl - 2;
     clang_disposeDiagnostic(c);
   }
-  if (about_barrier && strstr(text, "too many arguments"))
-    text = "'global_barrier' takes no arguments";
-  else if (strstr(text, "taking address of function") &&
-           names_barrier(ctx, loc))
+  gsri_buf own = {0};
+  if (about_barrier >= 0 && strstr(text, "too many arguments")) {
+    gsri_buf_printf(&own, "'%s' takes no arguments",
+                    gsri_barrier_names[about_barrier]);
+    text = gsri_buf_text(ctx, &own);
+  } else if (strstr(text, "taking address of function") &&
+             names_barrier(ctx, loc)) {
     text = "the address of 'global_barrier' cannot be taken; it can only be "
            "called as 'global_barrier()'";
+  }
 
   gsri_report_in(ctx, sev, file, line, col, "%s", text);
+  gsri_buf_free(&own);
   clang_disposeString(msg);
 
   for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(children); i++) {

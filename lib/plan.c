@@ -90,8 +90,10 @@ static int find_cycle(gsri_ctx *ctx, size_t i, unsigned char *state) {
 /* The rewrites, shared by code written out and code spelled in macro
  * bodies. Offsets are those of a callee name and its parens. */
 
-/* Notes a global_barrier() text to rewrite; number_barriers() edits it. */
-static void edit_barrier(gsri_ctx *ctx, size_t name_off, size_t rparen_off) {
+/* Notes a global_barrier() text (or one of its halves) to rewrite;
+ * number_barriers() edits it. */
+static void edit_barrier(gsri_ctx *ctx, gsri_half half, size_t name_off,
+                         size_t rparen_off) {
   gsri_barrier_site *p =
       gsri_grow(ctx->bsites, &ctx->cap_bsites, ctx->n_bsites, sizeof *p);
   if (!p) {
@@ -103,6 +105,7 @@ static void edit_barrier(gsri_ctx *ctx, size_t name_off, size_t rparen_off) {
   memset(b, 0, sizeof *b);
   b->name_off = name_off;
   b->rparen_off = rparen_off;
+  b->half = half;
 }
 
 /* Orders barrier sites by their place in the input. */
@@ -113,7 +116,10 @@ static int cmp_bsite(const void *pa, const void *pb) {
 
 /* Numbers the barrier texts 1, 2, ... in input order (one text expanded
  * twice, as a macro argument, is one site) and rewrites each:
- * global_barrier() -> gsync_barrier(gsync_ctx, N). */
+ * global_barrier() -> gsync_barrier(gsync_ctx, N), and the halves
+ * global_barrier_arrive() and global_barrier_wait() -> gsync_barrier_arrive
+ * and gsync_barrier_wait (each half a site of its own: an abort names the
+ * wait it gave up in). */
 static void number_barriers(gsri_ctx *ctx) {
   if (ctx->n_bsites)
     qsort(ctx->bsites, ctx->n_bsites, sizeof *ctx->bsites, cmp_bsite);
@@ -128,7 +134,8 @@ static void number_barriers(gsri_ctx *ctx) {
     b->file = ctx->name;
     gsri_map_line(ctx, &b->file, &b->line); /* a line of an inlined file */
     gsri_buf text = {0};
-    gsri_buf_printf(&text, "gsync_barrier(gsync_ctx, %u)", b->number);
+    gsri_buf_printf(&text, "%s(gsync_ctx, %u)", gsri_barrier_impls[b->half],
+                    b->number);
     gsri_add_edit(ctx, b->name_off, b->rparen_off + 1 - b->name_off,
                   gsri_buf_text(ctx, &text));
     gsri_buf_free(&text);
@@ -268,10 +275,13 @@ static void plan_site(gsri_ctx *ctx, gsri_site *s, int in_ctx) {
     if (s->num_args) /* libclang already said so */
       return;
     if (!editable) {
-      not_editable(ctx, s, "rewrite this global_barrier()", included);
+      gsri_buf what = {0};
+      gsri_buf_printf(&what, "rewrite this %s()", gsri_barrier_names[s->half]);
+      not_editable(ctx, s, gsri_buf_text(ctx, &what), included);
+      gsri_buf_free(&what);
       return;
     }
-    edit_barrier(ctx, s->name_off, s->rparen_off);
+    edit_barrier(ctx, s->half, s->name_off, s->rparen_off);
     return;
   case GSR_SITE_ID: {
     if (!in_ctx && !s->in_macro) {
@@ -466,7 +476,7 @@ void gsri_plan_macros(gsri_ctx *ctx) {
                       (callee && callee->takes_ctx);
       if (use->kind == GSR_SITE_BARRIER) {
         if (m->in_ctx && !use->num_args)
-          edit_barrier(ctx, use->name_off, use->rparen_off);
+          edit_barrier(ctx, use->half, use->name_off, use->rparen_off);
         continue;
       }
       if (!needs_ctx || !m->in_ctx)
@@ -515,6 +525,8 @@ gsr_status gsri_plan(gsri_ctx *ctx) {
   }
 
   gsri_check_uniformity(ctx);
+  gsri_check_split_rule(ctx);
+  gsri_check_split(ctx);
   gsri_check_strides(ctx);
 
   unsigned char *state = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);

@@ -172,6 +172,13 @@ static const char *take_value(gsri_rule *r, const char *key, const char *v,
       return "belongs in a discovery rule, not a barrier";
     return vl ? "takes no value" : NULL;
   }
+  if (!strcmp(key, "split")) {
+    if (r->splits++)
+      return "is given twice";
+    if (strncmp(r->name, "barrier-", 8))
+      return "belongs in a barrier rule, not a discovery";
+    return vl ? "takes no value" : NULL;
+  }
   if (!strcmp(key, "max-groups")) {
     if (r->max_groups)
       return "is given twice";
@@ -272,6 +279,63 @@ static int check_anchors(const gsri_rule *r, gsr_diag_fn diag, void *user) {
       return 0;
     }
     p = q;
+  }
+  return 1;
+}
+
+/* The line and column (1-based) of p in the rule's text. */
+static void rule_position(const gsri_rule *r, const char *p, unsigned *line,
+                          unsigned *col) {
+  *line = 1;
+  *col = 1;
+  for (const char *q = r->text; q < p; q++) {
+    if (*q == '\n')
+      ++*line, *col = 1;
+    else
+      ++*col;
+  }
+}
+
+/* Where the rule defines void NAME( at the start of a line, or NULL
+ * (compared in place: a check that allocated could be skipped). */
+static const char *definition_of(const gsri_rule *r, const char *name) {
+  size_t nl = strlen(name);
+  const char *end = r->text + r->len;
+  for (const char *p = r->text; (size_t)(end - p) >= nl + 6; p++)
+    if ((p == r->text || p[-1] == '\n') && memcmp(p, "void ", 5) == 0 &&
+        memcmp(p + 5, name, nl) == 0 && p[5 + nl] == '(')
+      return p;
+  return NULL;
+}
+
+/* Checks that a barrier rule whose header says @split defines both halves
+ * of the barrier, gsync_barrier_arrive() and gsync_barrier_wait(), and
+ * that one without it defines neither: the header is the one place that
+ * says whether a rule splits (the tool's refusal, rules-complete.py and
+ * the docs' tables read it), so the code must agree with it. Returns 0
+ * after reporting. */
+static int check_split(const gsri_rule *r, gsr_diag_fn diag, void *user) {
+  static const char *const halves[2] = {"gsync_barrier_arrive",
+                                        "gsync_barrier_wait"};
+  for (int i = 0; i < 2; i++) {
+    const char *def = definition_of(r, halves[i]);
+    unsigned line, col;
+    if (r->splits && !def) {
+      const char *key = strstr(r->text, "@split");
+      rule_position(r, key ? key : r->text, &line, &col);
+      rule_error(diag, user, r->file, line, col,
+                 "'@split' says the barrier splits, but the rule defines no "
+                 "'void %s(' at the start of a line",
+                 halves[i]);
+      return 0;
+    }
+    if (!r->splits && def) {
+      rule_position(r, def, &line, &col);
+      rule_error(diag, user, r->file, line, col,
+                 "the rule defines %s() but its header has no '@split'",
+                 halves[i]);
+      return 0;
+    }
   }
   return 1;
 }
@@ -404,7 +468,8 @@ int gsri_rule_parse_header(gsri_rule *r, gsr_diag_fn diag, void *user) {
     p = eol + 1;
     line++;
   }
-  if (!check_anchors(r, diag, user) || !check_tunables(r, diag, user))
+  if (!check_anchors(r, diag, user) || !check_tunables(r, diag, user) ||
+      !check_split(r, diag, user))
     return 0;
   if (!r->summary)
     r->summary = gsri_strdup("");

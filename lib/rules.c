@@ -12,6 +12,8 @@
  *   @state-fixed        bytes of state it needs besides the shared header
  *   @state-per-group    bytes of state per launched work-group
  *   @max-groups         the most work-groups a launch may have
+ *   @split              a barrier that also comes in two halves,
+ *                       gsync_barrier_arrive() and gsync_barrier_wait()
  * File names: prelude.cl, barrier-NAME.cl, discovery-NAME.cl. Headers are
  * checked as they are read (gsri_rule_parse_header, rule-header.c), so that a
  * rule from

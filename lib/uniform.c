@@ -2267,7 +2267,8 @@ static void check_barrier(check_walk *w, unsigned call) {
   ucheck *u = w->u;
   CXString n = clang_getCursorSpelling(u->nodes[call].c);
   const char *name = clang_getCString(n);
-  int direct = strcmp(name, "global_barrier") == 0;
+  /* global_barrier() or one of its halves: its own name in the messages */
+  int direct = gsri_barrier_half(name) >= 0;
   unsigned v = varying_control(u, call);
   if (v != NO_NODE) {
     int loop = is_loop(u->nodes[v].kind);
@@ -2278,15 +2279,15 @@ static void check_barrier(check_walk *w, unsigned call) {
     if (direct && loop)
       gsri_report_loc(u->ctx, GSR_ERROR,
                       clang_getCursorLocation(u->nodes[call].c),
-                      "global_barrier() in a loop whose trip count %s; not "
-                      "every work-item reaches it equally often",
-                      why);
+                      "%s() in a loop whose trip count %s; not every "
+                      "work-item reaches it equally often",
+                      name, why);
     else if (direct)
       gsri_report_loc(u->ctx, GSR_ERROR,
                       clang_getCursorLocation(u->nodes[call].c),
-                      "global_barrier() under a condition that %s; not every "
-                      "work-item reaches it",
-                      why);
+                      "%s() under a condition that %s; not every work-item "
+                      "reaches it",
+                      name, why);
     else
       gsri_report_loc(u->ctx, GSR_ERROR,
                       clang_getCursorLocation(u->nodes[call].c),
@@ -2323,10 +2324,16 @@ static void check_barrier(check_walk *w, unsigned call) {
     if (x->loop == NO_NODE ? x->offset >= off : !inside(u, call, x->loop))
       continue;
     const char *what = exit_word(u->nodes[x->stmt].kind);
+    gsri_buf what_call = {0};
+    if (direct)
+      gsri_buf_printf(&what_call, "%s()", name);
+    else
+      gsri_buf_puts(&what_call, "this call of a barrier function");
     report_at(u, GSR_ERROR, call,
               "%s is not reached by every work-item: an earlier exit is "
               "taken by only some of them",
-              direct ? "global_barrier()" : "this call of a barrier function");
+              gsri_buf_text(u->ctx, &what_call));
+    gsri_buf_free(&what_call);
     unsigned cause = reported_cause(u, x->control);
     int race = cause != NO_NODE && u->info[cause].racy;
     report_at(u, GSR_NOTE, x->stmt,

@@ -9,6 +9,7 @@
  * @state-fixed 256
  * @state-per-group 2
  * @max-groups 1073741823
+ * @split
  *
  * Both paths use the algorithm of CUDA's grid.sync() on a flip word: the
  * adds of one barrier sum to 0x80000000 (participant 0 adds
@@ -76,6 +77,16 @@
  * spin, which saw the flipped top word, is the acquire. A leaf's reset
  * happens before the top add, so the next barrier's arrivals (after the
  * flip) see it.
+ *
+ * Split (docs/split.md), on both paths: gsync_barrier_arrive() is the
+ * opening work-group barrier and the arrival (gsync_tree_arrival: the
+ * add, or the leaf's), and keeps in c->split what the wait needs (NVIDIA:
+ * the value the add returned; elsewhere: the top bit read before
+ * arriving); gsync_barrier_wait() is the wait (gsync_tree_await), its
+ * acquire and the closing work-group barrier. The top bit cannot flip
+ * twice in between: the next flip needs this group's next arrival. The
+ * wait of a split barrier does not nap (its arrivals have had the work
+ * between the halves to drain).
  *
  * Bounded spin (prelude.cl): a group that gives up has arrived and tells
  * no one anything more; the words are left mid-barrier, and the host
@@ -157,25 +168,42 @@ int gsync_tree_waiting(global uint *p, uint t) {
   return (gsync_tree_relaxed(p) & 0x80000000u) == t;
 }
 
-void gsync_barrier(private struct gsync_ctx *c, uint site) {
+/* What this participant adds to the word. */
+uint gsync_tree_share(private struct gsync_ctx *c) {
+  return c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
+}
+
+/* The leader's arrival (acq_rel): returns the word before its add. */
+uint gsync_tree_arrival(private struct gsync_ctx *c) {
+  return gsync_tree_add(gsync_rule_words(c), gsync_tree_share(c));
+}
+
+/* The leader's wait (relaxed polls, then one acquire load) for the flip
+ * of the word that its add found at old; none if that add completed the
+ * sum (its acq_rel add acquired). With nap, naps
+ * first while many arrivals are still due. */
+void gsync_tree_await(private struct gsync_ctx *c, uint site, uint old,
+                      int nap) {
   global uint *w = gsync_rule_words(c);
+  if (((old + gsync_tree_share(c)) & 0x7fffffffu) != 0u) {
+    uint t = old & 0x80000000u;
+    uint due = c->groups - 1u - gsync_tree_adds(old, c->groups);
+    global uint *first = gsync_tree_after(w, old);
+    if (nap && due >= 128u)
+      gsync_tree_nap(min(due / 2u, 512u));
+    if (gsync_tree_waiting(first, t))
+      gsync_spin_while(c, site, gsync_tree_waiting(w, t),
+                       gsync_tree_adds(atomic_or(w, 0u), c->groups));
+    gsync_tree_acquire(w);
+  }
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   gsync_anchor(c);
   if (gsync_leader()) {
     uint watch = gsync_watch_peek(c);
-    uint add = c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
-    uint old = gsync_tree_add(w, add);
-    if (((old + add) & 0x7fffffffu) != 0u) {
-      uint t = old & 0x80000000u;
-      uint due = c->groups - 1u - gsync_tree_adds(old, c->groups);
-      global uint *first = gsync_tree_after(w, old);
-      if (due >= 128u)
-        gsync_tree_nap(min(due / 2u, 512u));
-      if (gsync_tree_waiting(first, t))
-        gsync_spin_while(c, site, gsync_tree_waiting(w, t),
-                         gsync_tree_adds(atomic_or(w, 0u), c->groups));
-      gsync_tree_acquire(w);
-    }
+    gsync_tree_await(c, site, gsync_tree_arrival(c), 1);
     gsync_watch_tick(c, watch);
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -218,31 +246,61 @@ uint gsync_tree_arrived(private struct gsync_ctx *c) {
   return min(n, c->groups);
 }
 
-void gsync_barrier(private struct gsync_ctx *c, uint site) {
+/* The leader's arrival (release), at the top word or its leaf: returns
+ * the top bit it read before arriving. */
+uint gsync_tree_arrival(private struct gsync_ctx *c) {
   global uint *top = gsync_rule_words(c);
+  uint before = gsync_tree_load(top) & 0x80000000u;
+  if (!gsync_tree_leaves(c)) {
+    gsync_tree_arrive(top, c->group == 0 ? 0x80000000u - (c->groups - 1u)
+                                         : 1u);
+  } else {
+    uint leaf = c->group / GSYNC_TREE_LEAF;
+    uint leaves = (c->groups + GSYNC_TREE_LEAF - 1u) / GSYNC_TREE_LEAF;
+    uint size = min(GSYNC_TREE_LEAF, c->groups - leaf * GSYNC_TREE_LEAF);
+    global uint *count = gsync_rule_words(c) + 32u + 32u * leaf;
+    if (gsync_tree_leaf_add(count) == size - 1u) {
+      atomic_xchg(count, 0u);
+      gsync_tree_arrive(top, leaf == 0 ? 0x80000000u - (leaves - 1u) : 1u);
+    }
+  }
+  return before;
+}
+
+/* The leader's wait until the top bit differs from before, then its
+ * acquire (nap: the NVIDIA path's, unused here). */
+void gsync_tree_await(private struct gsync_ctx *c, uint site, uint before,
+                      int nap) {
+  global uint *top = gsync_rule_words(c);
+  gsync_spin_while(c, site, gsync_tree_waiting(top, before),
+                   gsync_tree_arrived(c));
+  gsync_tree_acquire(top);
+}
+
+void gsync_barrier(private struct gsync_ctx *c, uint site) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   gsync_anchor(c);
   if (gsync_leader()) {
-    uint before = gsync_tree_load(top) & 0x80000000u;
-    if (!gsync_tree_leaves(c)) {
-      gsync_tree_arrive(top, c->group == 0 ? 0x80000000u - (c->groups - 1u)
-                                           : 1u);
-    } else {
-      uint leaf = c->group / GSYNC_TREE_LEAF;
-      uint leaves = (c->groups + GSYNC_TREE_LEAF - 1u) / GSYNC_TREE_LEAF;
-      uint size = min(GSYNC_TREE_LEAF, c->groups - leaf * GSYNC_TREE_LEAF);
-      global uint *count = gsync_rule_words(c) + 32u + 32u * leaf;
-      if (gsync_tree_leaf_add(count) == size - 1u) {
-        atomic_xchg(count, 0u);
-        gsync_tree_arrive(top, leaf == 0 ? 0x80000000u - (leaves - 1u) : 1u);
-      }
-    }
-    gsync_spin_while(c, site, gsync_tree_waiting(top, before),
-                     gsync_tree_arrived(c));
-    gsync_tree_acquire(top);
+    gsync_tree_await(c, site, gsync_tree_arrival(c), 1);
     gsync_watch_tick(c, gsync_watch_peek(c));
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   gsync_anchor(c);
 }
 #endif
+
+void gsync_barrier_arrive(private struct gsync_ctx *c, uint site) {
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
+  if (gsync_leader())
+    c->split = gsync_tree_arrival(c);
+}
+
+void gsync_barrier_wait(private struct gsync_ctx *c, uint site) {
+  if (gsync_leader()) {
+    gsync_tree_await(c, site, c->split, 0);
+    gsync_watch_tick(c, gsync_watch_peek(c));
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
+}

@@ -126,6 +126,9 @@ struct gsync_ctx {
   local uint *left;   /* nonzero: the launch aborted, this group leaves */
   uint id[3];         /* its id in the virtual grid, per dimension */
   uint n[3];          /* the virtual grid: work-groups per dimension */
+  uint split;         /* what a split barrier's gsync_barrier_arrive()
+                         leaves for its gsync_barrier_wait() (leader only;
+                         after inlining, a register between the two) */
 };
 
 /* Participant 0's count of the barriers it completed (watching): the

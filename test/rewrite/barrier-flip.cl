@@ -10,10 +10,14 @@
 // CHECK-NEXT: #if defined(__NV_CL_C_VERSION) || defined(cl_nv_pragma_unroll)
 // CHECK-NEXT:   asm volatile("membar.gl;" ::: "memory");
 // CHECK: /* barrier-flip: one word, one atomic per group and barrier: the algorithm
+// CHECK: uint gsync_flip_arrival(private struct gsync_ctx *c) {
+// CHECK:   return atomic_add(gsync_rule_words(c), add);
+// CHECK: void gsync_flip_await(private struct gsync_ctx *c, uint site, uint old) {
+// CHECK-NEXT:   global uint *word = gsync_rule_words(c);
+// CHECK-NEXT:   gsync_spin_while(c, site, ((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0,
+// CHECK-NEXT:                    gsync_flip_arrived(atomic_or(word, 0u), c->groups));
 // CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
-// CHECK:     uint old = atomic_add(word, add);
-// CHECK-NEXT:     gsync_spin_while(c, site, ((old ^ atomic_or(word, 0u)) & 0x80000000u) == 0,
-// CHECK-NEXT:                      gsync_flip_arrived(atomic_or(word, 0u), c->groups));
+// CHECK:     gsync_flip_await(c, site, gsync_flip_arrival(c));
 // CHECK: /* discovery-lockfree: occupancy discovery without a lock. A polled group's
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "flip",

@@ -5,8 +5,12 @@
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // RUN: %gsync-run --build-only %t.cl
 // CHECK: /* barrier-gen: {{.*}}
+// CHECK: void gsync_gen_await(private struct gsync_ctx *c, uint site, uint g) {
+// CHECK-NEXT:   global uint *gen = gsync_rule_words(c) + 32;
+// CHECK-NEXT:   gsync_spin_while(c, site, atomic_or(gen, 0u) == g,
 // CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
-// CHECK:       gsync_spin_while(c, site, atomic_or(gen, 0u) == g, atomic_or(count, 0u));
+// CHECK:     if (!gsync_gen_arrival(c, &g))
+// CHECK-NEXT:       gsync_gen_await(c, site, g);
 // CHECK: #line 1 "{{.*}}common.cl"
 // JSON: "barrier": "gen",
 // The requirements and state sizes the rule header declares, as the

@@ -31,16 +31,20 @@
 // CHECK: /* barrier-tree: on NVIDIA (sm_70+) one word polled with relaxed loads once
 // CHECK: #define GSYNC_TREE_FLAT_MAX 512u
 // CHECK: #define GSYNC_TREE_LEAF 64u
+// CHECK:   return gsync_tree_add(gsync_rule_words(c), gsync_tree_share(c));
 // CHECK:   global uint *w = gsync_rule_words(c);
-// CHECK:     uint old = gsync_tree_add(w, add);
-// CHECK-NEXT:     if (((old + add) & 0x7fffffffu) != 0u) {
-// CHECK:       global uint *first = gsync_tree_after(w, old);
-// CHECK-NEXT:       if (due >= 128u)
-// CHECK-NEXT:         gsync_tree_nap(min(due / 2u, 512u));
-// CHECK-NEXT:       if (gsync_tree_waiting(first, t))
-// CHECK-NEXT:         gsync_spin_while(c, site, gsync_tree_waiting(w, t),
-// CHECK-NEXT:                          gsync_tree_adds(atomic_or(w, 0u), c->groups));
-// CHECK-NEXT:       gsync_tree_acquire(w);
+// CHECK-NEXT:   if (((old + gsync_tree_share(c)) & 0x7fffffffu) != 0u) {
+// CHECK:     global uint *first = gsync_tree_after(w, old);
+// CHECK-NEXT:     if (nap && due >= 128u)
+// CHECK-NEXT:       gsync_tree_nap(min(due / 2u, 512u));
+// CHECK-NEXT:     if (gsync_tree_waiting(first, t))
+// CHECK-NEXT:       gsync_spin_while(c, site, gsync_tree_waiting(w, t),
+// CHECK-NEXT:                        gsync_tree_adds(atomic_or(w, 0u), c->groups));
+// CHECK-NEXT:     gsync_tree_acquire(w);
+// CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
+// CHECK:     uint watch = gsync_watch_peek(c);
+// CHECK-NEXT:     gsync_tree_await(c, site, gsync_tree_arrival(c), 1);
+// CHECK-NEXT:     gsync_watch_tick(c, watch);
 // CHECK: #else
 // CHECK:     if (!gsync_tree_leaves(c)) {
 // CHECK: #line 1 "{{.*}}common.cl"

@@ -47,6 +47,13 @@ static const char usage_text[] =
     "\n"
     "scenarios (inputs in test/run/kernels/):\n"
     "  stencil  stencil.cl: 3-point ring stencil, 200 iterations\n"
+    "  halo     examples/halo.cl or halo-split.cl: a ring stencil whose\n"
+    "           interior is worked out between global_barrier_arrive() and\n"
+    "           global_barrier_wait() and its halo after (or all of it before\n"
+    "           one global_barrier()), 200 steps\n"
+    "  split    split.cl: a ring stencil over n/2 whose own term is worked\n"
+    "           out between global_barrier_arrive() and global_barrier_wait()\n"
+    "           and its neighbours' after, 200 iterations\n"
     "  mirror   mirror.cl: write slot[i], read slot[n-1-i], 300 rounds\n"
     "  xpx      xpx.cl: all-to-all X->P->X sums, n=256, 20 rounds\n"
     "  helper   helper.cl: barrier two calls deep, kernels shift_left and\n"
@@ -99,6 +106,8 @@ static const char usage_options[] =
     "                        probe=T ms (the first call's time); with a\n"
     "                        2-D or 3-D --local, the launch is the\n"
     "                        squarest shape of at most N groups\n"
+    "  --size N              the elements a 1-D scenario works on (at most\n"
+    "                        2^26; stencil, split and halo)\n"
     "  --extent WxH[xD]      the grid jacobi2d or stencil3d sweeps (each\n"
     "                        at most 4096)\n"
     "  --load-only           only load C.json and check the device against\n"
@@ -121,6 +130,7 @@ typedef struct options {
   const char *build_options;
   size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
   size_t extent[3];                      /* --extent, 0: the scenario's */
+  size_t size;                           /* --size, 0: the scenario's */
   cl_uint dims, local_dims, offset_dims, extent_dims;
   int has_offset;
   size_t min_participants;
@@ -245,11 +255,21 @@ static int parse_args(int argc, char **argv, options *o) {
       continue;
     }
     /* Every other option takes a value, as "--opt V" or "--opt=V". */
-    static const char *const valued[] = {
-        "--scenario",   "--cl",       "--constraints",      "--groups",
-        "--local",      "--launches", "--min-participants", "--rounds",
-        "--build-only", "--options",  "--offset",           "--extent",
-        "--fit",        "--vary"};
+    static const char *const valued[] = {"--scenario",
+                                         "--cl",
+                                         "--constraints",
+                                         "--groups",
+                                         "--local",
+                                         "--launches",
+                                         "--min-participants",
+                                         "--rounds",
+                                         "--build-only",
+                                         "--options",
+                                         "--offset",
+                                         "--extent",
+                                         "--fit",
+                                         "--vary",
+                                         "--size"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -309,6 +329,10 @@ static int parse_args(int argc, char **argv, options *o) {
       break;
     case 13:
       ok = parse_count(value, &o->vary) && o->vary > 0;
+      break;
+    case 14:
+      ok = parse_count(value, &o->size) && o->size > 0 &&
+           o->size <= (size_t)1 << 26;
       break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
@@ -606,6 +630,31 @@ static void stencil_ref(cl_uint *a, cl_uint *b, size_t n, size_t iters) {
   }
 }
 
+/* CPU reference of split.cl: iters iterations over two generations of
+ * m = n / 2 elements in a (the one read alternates), with b the
+ * elements' own terms. */
+static void split_ref(cl_uint *a, cl_uint *b, size_t n, size_t iters) {
+  size_t m = n / 2;
+  for (size_t it = 0; it < iters; it++) {
+    cl_uint *src = a + (it % 2) * m, *dst = a + (1 - it % 2) * m;
+    for (size_t i = 0; i < m; i++)
+      b[i] = 3u * src[i];
+    for (size_t i = 0; i < m; i++)
+      dst[i] = b[i] + src[(i + 1) % m] + src[(i + 2) % m];
+  }
+}
+
+/* CPU reference of examples/halo.cl and halo-split.cl: steps ring
+ * stencil sweeps between a and b, which swap roles every step. */
+static void halo_ref(cl_uint *a, cl_uint *b, size_t n, size_t steps) {
+  for (size_t t = 0; t < steps; t++) {
+    const cl_uint *src = t % 2 ? b : a;
+    cl_uint *dst = t % 2 ? a : b;
+    for (size_t i = 0; i < n; i++)
+      dst[i] = src[(i + n - 1) % n] + src[i] + src[(i + 1) % n];
+  }
+}
+
 /* CPU reference of mirror.cl's mirror_value(). */
 static cl_uint mirror_value(cl_uint i, cl_uint round) {
   return i * 2654435761u + round * 40503u + 1u;
@@ -683,6 +732,8 @@ static const shape *find_shape(const char *name) {
     shape s;
   } table[] = {
       {"stencil", {{"stencil", NULL}, 3000, 200, 1, {0, 0, 0}, 0}},
+      {"split", {{"split", NULL}, 3000, 200, 1, {0, 0, 0}, 0}},
+      {"halo", {{"halo", NULL}, 3000, 200, 1, {0, 0, 0}, 0}},
       {"reuse", {{"stencil", NULL}, 3000, 2, 100, {0, 0, 0}, 0}},
       {"mirror", {{"mirror", NULL}, 4096, 300, 1, {0, 0, 0}, 0}},
       {"xpx", {{"xpx", NULL}, 256, 20, 1, {0, 0, 0}, 0}},
@@ -743,6 +794,8 @@ static int run_launches(run *r, const shape *sh, scene *s) {
   int is_xpx = strcmp(r->name, "xpx") == 0;
   int is_helper = strcmp(r->name, "helper") == 0;
   int is_atomics = strcmp(r->name, "atomics") == 0;
+  int is_split = strcmp(r->name, "split") == 0;
+  int is_halo = strcmp(r->name, "halo") == 0;
   cl_uint *a = s->a, *b = s->b;
   int result;
   for (size_t l = 0; l < s->launches; l++) {
@@ -768,6 +821,14 @@ static int run_launches(run *r, const shape *sh, scene *s) {
           return result;
       } else if (is_atomics) {
         atomics_ref(a, b, n, rounds);
+      } else if (is_halo) {
+        halo_ref(a, b, n, rounds);
+        if ((result = compare(r, "halo", s->got_b, b, n)) != RUN_OK)
+          return result;
+      } else if (is_split) {
+        split_ref(a, b, n, rounds);
+        if ((result = compare(r, "split", s->got_b, b, n)) != RUN_OK)
+          return result;
       } else if (is_helper) {
         for (cl_uint rd = 0; rd < rounds; rd++) {
           if (k == 0)
@@ -1138,7 +1199,15 @@ int main(int argc, char **argv) {
   if (o.build_only == NULL && !o.load_only &&
       (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
-  shape sized; /* an N-D scenario's grid as --extent sets it */
+  shape sized; /* an N-D scenario's grid as --extent sets it, or a 1-D
+                  one's size as --size does */
+  if (o.size != 0) {
+    if (sh == NULL || sh->dims != 0 || o.extent_dims != 0)
+      return usage_error("--size goes with a 1-D scenario", NULL);
+    sized = *sh;
+    sized.n = o.size;
+    sh = &sized;
+  }
   if (o.extent_dims != 0) {
     if (sh == NULL || (cl_uint)sh->dims != o.extent_dims)
       return usage_error("--extent goes with jacobi2d (WxH) or stencil3d "

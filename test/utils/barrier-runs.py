@@ -26,6 +26,12 @@ with --no-discovery and launch 2 (PoCL's default thread count) and 4
 (POCL_MAX_PTHREAD_COUNT=4) groups, which all take part and really meet at
 every barrier.
 
+A test with the line "# NEEDS @split" runs the barriers whose rule header
+has that key (those that split into global_barrier_arrive() and
+global_barrier_wait()); with every other barrier it checks instead that
+the rewrite of its first case is refused with the error that names the
+barrier ("BARRIER NAME - refused: ok").
+
 Every launch runs under `timeout` (a hang is a failure): %timeout's limit,
 or %timeout-short's where the case asks for it. Prints one line
 per run, "BARRIER NAME DISCOVERY PREFIX: ok" or "...: FAILED" followed by
@@ -59,12 +65,29 @@ def list_rules(tool):
     return barriers, discoveries
 
 
-def rule_needs(rules_dir, barrier):
-    """The rewrite options the barrier's rule header asks for."""
+def rule_header(rules_dir, barrier):
+    """The barrier rule's header comment."""
     path = os.path.join(rules_dir, "barrier-%s.cl" % barrier)
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    header = text[:text.find("*/")]
+    return text[:text.find("*/")]
+
+
+def rule_has(rules_dir, barrier, key):
+    """Whether the rule's header has the line "@KEY"."""
+    return re.search(r"^\s*\*?\s*@%s\s*$" % re.escape(key),
+                     rule_header(rules_dir, barrier), re.M) is not None
+
+
+def test_needs(test):
+    """The header keys TEST's "# NEEDS @KEY" lines ask of a barrier."""
+    with open(test, encoding="utf-8") as f:
+        return re.findall(r"^#\s*NEEDS\s+@([a-z-]+)\s*$", f.read(), re.M)
+
+
+def rule_needs(rules_dir, barrier):
+    """The rewrite options the barrier's rule header asks for."""
+    header = rule_header(rules_dir, barrier)
     m = re.search(r"@opencl-c\s+(\S+)", header)
     if m and m.group(1) in ("2.0", "3.0"):
         return ["-cl-std=CL" + m.group(1)]
@@ -112,7 +135,26 @@ def main():
         return 1
     runs = failed = 0
     rewritten = {}
+    needs = test_needs(a.test)
     for b in barriers:
+        lacks = [k for k in needs if not rule_has(a.rules, b, k)]
+        if lacks:
+            # Refused, with a message that names the barrier.
+            runs += 1
+            args = (["--barrier=" + b] + rule_needs(a.rules, b) +
+                    [x for x in cases[0][1] if x != "--discovery=each"])
+            rw = subprocess.run(
+                [a.tool] + args + ["-o", a.tmp + ".refused.cl"],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if rw.returncode == 1 and ("barrier '%s' does not split" % b
+                                       in rw.stdout):
+                print("BARRIER %s - refused: ok" % b)
+            else:
+                failed += 1
+                print("BARRIER %s - refused: FAILED (exit %d, it lacks @%s): "
+                      "%s\n%s" % (b, rw.returncode, lacks[0], " ".join(args),
+                                  rw.stdout))
+            continue
         for prefix, rewrite, env, limit, run in cases:
             each = "--discovery=each" in rewrite
             for d in ([x for x in discoveries if x != "none"] if each

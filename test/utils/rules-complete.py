@@ -10,6 +10,9 @@ that
     "per_group") and the requirements ("opencl_c_version", every extension
     and atomic capability) that the tool writes for it over the golden
     test's own input;
+  - if its header has @split (it splits into global_barrier_arrive() and
+    global_barrier_wait()), its golden test of the halves,
+    test/rewrite/split-NAME.cl, exists and rewrites with it;
   - its header (rewrite-rules/barrier-NAME.cl) says what it does
     (@summary) and where it is correct (@runs-on), and its --list-barriers
     line is those two;
@@ -19,7 +22,7 @@ that
     there instead): name, what it does, what it needs (the constraints'
     "requires" of a one-kernel input in the rule's @opencl-c version), its
     state (the same constraints' "bytes", with the default discovery),
-    where it runs.
+    whether it splits (@split), where it runs.
 The run tests need nothing per barrier: test/utils/barrier-runs.py takes
 the list from the tool. Prints one line per problem and exits 1 if any.
 """
@@ -75,8 +78,8 @@ def needs(req):
 
 def table(rows):
     """The generated table: one row per barrier, the default first."""
-    out = ["", "| name | what it does | needs | state bytes | runs on |",
-           "|---|---|---|---|---|"]
+    out = ["", "| name | what it does | needs | state bytes | splits | "
+           "runs on |", "|---|---|---|---|---|---|"]
     out += rows
     return "\n".join(out) + "\n"
 
@@ -144,9 +147,19 @@ def main():
         c = constraints(tool, ["--barrier=%s" % b, "-cl-std=CL%s" % std,
                                common])
         req, by = c["requires"], c["kernels"][0]["state_arg"]["bytes"]
-        row = "| `%s`%s | %s | %s | %d + %d per group | %s |" % (
+        splits = "split" in keys
+        row = "| `%s`%s | %s | %s | %d + %d per group | %s | %s |" % (
             b, " (default)" if default else "", summary, needs(req),
-            by["fixed"], by["per_group"], runs_on)
+            by["fixed"], by["per_group"], "yes" if splits else "no", runs_on)
+        split_test = os.path.join(src, "test", "rewrite", "split-%s.cl" % b)
+        if splits and not os.path.exists(split_test):
+            problems.append("%s: it splits (@split) but has no golden test "
+                            "%s" % (b, os.path.relpath(split_test, src)))
+        elif splits:
+            with open(split_test, encoding="utf-8") as f:
+                if "%%gsync --barrier=%s " % b not in f.read():
+                    problems.append("%s: %s does not rewrite with it" %
+                                    (b, os.path.relpath(split_test, src)))
         if default:
             rows.insert(0, row)
         else:
