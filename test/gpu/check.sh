@@ -4,9 +4,10 @@
 # gsync-rewrite: the kernels are rewritten here first, and gsync-check
 # runs them there with --kernels.
 #
-#   sh test/gpu/prepare.sh         here (it also copies libjson-c, which
-#                                  gsync-check needs, into build/gpu-lib)
-#   bash test/gpu/check.sh prepare here: build/check-kernels
+#   bash test/gpu/check.sh prepare here: build/check-kernels (and, where
+#                                  build/gpu-lib lacks the libjson-c that
+#                                  gsync-check needs, test/gpu/prepare.sh,
+#                                  which copies it there)
 #   device run, carry [".gpu", "build"]:
 #     . .gpu/on-gpu.sh; bash test/gpu/check.sh run
 #
@@ -20,6 +21,7 @@ K=$root/build/check-kernels
 CHECK=$root/build/tool/gsync-check
 case ${1:-} in
 prepare)
+  [ -f "$root/build/gpu-lib/libjson-c.so.5" ] || sh "$root/test/gpu/prepare.sh" || exit 1
   rm -rf "$K"
   exec "$CHECK" --save-kernels "$K" ;;
 run) ;;
