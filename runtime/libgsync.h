@@ -539,33 +539,33 @@ enum {
 };
 typedef struct gsync_check_options {
   size_t size;
-  size_t local_size;    /* work-items per group; 0: 256 on a GPU, else 64 */
-  cl_uint episodes;     /* stress episodes; 0: 100000 */
-  cl_uint short_iters;  /* gsync_time_barrier's; 0: 100 */
-  cl_uint long_iters;   /* 0: 2100 */
-  int reps;             /* 0: 7 (also the discovery rounds) */
-  size_t max_groups;    /* the most the co-resident probe may find, and
-                           discovery's launch; 0: 65536 */
+  size_t local_size;   /* work-items per group; 0: 256 on a GPU, else 64 */
+  cl_uint episodes;    /* stress episodes; 0: 100000 */
+  cl_uint short_iters; /* gsync_time_barrier's; 0: 100 */
+  cl_uint long_iters;  /* 0: 2100 */
+  int reps;            /* 0: 7 (also the discovery rounds) */
+  size_t max_groups;   /* the most the co-resident probe may find, and
+                          discovery's launch; 0: 65536 */
 } gsync_check_options;
 #define GSYNC_CHECK_MAX_SHAPES 4
 typedef struct gsync_check_result {
   size_t size;
-  size_t local_size;   /* as launched */
-  size_t coresident;   /* work-groups that fit (LOOP's kernel; else
-                          STRESS's); 0 where not measured */
-  int stressed;        /* STRESS ran: */
+  size_t local_size; /* as launched */
+  size_t coresident; /* work-groups that fit (LOOP's kernel; else
+                        STRESS's); 0 where not measured */
+  int stressed;      /* STRESS ran: */
   gsync_stress_result stress;
   size_t stress_groups;
-  size_t n_shapes;     /* LOOP ran at these shapes: */
+  size_t n_shapes; /* LOOP ran at these shapes: */
   size_t groups[GSYNC_CHECK_MAX_SHAPES];
   gsync_timing timing[GSYNC_CHECK_MAX_SHAPES];
-  int discovered;      /* DISCOVERY ran: */
+  int discovered; /* DISCOVERY ran: */
   size_t disc_launched;
   cl_uint disc_admitted_min, disc_admitted_max; /* over the rounds */
   double disc_us, plain_us; /* medians: with discovery, and LOOP's kernel
                                (or, without it, none: 0) */
-  int abort_ran;       /* ABORT ran: */
-  int aborted;         /* it ended by the spin limit, as it must */
+  int abort_ran;            /* ABORT ran: */
+  int aborted;              /* it ended by the spin limit, as it must */
   size_t abort_groups;
   double spin_limit_ms; /* the limit it was rewritten with */
   double abort_ms;      /* its launch, enqueue to end */
