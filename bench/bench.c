@@ -102,21 +102,6 @@ static size_t maxg(const cfg *c, int n) {
   return m;
 }
 
-/* Median wall time of reps launches of x with iters phases. */
-static double time_loop(clhost_gk *x, cl_uint iters, size_t g, size_t l,
-                        int reps) {
-  double t[64];
-  clSetKernelArg(x->k, 2, sizeof iters, &iters);
-  for (int r = 0; r < reps; r++) {
-    double t0 = clhost_now();
-    clhost_enqueue(x, g, l, NULL);
-    clFinish(x->h->queue);
-    t[r] = clhost_now() - t0;
-  }
-  clhost_finish(x);
-  return clhost_median(t, reps);
-}
-
 /* A zeroed buffer of n uints. */
 static cl_mem zeroed(const clhost *host, cl_uint n) {
   cl_int rc;
@@ -135,23 +120,20 @@ static void loop_args(cl_kernel k, cl_mem data, cl_uint n, cl_uint iters) {
   clSetKernelArg(k, 2, sizeof iters, &iters);
 }
 
+/* libgsync's gsync_time_barrier at each config (gsync-check uses it too). */
 static int cmd_time(const clhost *host, const char *cl, const char *json,
                     cfg *c, int nc, cl_uint shrt, cl_uint lng, int reps) {
   clhost_gk x;
+  char err[CLHOST_ERRLEN];
   clhost_load(host, &x, cl, json, "loop", maxg(c, nc));
   for (int i = 0; i < nc; i++) {
-    cl_uint n = (cl_uint)(c[i].g * c[i].l), parts = 0;
-    cl_mem data = zeroed(host, n);
-    loop_args(x.k, data, n, 1);
-    clhost_enqueue(&x, c[i].g, c[i].l, &parts); /* warm-up; participants */
-    clFinish(host->queue);
-    double t0 = time_loop(&x, 0, c[i].g, c[i].l, reps);
-    double ts = time_loop(&x, shrt, c[i].g, c[i].l, reps);
-    double tl = time_loop(&x, lng, c[i].g, c[i].l, reps);
+    gsync_timing t = {sizeof t, 0, 0, 0};
+    if (gsync_time_barrier(x.gk, host->queue, c[i].g, c[i].l, shrt, lng, reps,
+                           &t, err, sizeof err))
+      clhost_die(err, 0);
     printf("RESULT %s %zu %zu %.3f %.1f %u\n", label_of(cl), c[i].g, c[i].l,
-           (tl - ts) / (lng - shrt) * 1e6, t0 * 1e6, parts);
+           t.us_per_barrier, t.launch_us, t.participants);
     fflush(stdout);
-    clReleaseMemObject(data);
   }
   clhost_unload(&x);
   return 0;
@@ -518,45 +500,24 @@ static int cmd_launch(const clhost *host, cfg *c, int nc, int reps) {
   return 0;
 }
 
+/* libgsync's gsync_stress at each config (gsync-check uses it too). */
 static int cmd_stress(const clhost *host, const char *cl, const char *json,
                       cfg *c, int nc, cl_uint episodes) {
   clhost_gk x;
+  char err[CLHOST_ERRLEN];
   clhost_load(host, &x, cl, json, "mp", maxg(c, nc));
   int bad = 0;
   for (int i = 0; i < nc; i++) {
-    size_t n = c[i].g * c[i].l;
-    cl_uint zero = 0, parts = 0;
-    cl_int rc;
-    cl_mem slots =
-        clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
-    cl_mem stale =
-        clCreateBuffer(host->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &rc);
-    if (rc)
-      clhost_die("clCreateBuffer", rc);
-    clEnqueueFillBuffer(host->queue, slots, &zero, 4, 0, n * 4, 0, NULL, NULL);
-    clEnqueueFillBuffer(host->queue, stale, &zero, 4, 0, n * 4, 0, NULL, NULL);
-    clSetKernelArg(x.k, 0, sizeof slots, &slots);
-    clSetKernelArg(x.k, 1, sizeof stale, &stale);
-    clSetKernelArg(x.k, 2, sizeof episodes, &episodes);
-    double t0 = clhost_now();
-    clhost_enqueue(&x, c[i].g, c[i].l, &parts);
-    clFinish(host->queue);
-    double t = clhost_now() - t0;
-    cl_uint *h = malloc(n * 4);
-    if ((rc = clEnqueueReadBuffer(host->queue, stale, CL_TRUE, 0, n * 4, h, 0,
-                                  NULL, NULL)))
-      clhost_die("clEnqueueReadBuffer", rc);
-    unsigned long long total = 0;
-    for (size_t j = 0; j < parts * c[i].l && j < n; j++)
-      total += h[j];
+    gsync_stress_result r = {sizeof r, 0, 0, 0};
+    if (gsync_stress(x.gk, host->queue, c[i].g, c[i].l, episodes, &r, err,
+                     sizeof err))
+      clhost_die(err, 0);
     printf("STRESS %s %zu %zu episodes=%u stale=%llu participants=%u "
            "seconds=%.2f\n",
-           label_of(cl), c[i].g, c[i].l, episodes, total, parts, t);
+           label_of(cl), c[i].g, c[i].l, episodes, r.stale, r.participants,
+           r.seconds);
     fflush(stdout);
-    bad |= total != 0;
-    free(h);
-    clReleaseMemObject(slots);
-    clReleaseMemObject(stale);
+    bad |= r.stale != 0;
   }
   clhost_unload(&x);
   return bad;

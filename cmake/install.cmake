@@ -23,6 +23,11 @@ install(TARGETS ${GSYNC_INSTALL_TARGETS} EXPORT gsync-rewrite-targets
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The shared libgsync, for the Python package: its versioned names only
 # (runtime/CMakeLists.txt says why), and in no CMake package.
+# gsync-check (docs/check.md), beside the gsync-rewrite it runs; in no
+# CMake package.
+if(TARGET gsync-check)
+  install(TARGETS gsync-check RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 if(TARGET gsync-shared)
   install(TARGETS gsync-shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
           NAMELINK_SKIP)

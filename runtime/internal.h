@@ -16,6 +16,7 @@
  *   finish.c       the end of a launch: what took part, an abort's message
  *   launch.c       kernel handles, and the checks and enqueuing of a launch
  *   fit.c          how many work-groups fit, for output without discovery
+ *   check.c        gsync-check's measurements of a barrier rule
  * Which file may call which: docs/design.md, "libgsync's files". Every file
  * includes this header first. Its gsli_ names are hidden from a shared
  * libgsync: programs see libgsync.h's alone.

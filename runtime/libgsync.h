@@ -467,6 +467,117 @@ gsync_status gsync_cancel(gsync_kernel *k, char *err, size_t errlen);
 gsync_status gsync_set_deadline(gsync_kernel *k, double seconds, char *err,
                                 size_t errlen);
 
+/* What a device does with the barriers (gsync-check, docs/check.md):
+ * each call measures one rule on kernels rewritten from gsync-check's
+ * built-in ones, bench/kernels/mp.cl and loop.cl, whose parameters the
+ * calls set. Every launch is waited for; an abort is GSYNC_ERR_TIMEOUT.
+ *
+ * gsync_stress: the message-passing stress test. k is mp.cl's kernel
+ * (slots, stale, episodes) rewritten; it launches groups work-groups of
+ * local_size items running episodes episodes, in each of which every
+ * item writes its slot, passes a global barrier and reads another
+ * group's slot; a read that does not see the episode's value is stale.
+ * A correct barrier has none; a barrier that does nothing must show some,
+ * or the test cannot see a broken one on this device (it is blind). */
+typedef struct gsync_stress_result {
+  size_t size;
+  unsigned long long stale; /* stale reads, over the items taking part */
+  cl_uint participants;     /* work-groups that took part */
+  double seconds;           /* the launch, enqueue to its end */
+} gsync_stress_result;
+gsync_status gsync_stress(gsync_kernel *k, cl_command_queue queue,
+                          size_t groups, size_t local_size, cl_uint episodes,
+                          gsync_stress_result *result, char *err,
+                          size_t errlen);
+
+/* gsync_time_barrier: what one global barrier costs. k is loop.cl's
+ * kernel (data, n, iters) rewritten: iters phases of a grid-stride
+ * increment and a global barrier. Launches it reps times (at most 64)
+ * with short_iters and with long_iters phases; the difference of the
+ * medians over long_iters - short_iters phases is the cost of a phase, so
+ * the launch's and discovery's costs cancel out. */
+typedef struct gsync_timing {
+  size_t size;
+  double us_per_barrier; /* µs per phase: a barrier and the increment */
+  double launch_us;      /* median launch with no phase, enqueue to end */
+  cl_uint participants;  /* work-groups that took part */
+} gsync_timing;
+gsync_status gsync_time_barrier(gsync_kernel *k, cl_command_queue queue,
+                                size_t groups, size_t local_size,
+                                cl_uint short_iters, cl_uint long_iters,
+                                int reps, gsync_timing *timing, char *err,
+                                size_t errlen);
+
+/* gsync_check_rule: the whole check of one barrier rule on dev, from up
+ * to four rewrites of the built-in kernels, named by their path without
+ * the ".cl" of the output and the ".json" of its constraints (NULL: that
+ * part is not measured):
+ *   GSYNC_CHECK_STRESS     mp.cl, --no-discovery: the stress test with as
+ *                          many work-groups as fit, and at least 2 (every
+ *                          one takes part)
+ *   GSYNC_CHECK_LOOP       loop.cl, --no-discovery: the co-resident count
+ *                          (gsync_groups_that_fit) and gsync_time_barrier
+ *                          at an eighth, a quarter, half and all of it
+ *   GSYNC_CHECK_DISCOVERY  loop.cl with discovery, with no phase: what
+ *                          discovery admits of 4 x the co-resident count
+ *                          launched, and its launch against the LOOP
+ *                          kernel's with as many groups (no barrier met)
+ *   GSYNC_CHECK_ABORT      loop.cl, --no-discovery, a short spin limit,
+ *                          one phase, with 2 x the co-resident count + 1
+ *                          launched: a barrier that cannot complete; how
+ *                          long after the spin limit the launch ended
+ * A part that needs the co-resident count measures it on its own kernel
+ * where LOOP is not given. GSYNC_ERR_DEVICE where the device does not
+ * meet a part's constraints (err says what it lacks): the rule does not
+ * run there. Other failures as the calls above. */
+enum {
+  GSYNC_CHECK_STRESS,
+  GSYNC_CHECK_LOOP,
+  GSYNC_CHECK_DISCOVERY,
+  GSYNC_CHECK_ABORT,
+  GSYNC_CHECK_PARTS
+};
+typedef struct gsync_check_options {
+  size_t size;
+  size_t local_size;   /* work-items per group; 0: 256 on a GPU, else 64 */
+  cl_uint episodes;    /* stress episodes; 0: 100000 */
+  cl_uint short_iters; /* gsync_time_barrier's; 0: 100 */
+  cl_uint long_iters;  /* 0: 2100 */
+  int reps;            /* 0: 7 (also the discovery rounds) */
+  size_t max_groups;   /* the most the co-resident probe may find, and
+                          discovery's launch; 0: 65536 */
+} gsync_check_options;
+#define GSYNC_CHECK_MAX_SHAPES 4
+typedef struct gsync_check_result {
+  size_t size;
+  size_t local_size; /* as launched */
+  size_t coresident; /* work-groups that fit (LOOP's kernel; else
+                        STRESS's); 0 where not measured */
+  int stressed;      /* STRESS ran: */
+  gsync_stress_result stress;
+  size_t stress_groups;
+  size_t n_shapes; /* LOOP ran at these shapes: */
+  size_t groups[GSYNC_CHECK_MAX_SHAPES];
+  gsync_timing timing[GSYNC_CHECK_MAX_SHAPES];
+  int discovered; /* DISCOVERY ran: */
+  size_t disc_launched;
+  cl_uint disc_admitted_min, disc_admitted_max; /* over the rounds */
+  double disc_us, plain_us; /* medians: with discovery, and LOOP's kernel
+                               (or, without it, none: 0) */
+  int abort_ran;            /* ABORT ran: */
+  int aborted;              /* it ended by the spin limit, as it must */
+  size_t abort_groups;
+  double spin_limit_ms; /* the limit it was rewritten with */
+  double abort_ms;      /* its launch, enqueue to end */
+  double abort_late_ms; /* abort_ms - the limit */
+} gsync_check_result;
+gsync_status gsync_check_rule(cl_context ctx, cl_device_id dev,
+                              cl_command_queue queue,
+                              const char *const files[GSYNC_CHECK_PARTS],
+                              const gsync_check_options *options,
+                              gsync_check_result *result, char *err,
+                              size_t errlen);
+
 /* A static, human-readable name for a status. */
 const char *gsync_status_name(gsync_status s);
 

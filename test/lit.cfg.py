@@ -3,6 +3,9 @@
 # Substitutions:
 #   %gsync      the gsync-rewrite tool of this build
 #   %gsync-run  the run-test host program (builds and runs on OpenCL)
+#   %gsync-check  gsync-check, the barrier rules checked on a device
+#   %check-report REPORT.json  test/utils/check-report.py: a gsync-check
+#               report against its format, summed up in one line
 #   %gsync-diffhost  test/differential/host.c: one differential variant,
 #               for devices without PyOpenCL
 #   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
@@ -82,6 +85,11 @@ src = config.source_root
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
 config.substitutions.append(
     ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
+config.substitutions.append(
+    ("%gsync-check", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_check))
+config.substitutions.append(
+    ("%check-report", sys.executable + " " +
+     os.path.join(src, "test", "utils", "check-report.py")))
 config.substitutions.append(
     ("%gsync-diffhost",
      "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_diffhost))
