@@ -10,6 +10,9 @@
 #   gpu_rule_needs_cl2 B [RULES_DIR]    true if barrier B's rule asks for
 #                        OpenCL C 2.0 or later (`@opencl-c`), which NVIDIA's
 #                        OpenCL (C 1.2) cannot build
+#   gpu_rule_fits KERNEL B [RULES_DIR]  false if KERNEL calls the split
+#                        barrier's halves and barrier B's rule has no
+#                        `@split` (the tool refuses that rewrite)
 # On the GPU machine (no libclang, so no tool), from what test/gpu/prepare.sh
 # wrote into $K (default build/gpu-kernels): BARRIERS (its barriers, in
 # gpu_list_barriers' order unless BARRIERS named others, then noop and
@@ -39,6 +42,11 @@ gpu_list_default() {
 gpu_rule_needs_cl2() {
   local f=${2:-$(pwd)/rewrite-rules}/barrier-$1.cl
   [ -f "$f" ] && grep -qE '@opencl-c +([2-9]|[1-9][0-9])' "$f"
+}
+
+gpu_rule_fits() {
+  local f=${3:-$(pwd)/rewrite-rules}/barrier-$2.cl
+  ! grep -q 'global_barrier_arrive' "$1" || grep -q '@split' "$f"
 }
 
 gpu_kernels_dir() { echo "${K:-$(pwd)/build/gpu-kernels}"; }

@@ -43,6 +43,7 @@ done
 n=0
 for b in $barriers; do
   for k in $inputs; do
+    gpu_rule_fits "$k" "$b" "$tmp_rules" || continue
     base=$(basename "$k" .cl)
     std=
     # A rule that asks for OpenCL C 2.0 or later is built as 3.0 (NVIDIA
@@ -65,6 +66,7 @@ for d in "$rules"/discovery-*.cl; do
     case $b in noop|local) continue ;; esac
     if gpu_rule_needs_cl2 "$b" "$tmp_rules"; then continue; fi
     for k in $inputs; do
+      gpu_rule_fits "$k" "$b" "$tmp_rules" || continue
       base=$(basename "$k" .cl)
       std=
       case $base in atomics) std=-cl-std=CL3.0 ;; esac
