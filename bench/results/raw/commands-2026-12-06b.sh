@@ -40,3 +40,29 @@ PLAT=NVIDIA LAUNCHES=5 REPS=3 TMO=30 SHAPES="stencil=132:256 stencil=1056:256 xp
 . .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH
 STEPS=tests TEST_BUDGET=140 timeout -k 5 400 bash test/gpu/all.sh
 OUT=$OUT/g-rlx VARIANT=rlx REPS=3 BUDGET=170 CASE_LIMIT=30 timeout -k 5 180 bash bench/run-graph.sh
+
+# Call 3 (108 s; main at 78e71c9 with the merges of the split barrier and
+# gsync-check; here first: sh test/gpu/prepare.sh, bash bench/floor.sh
+# prepare, bash bench/skew.sh prepare, bash bench/split.sh prepare,
+# bash test/gpu/check.sh prepare, and bench/kernels/placement.cl rewritten
+# with --discovery=lockfree and --no-discovery into build/placement/):
+# files placement-*, floor-*-call3, graph-*-call3*, skew-*,
+# docs/check/nvidia-h100-quick.*
+. .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH
+for v in lockfree nd; do cf=132x256,528x256,1056x256; [ $v = nd ] || cf=$cf,4224x256
+  build/bench/gsync-bench placement --cl build/placement/placement.$v.cl --constraints build/placement/placement.$v.json --configs $cf; done
+timeout -k 5 50 bash bench/floor.sh run
+CASES="mst rmat:14
+mst rmat:18
+color rmat:18
+mis rmat:18
+bfs rmat:18
+sssp rmat:18
+pagerank rmat:18
+bfs grid:1000x1000" VARIANT=default REPS=3 BUDGET=85 CASE_LIMIT=25 timeout -k 5 95 bash bench/run-graph.sh
+PLATFORMS=NVIDIA TMO=40 QUICK=1 timeout -k 5 45 bash test/gpu/check.sh run
+ROUNDS=1 BARRIERS="tree tree-acqpoll atomic-or" timeout -k 5 30 bash bench/skew.sh run
+# (bench/split.sh with BARRIERS=tree REPS=3 ran past its 50 s here.)
+
+# Call 4 (46 s, warm): file split-*
+BARRIERS=tree COUNTS="132 1056" REPS=1 LAUNCHES=3 TMO=20 timeout -k 3 90 bash bench/split.sh run
