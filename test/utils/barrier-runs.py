@@ -26,6 +26,10 @@ with --no-discovery and launch 2 (PoCL's default thread count) and 4
 (POCL_MAX_PTHREAD_COUNT=4) groups, which all take part and really meet at
 every barrier.
 
+A "# CASE-DEFAULT" line is a CASE that runs with the default barrier
+only: for what the barrier rule does not take part in (the watch's
+set-up, say), so that it costs one barrier's run, not every one's.
+
 A test with the line "# NEEDS @split" runs the barriers whose rule header
 has that key (those that split into global_barrier_arrive() and
 global_barrier_wait()); with every other barrier it checks instead that
@@ -51,10 +55,11 @@ TIMEOUT_SHORT = ["timeout", "-k", "5", "30"]
 
 
 def list_rules(tool):
-    """The barrier and discovery names --list-barriers shows, in order."""
+    """The barrier and discovery names --list-barriers shows, in order,
+    and the default barrier's name."""
     out = subprocess.run([tool, "--list-barriers"], check=True,
                          stdout=subprocess.PIPE, text=True).stdout
-    barriers, discoveries, section = [], [], None
+    barriers, discoveries, section, default = [], [], None, None
     for line in out.splitlines():
         if line.startswith("barriers"):
             section = barriers
@@ -62,7 +67,9 @@ def list_rules(tool):
             section = discoveries
         elif line.startswith("  ") and section is not None:
             section.append(line.split()[0])
-    return barriers, discoveries
+            if section is barriers and line.rstrip().endswith("(default)"):
+                default = line.split()[0]
+    return barriers, discoveries, default
 
 
 def rule_header(rules_dir, barrier):
@@ -95,16 +102,17 @@ def rule_needs(rules_dir, barrier):
 
 
 def read_cases(test, kernels):
-    """The (prefix, rewrite args, env, time limit, gsync-run args) of TEST's
-    CASE lines."""
+    """The (prefix, rewrite args, env, time limit, gsync-run args, default
+    barrier only) of TEST's CASE lines."""
     cases = []
     with open(test, encoding="utf-8") as f:
         for line in f:
-            m = re.match(r"#\s*CASE\s+([A-Z0-9]+)\s(.*)\|(.*)$", line)
+            m = re.match(r"#\s*CASE(-DEFAULT)?\s+([A-Z0-9]+)\s(.*)\|(.*)$",
+                         line)
             if not m:
                 continue
-            rewrite = shlex.split(m.group(2).replace("%kernels", kernels))
-            run = shlex.split(m.group(3).replace("%kernels", kernels))
+            rewrite = shlex.split(m.group(3).replace("%kernels", kernels))
+            run = shlex.split(m.group(4).replace("%kernels", kernels))
             env, limit = {}, TIMEOUT
             if run and run[0] == "%timeout-short":
                 run.pop(0)
@@ -114,7 +122,8 @@ def read_cases(test, kernels):
                 while run and "=" in run[0]:
                     k, v = run.pop(0).split("=", 1)
                     env[k] = v
-            cases.append((m.group(1), rewrite, env, limit, run))
+            cases.append((m.group(2), rewrite, env, limit, run,
+                          m.group(1) is not None))
     return cases
 
 
@@ -126,10 +135,14 @@ def main():
         ap.add_argument("--" + opt, required=True)
     ap.add_argument("--only", help="run this barrier only (it must be listed)")
     a = ap.parse_args()
-    barriers, discoveries = list_rules(a.tool)
+    barriers, discoveries, default = list_rules(a.tool)
     if a.only is not None:
         barriers = [b for b in barriers if b == a.only]
     cases = read_cases(a.test, a.kernels)
+    if default is None and any(c[5] for c in cases):
+        print("barrier-runs: CASE-DEFAULT lines, but --list-barriers names "
+              "no default barrier")
+        return 1
     if not barriers or not cases:
         print("barrier-runs: no barriers or no CASE lines in %s" % a.test)
         return 1
@@ -155,7 +168,9 @@ def main():
                       "%s\n%s" % (b, rw.returncode, lacks[0], " ".join(args),
                                   rw.stdout))
             continue
-        for prefix, rewrite, env, limit, run in cases:
+        for prefix, rewrite, env, limit, run, default_only in cases:
+            if default_only and b != default:
+                continue
             each = "--discovery=each" in rewrite
             for d in ([x for x in discoveries if x != "none"] if each
                       else ["-"]):
