@@ -223,16 +223,23 @@ static int macro_spells(gsri_ctx *ctx, const char *name, const char *callee) {
   return found;
 }
 
-/* Nonzero if a call that libclang places at the expansion of a macro is
- * spelled in a macro of the input, where gsri_plan_macros() edits it; zero
+/* Where a call that libclang places at the expansion of a macro is
+ * spelled: MACRO_SPELLS_CALL in a macro of the input, where
+ * gsri_plan_macros() edits it; MACRO_OF_INPUT when the expansion is a
+ * macro of the input that does not spell the call whole (it names the
+ * function, say, and the parentheses follow it outside); MACRO_INCLUDED
  * when it comes from a macro of an included file. */
+enum { MACRO_INCLUDED, MACRO_OF_INPUT, MACRO_SPELLS_CALL };
 static int spelled_in_input_macro(gsri_ctx *ctx, const gsri_site *s) {
   size_t b = s->name_off, e = b;
   while (e < ctx->src_len &&
          (ctx->src[e] == '_' || isalnum((unsigned char)ctx->src[e])))
     e++;
   char *name = gsri_strndup(ctx->src + b, e - b);
-  int r = name && macro_spells(ctx, name, s->callee_name);
+  int r = !name                                     ? MACRO_INCLUDED
+          : macro_spells(ctx, name, s->callee_name) ? MACRO_SPELLS_CALL
+          : gsri_macro_named(ctx, name)             ? MACRO_OF_INPUT
+                                                    : MACRO_INCLUDED;
   free(name);
   return r;
 }
@@ -266,9 +273,11 @@ static void plan_site(gsri_ctx *ctx, gsri_site *s, int in_ctx) {
   int needs_edit = s->kind == GSR_SITE_BARRIER ? !s->num_args
                    : s->kind == GSR_SITE_ID    ? in_ctx
                                             : ctx->funcs[s->callee].takes_ctx;
-  if (s->in_macro && needs_edit && !spelled_in_input_macro(ctx, s))
+  int spelled = s->in_macro && needs_edit ? spelled_in_input_macro(ctx, s)
+                                          : MACRO_SPELLS_CALL;
+  if (s->in_macro && spelled == MACRO_INCLUDED)
     included = 1;
-  else if (s->in_macro)
+  else if (s->in_macro && spelled == MACRO_SPELLS_CALL)
     return;
   switch (s->kind) {
   case GSR_SITE_BARRIER:
