@@ -8,6 +8,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,15 +42,24 @@ int gsri_is_decl_header(CXFile f) {
   return r;
 }
 
-/* Nonzero if the input spells global_barrier at loc. */
+/* Which of the pseudo-intrinsics (gsri_half) the input spells at loc, as
+ * a whole token (global_barrier_arrive is not global_barrier, nor is a
+ * function of the user's called global_barrier_step); -1 if none. */
 static int names_barrier(gsri_ctx *ctx, CXSourceLocation loc) {
   CXFile f;
   unsigned off;
   clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
-  static const char name[] = "global_barrier";
-  return f && gsri_same_file(ctx, f, ctx->main_file) &&
-         off + sizeof name - 1 <= ctx->src_len &&
-         memcmp(ctx->src + off, name, sizeof name - 1) == 0;
+  if (!f || !gsri_same_file(ctx, f, ctx->main_file))
+    return -1;
+  for (int h = GSR_WHOLE; h <= GSR_WAIT; h++) {
+    size_t n = strlen(gsri_barrier_names[h]), end = off + n;
+    if (end <= ctx->src_len &&
+        memcmp(ctx->src + off, gsri_barrier_names[h], n) == 0 &&
+        (end == ctx->src_len ||
+         !(ctx->src[end] == '_' || isalnum((unsigned char)ctx->src[end]))))
+      return h;
+  }
+  return -1;
 }
 
 /* Resolves where libclang sees the input: the real path of the named file
@@ -101,14 +111,18 @@ static void pass_diagnostic(gsri_ctx *ctx, CXDiagnostic d, int is_child) {
     clang_disposeDiagnostic(c);
   }
   gsri_buf own = {0};
+  int named;
   if (about_barrier >= 0 && strstr(text, "too many arguments")) {
     gsri_buf_printf(&own, "'%s' takes no arguments",
                     gsri_barrier_names[about_barrier]);
     text = gsri_buf_text(ctx, &own);
   } else if (strstr(text, "taking address of function") &&
-             names_barrier(ctx, loc)) {
-    text = "the address of 'global_barrier' cannot be taken; it can only be "
-           "called as 'global_barrier()'";
+             (named = names_barrier(ctx, loc)) >= 0) {
+    gsri_buf_printf(&own,
+                    "the address of '%s' cannot be taken; it can only be "
+                    "called as '%s()'",
+                    gsri_barrier_names[named], gsri_barrier_names[named]);
+    text = gsri_buf_text(ctx, &own);
   }
 
   gsri_report_in(ctx, sev, file, line, col, "%s", text);
