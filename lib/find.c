@@ -881,22 +881,21 @@ static void check_skipped_ranges(gsri_ctx *ctx) {
   CXSourceRangeList *list = clang_getSkippedRanges(ctx->tu, ctx->main_file);
   if (!list)
     return;
-  static const char word[] = "global_barrier";
-  const size_t wl = sizeof word - 1;
   for (unsigned i = 0; i < list->count; i++) {
     size_t b = main_offset(ctx, clang_getRangeStart(list->ranges[i]));
     size_t e = main_offset(ctx, clang_getRangeEnd(list->ranges[i]));
     if (b == NO_OFF || e == NO_OFF || is_inline_wrapper(ctx, b))
       continue;
-    for (size_t off = b; off + wl <= e; off++) {
-      if (memcmp(ctx->src + off, word, wl) != 0)
+    for (size_t off = b; off < e; off++) {
+      int h = gsri_barrier_word_at(ctx, off);
+      if (h < 0)
         continue;
       unsigned line, col;
       gsri_line_col(ctx, off, &line, &col);
       gsri_report(ctx, GSR_WARNING, line, col,
-                  "'global_barrier' in a branch that the preprocessor skips "
-                  "with these options: it is not rewritten for this "
-                  "configuration");
+                  "'%s' in a branch that the preprocessor skips with these "
+                  "options: it is not rewritten for this configuration",
+                  gsri_barrier_names[h]);
       break; /* once per skipped branch */
     }
   }

@@ -32,6 +32,22 @@ int gsri_barrier_half(const char *name) {
   return -1;
 }
 
+/* Nonzero if c can be part of an identifier. */
+static int ident_char(char c) { return c == '_' || isalnum((unsigned char)c); }
+
+int gsri_barrier_word_at(const gsri_ctx *ctx, size_t off) {
+  if (off > ctx->src_len || (off > 0 && ident_char(ctx->src[off - 1])))
+    return -1;
+  for (int h = GSR_WHOLE; h <= GSR_WAIT; h++) {
+    size_t n = strlen(gsri_barrier_names[h]), end = off + n;
+    if (end <= ctx->src_len &&
+        memcmp(ctx->src + off, gsri_barrier_names[h], n) == 0 &&
+        (end == ctx->src_len || !ident_char(ctx->src[end])))
+      return h;
+  }
+  return -1;
+}
+
 /* Returns nonzero if f is the in-memory declaration header. */
 int gsri_is_decl_header(CXFile f) {
   if (!f)
@@ -51,15 +67,7 @@ static int names_barrier(gsri_ctx *ctx, CXSourceLocation loc) {
   clang_getSpellingLocation(loc, &f, NULL, NULL, &off);
   if (!f || !gsri_same_file(ctx, f, ctx->main_file))
     return -1;
-  for (int h = GSR_WHOLE; h <= GSR_WAIT; h++) {
-    size_t n = strlen(gsri_barrier_names[h]), end = off + n;
-    if (end <= ctx->src_len &&
-        memcmp(ctx->src + off, gsri_barrier_names[h], n) == 0 &&
-        (end == ctx->src_len ||
-         !(ctx->src[end] == '_' || isalnum((unsigned char)ctx->src[end]))))
-      return h;
-  }
-  return -1;
+  return gsri_barrier_word_at(ctx, off);
 }
 
 /* Resolves where libclang sees the input: the real path of the named file
