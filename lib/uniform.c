@@ -1317,10 +1317,21 @@ static void find_races(ucheck *u, unsigned root) {
     while (j < w.n && w.list[j].klen == w.list[i].klen &&
            memcmp(w.list[j].text, w.list[i].text, w.list[i].klen) == 0)
       j++;
-    for (size_t r = i; r < j && budget; r++)
-      for (size_t x = i; x < j && (w.list[r].use & USE_READ); x++) {
-        unsigned rn = w.list[r].node, wn = w.list[x].node;
-        if (!(w.list[x].use & USE_WRITE) || u->info[rn].racy || !budget ||
+    /* A read stops at its first race, and the whole walk at the budget:
+     * the loops' own conditions. The writes are tried nearest first (the
+     * list is in node order within a place: r's own entry, those after
+     * it, then those before), since separated() walks what lies between
+     * the two; so a place read and written thousands of times costs what
+     * its races cost, not its count squared (40,000 'a[i] += 1' in one
+     * kernel once took 6 s here, 94 % of the rewrite). */
+    for (size_t r = i; r < j && budget; r++) {
+      unsigned rn = w.list[r].node;
+      for (size_t k = 0; k < j - i && (w.list[r].use & USE_READ) &&
+                         !u->info[rn].racy && budget;
+           k++) {
+        size_t x = k < j - r ? r + k : r - 1 - (k - (j - r));
+        unsigned wn = w.list[x].node;
+        if (!(w.list[x].use & USE_WRITE) ||
             (budget--, separated(u, rn, wn, rn)))
           continue;
         unsigned(*p)[2] =
@@ -1334,6 +1345,7 @@ static void find_races(ucheck *u, unsigned root) {
         p[u->n_races++][1] = wn;
         u->info[rn].racy = 1;
       }
+    }
     i = j;
   }
   free(w.list);
