@@ -23,6 +23,10 @@
 # default 100000), PLAT (default NVIDIA), EXTRA_VARIANTS (more rules of
 # build/floor-kernels, rewritten there by hand, timed in the same rounds).
 set -u
+# A failed gsync-bench shows: its message in the raw file, and a FAILED
+# line (a config it refuses, such as a local size the kernel cannot
+# have, ends its run; the shapes after it have no figures).
+set -o pipefail
 root=$(pwd)
 K=$root/build/floor-kernels
 B=${B:-$root/build/bench/gsync-bench}
@@ -60,12 +64,14 @@ R=$K/floor-raw.txt
 for r in $(seq "${ROUNDS:-3}"); do
   for v in $variants; do
     timeout 60 "$B" time --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
-      --configs "$CONFIGS" --short 100 --long 2100 --reps 7 | tee -a "$R"
+      --configs "$CONFIGS" --short 100 --long 2100 --reps 7 2>&1 | tee -a "$R" ||
+      echo "FAILED time $v rc=$?" | tee -a "$R"
   done
 done
 for v in $variants; do
   timeout 60 "$B" stress --cl "$K/mp.$v.cl" --constraints "$K/mp.$v.json" \
-    --configs "$CONFIGS" --episodes "${EPISODES:-100000}" | tee -a "$R"
+    --configs "$CONFIGS" --episodes "${EPISODES:-100000}" 2>&1 | tee -a "$R" ||
+    echo "FAILED stress $v rc=$?" | tee -a "$R"
 done
 awk '
   $1 == "RESULT" { split($2, p, "."); v = p[2]; k = $3 "x" $4

@@ -11,6 +11,11 @@
 # NO_CUDA=1 (skip gridsync.cu), NO_POCL=1, PLAT (default NVIDIA),
 # STRESS_LIMIT (seconds per variant, default 60).
 set -u
+# A failed gsync-bench must show: its status through the pipes into tee
+# (pipefail), and its message in the raw file (2>&1). Without both, a
+# config it refused (a local size the kernel cannot have) vanished from
+# the results unnoticed.
+set -o pipefail
 root=$(pwd)
 OUT=${OUT:-$root/build/gpu-out}
 mkdir -p "$OUT"
@@ -52,7 +57,7 @@ for v in $VARIANTS; do
   iters="--short 100 --long 2100 --reps 7"
   case " $SLOW_VARIANTS " in *" $v "*) iters="--short 10 --long 110 --reps 5" ;; esac
   timeout 60 "$B" time --cl "$K/loop.$v.nd.cl" --constraints "$K/loop.$v.nd.json" \
-    --configs "$CONFIGS" $iters | tee -a "$R" || echo "FAILED time $v rc=$?" | tee -a "$R"
+    --configs "$CONFIGS" $iters 2>&1 | tee -a "$R" || echo "FAILED time $v rc=$?" | tee -a "$R"
 done
 # Discovery: a launch with 0 phases against a plain launch of the same
 # groups that return at once, in the same run (DLAUNCH: bench.c), and how
@@ -62,13 +67,13 @@ DC=${full}x256,$((2 * full))x256,$((4 * full))x256,$((8 * full))x256,$((16 * ful
 for v in ${DISC_VARIANTS:-$(for d in $(gpu_discoveries); do echo $DEF.d-$d; done)}; do
   timeout 90 "$B" disc --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
     --nd "$K/loop.$DEF.nd.cl" --nd-constraints "$K/loop.$DEF.nd.json" \
-    --configs "$DC" --reps 15 | tee -a "$R" || echo "FAILED disc $v rc=$?" | tee -a "$R"
+    --configs "$DC" --reps 15 2>&1 | tee -a "$R" || echo "FAILED disc $v rc=$?" | tee -a "$R"
 done
 # Message passing: zero stale reads is the only pass; noop must see some.
 SC=${SCONFIGS:-132x256,264x256,528x256,${full}x256,132x1024,264x1024}
 for v in ${STRESS_VARIANTS:-$VARIANTS noop}; do
   timeout ${STRESS_LIMIT:-60} "$B" stress --cl "$K/mp.$v.nd.cl" --constraints "$K/mp.$v.nd.json" \
-    --configs "$SC" --episodes "$EPISODES" | tee -a "$R"
+    --configs "$SC" --episodes "$EPISODES" 2>&1 | tee -a "$R"
   echo "stress $v rc=$?" >> "$R"
 done
 if [ -z "${NO_POCL:-}" ]; then

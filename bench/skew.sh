@@ -69,11 +69,11 @@ for r in $(seq "${ROUNDS:-3}"); do
   for b in $BARRIERS; do
     for w in 256 0; do
       f=$K/skew.$b.w$w
-      # A rule the device's OpenCL C cannot build fails here, and is left
-      # out of the table below.
+      # A rule the device's OpenCL C cannot build fails here (its error
+      # line stays in the raw file), and is left out of the table below.
       timeout 60 "$B" time --cl "$f.cl" --constraints "$f.json" \
         --configs "$BASE,$CONFIGS" --short 20 --long 220 --reps 5 2>&1 |
-        grep '^RESULT' | tee -a "$R"
+        grep -E '^RESULT|error' | tee -a "$R"
     done
   done
 done
