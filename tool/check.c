@@ -671,6 +671,13 @@ static double cost(const rule *r, size_t g) {
   return r->r.n_shapes ? r->r.timing[shape_at(r, g)].us_per_barrier : 1e300;
 }
 
+/* Whether r's cost at g is a measurement: µs per barrier is a difference
+ * of two medians (long loop minus short), and on a busy CPU it can come
+ * out zero or negative, which is noise, not a fast barrier. */
+static int measured(const rule *r, size_t g) {
+  return r->r.n_shapes && cost(r, g) > 0;
+}
+
 /* Whether the control shows that the stress test sees a missing barrier. */
 static int blind(const rule *control) {
   return control->verdict == V_ERROR || control->verdict == V_UNSUPPORTED ||
@@ -688,10 +695,13 @@ static char *recommend(const rule *rules, int n, const rule *control,
     if (rules[i].verdict == V_PASS && rules[i].r.n_shapes &&
         rules[i].r.groups[rules[i].r.n_shapes - 1] < g)
       g = rules[i].r.groups[rules[i].r.n_shapes - 1];
+  int unmeasured = 0;
   for (int i = 0; i < n; i++)
     if (rules[i].verdict == V_PASS) {
       passed++;
-      if (*best < 0 || cost(&rules[i], g) < cost(&rules[*best], g))
+      if (!measured(&rules[i], g))
+        unmeasured++;
+      else if (*best < 0 || cost(&rules[i], g) < cost(&rules[*best], g))
         *best = i;
     }
   if (blind(control)) {
@@ -707,6 +717,26 @@ static char *recommend(const rule *rules, int n, const rule *control,
                control->r.stress.stale, episodes,
                control->r.stress.participants);
   }
+  if (*best < 0 && passed > 0) {
+    /* No time to rank by: the tool's default if it passed, else the
+     * first that passed, in --list-barriers' order. */
+    for (int i = 0; i < n && *best < 0; i++)
+      if (rules[i].verdict == V_PASS && rules[i].is_default)
+        *best = i;
+    for (int i = 0; i < n && *best < 0; i++)
+      if (rules[i].verdict == V_PASS)
+        *best = i;
+    const rule *b = &rules[*best];
+    return fmt("%s: zero stale reads in %u episodes over %u work-groups, "
+               "where the no-op control saw %llu; %s of the %d rule%s that "
+               "passed, since no time per barrier came out positive here "
+               "to rank them by (the difference of two medians: timing "
+               "noise on a busy device; run it again on an idle one)",
+               b->name, episodes, b->r.stress.participants,
+               control->r.stress.stale,
+               b->is_default ? "the tool's default" : "the first listed",
+               passed, passed == 1 ? "" : "s");
+  }
   if (*best < 0)
     return fmt("none: no rule passed the stress test on this device");
   const rule *b = &rules[*best];
@@ -720,12 +750,20 @@ static char *recommend(const rule *rules, int n, const rule *control,
           passed, passed == 1 ? "" : "s", cost(b, g), at);
   int next = -1;
   for (int i = 0; i < n; i++)
-    if (i != *best && rules[i].verdict == V_PASS &&
+    if (i != *best && rules[i].verdict == V_PASS && measured(&rules[i], g) &&
         (next < 0 || cost(&rules[i], g) < cost(&rules[next], g)))
       next = i;
   if (next >= 0 && why) {
     char *more = fmt("%s; next %s at %.3f µs", why, rules[next].name,
                      cost(&rules[next], g));
+    free(why);
+    why = more;
+  }
+  if (unmeasured > 0 && why) {
+    char *more = fmt("%s; %d rule%s that passed left out, %s time per "
+                     "barrier not positive (timing noise)",
+                     why, unmeasured, unmeasured == 1 ? "" : "s",
+                     unmeasured == 1 ? "its" : "their");
     free(why);
     why = more;
   }
