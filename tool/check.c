@@ -744,10 +744,11 @@ static char *recommend(const rule *rules, int n, const rule *control,
   char *why =
       fmt("%s: zero stale reads in %u episodes over %u work-groups, where the "
           "no-op control saw %llu, and the fastest of the %d rule%s that "
-          "passed, at %.3f µs per barrier with %zu work-groups (the most "
+          "passed%s, at %.3f µs per barrier with %zu work-groups (the most "
           "that every rule that passed ran at once)",
           b->name, episodes, b->r.stress.participants, control->r.stress.stale,
-          passed, passed == 1 ? "" : "s", cost(b, g), at);
+          passed - unmeasured, passed - unmeasured == 1 ? "" : "s",
+          unmeasured ? " with a positive time" : "", cost(b, g), at);
   int next = -1;
   for (int i = 0; i < n; i++)
     if (i != *best && rules[i].verdict == V_PASS && measured(&rules[i], g) &&
