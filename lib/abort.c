@@ -36,16 +36,6 @@
 
 static const char guard[] = "gsync_running(gsync_ctx)";
 
-/* Nonzero if the input's text at off is the keyword kw, whole. */
-static int keyword_at(const gsri_ctx *ctx, size_t off, const char *kw) {
-  size_t n = strlen(kw);
-  if (off + n > ctx->src_len || memcmp(ctx->src + off, kw, n) != 0)
-    return 0;
-  char next = off + n < ctx->src_len ? ctx->src[off + n] : ' ';
-  return !(next == '_' || (next >= 'a' && next <= 'z') ||
-           (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9'));
-}
-
 /* Wraps the condition between lparen and rparen (a while or do loop's)
  * in the guard. */
 static void guard_condition(gsri_ctx *ctx, size_t lparen, size_t rparen) {
@@ -72,7 +62,7 @@ static int guard_header(gsri_ctx *ctx, unsigned n) {
       kw = gsri_skip_blank(ctx, kw + 1); /* a body that is one statement */
   }
   const char *word = node->kind == CXCursor_ForStmt ? "for" : "while";
-  if (kw != NO_OFF && keyword_at(ctx, kw, word)) {
+  if (kw != NO_OFF && gsri_word_at(ctx, kw, word)) {
     lparen = gsri_skip_blank(ctx, kw + strlen(word));
     if (lparen < ctx->src_len && ctx->src[lparen] == '(') {
       size_t semis[2], n_semis = 0;
@@ -124,7 +114,7 @@ static int own_continues(const gsri_ctx *ctx, unsigned n, size_t *conts,
     if (k != CXCursor_ContinueStmt)
       continue;
     size_t at = gsri_written_at(ctx, ctx->nodes[i].c);
-    if (at == NO_OFF || !keyword_at(ctx, at, "continue"))
+    if (at == NO_OFF || !gsri_word_at(ctx, at, "continue"))
       return -1;
     if (count < max)
       conts[count] = at;

@@ -8,7 +8,6 @@
 #include "internal.h"
 
 #include <assert.h>
-#include <ctype.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -432,12 +431,7 @@ static void place_site(gsri_ctx *ctx, gsri_site *s) {
   clang_getSpellingLocation(loc, &s->spelled_in, NULL, NULL, NULL);
   s->name_off = main_offset(ctx, loc);
   s->in_main = s->name_off != NO_OFF;
-  size_t after = s->name_off + s->name_len;
-  if (s->in_main &&
-      (after > ctx->src_len ||
-       memcmp(ctx->src + s->name_off, s->callee_name, s->name_len) != 0 ||
-       (after < ctx->src_len &&
-        (ctx->src[after] == '_' || isalnum((unsigned char)ctx->src[after]))))) {
+  if (s->in_main && !gsri_word_at(ctx, s->name_off, s->callee_name)) {
     /* libclang reports a call written in a macro body at the expansion;
      * the macro table (lexed below) finds the call's own text. The whole
      * token must be the name: a macro named global_barrier_x() (or

@@ -175,8 +175,13 @@ extern const char *const gsri_barrier_names[3];
 extern const char *const gsri_barrier_impls[3];
 /* The half whose name is name, or -1 for any other name (parse.c). */
 int gsri_barrier_half(const char *name);
-/* The half whose name the input spells at offset off as a whole token
- * (not part of a longer identifier on either side), or -1 (parse.c). */
+/* Nonzero if c can be part of an identifier (parse.c). */
+int gsri_ident_char(char c);
+/* Nonzero if the input spells word at offset off as a whole token: not
+ * part of a longer identifier on either side (parse.c). */
+int gsri_word_at(const struct gsri_ctx *ctx, size_t off, const char *word);
+/* The half whose name the input spells at offset off as a whole token,
+ * or -1 (parse.c). */
 int gsri_barrier_word_at(const struct gsri_ctx *ctx, size_t off);
 
 /* A call of interest inside a function body. */

@@ -32,19 +32,19 @@ int gsri_barrier_half(const char *name) {
   return -1;
 }
 
-/* Nonzero if c can be part of an identifier. */
-static int ident_char(char c) { return c == '_' || isalnum((unsigned char)c); }
+int gsri_ident_char(char c) { return c == '_' || isalnum((unsigned char)c); }
+
+int gsri_word_at(const gsri_ctx *ctx, size_t off, const char *word) {
+  size_t n = strlen(word), end = off + n;
+  return end <= ctx->src_len && memcmp(ctx->src + off, word, n) == 0 &&
+         (off == 0 || !gsri_ident_char(ctx->src[off - 1])) &&
+         (end == ctx->src_len || !gsri_ident_char(ctx->src[end]));
+}
 
 int gsri_barrier_word_at(const gsri_ctx *ctx, size_t off) {
-  if (off > ctx->src_len || (off > 0 && ident_char(ctx->src[off - 1])))
-    return -1;
-  for (int h = GSR_WHOLE; h <= GSR_WAIT; h++) {
-    size_t n = strlen(gsri_barrier_names[h]), end = off + n;
-    if (end <= ctx->src_len &&
-        memcmp(ctx->src + off, gsri_barrier_names[h], n) == 0 &&
-        (end == ctx->src_len || !ident_char(ctx->src[end])))
+  for (int h = GSR_WHOLE; h <= GSR_WAIT; h++)
+    if (gsri_word_at(ctx, off, gsri_barrier_names[h]))
       return h;
-  }
   return -1;
 }
 

@@ -13,7 +13,6 @@
  */
 #include "internal.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,8 +231,7 @@ static int macro_spells(gsri_ctx *ctx, const char *name, const char *callee) {
 enum { MACRO_INCLUDED, MACRO_OF_INPUT, MACRO_SPELLS_CALL };
 static int spelled_in_input_macro(gsri_ctx *ctx, const gsri_site *s) {
   size_t b = s->name_off, e = b;
-  while (e < ctx->src_len &&
-         (ctx->src[e] == '_' || isalnum((unsigned char)ctx->src[e])))
+  while (e < ctx->src_len && gsri_ident_char(ctx->src[e]))
     e++;
   char *name = gsri_strndup(ctx->src + b, e - b);
   int r = !name                                     ? MACRO_INCLUDED
