@@ -42,6 +42,18 @@
  * group that does not take part costs one atomic; COME never passes
  * launched, so it never reaches bit 30.
  *
+ * The ids. When every polled group takes part (the count is the polled
+ * count: always at or below the co-resident count, and with the poll cap
+ * below), each takes its launch id as its id: the polled groups are the
+ * launch ids 0..count-1, so that is a numbering of the participants too,
+ * and the one the device's scheduler spread over its compute units. The
+ * order of the increments is not: on an H100 the groups that came first
+ * are packed onto few SMs (remapped ids 0-63 ran on 32-49 of the 132 SMs,
+ * against 64 with launch ids; gsync-bench placement), so a phase with
+ * fewer work-items than the grid, which the lowest ids run, had a third
+ * of the device a relaunch gets. Otherwise (fewer took part than were
+ * polled) the id is the order of the increments, COME(old), as above.
+ *
  * The poll cap. Where state word poll_cap holds a cap N (the host
  * writes it between launches, libgsync as many groups as took part the
  * last time more were launched than fit: docs/constraints.md), only the
@@ -227,5 +239,7 @@ int gsync_join(global uint *s, local uint *shared,
   gsync_anchor(c);
   c->group = shared[0];
   c->groups = shared[1];
+  if (shared[1] == polled) /* every polled group takes part: its own id */
+    c->group = gsync_launch_group();
   return shared[0] != 0xffffffffu;
 }

@@ -2,7 +2,8 @@
 # test/gpu/all.sh: everything for one device call, in the project root on
 # the GPU machine, after `. .gpu/on-gpu.sh`:
 #   the run tests on NVIDIA and on PoCL (in parallel: one uses the GPU, the
-#   other the CPU) and libgsync's misuse checks (test/gpu/harden.sh), then
+#   other the CPU), libgsync's misuse checks (test/gpu/harden.sh) and where
+#   the participants run (test/gpu/placement.sh), then
 #   the NVIDIA benchmark and stress test (alone).
 # Env: TEST_BUDGET (s, default 170), STEPS="tests bench" (default both; add
 #   graph for bench/run-graph.sh, GRAPH_LIMIT s, default 300),
@@ -20,6 +21,7 @@ if echo "$STEPS" | grep -q tests; then
   (PLATFORMS=Portable BUDGET=$TB timeout -k 5 $((TB + 40)) bash test/gpu/run.sh >/dev/null 2>&1) &
   wait
   timeout -k 5 200 bash test/gpu/harden.sh >/dev/null 2>&1
+  timeout -k 5 60 bash test/gpu/placement.sh >/dev/null 2>&1
 fi
 if echo "$STEPS" | grep -q bench; then
   timeout -k 5 ${BENCH_LIMIT:-170} bash bench/run-gpu.sh >/dev/null 2>&1
@@ -28,7 +30,7 @@ fi
 if echo "$STEPS" | grep -q graph; then
   timeout -k 5 ${GRAPH_LIMIT:-300} bash bench/run-graph.sh >/dev/null 2>&1
 fi
-for f in "$OUT"/gpu-run-*.txt "$OUT"/harden.txt; do [ -f "$f" ] && { echo "=== $f"; cat "$f"; }; done
+for f in "$OUT"/gpu-run-*.txt "$OUT"/harden.txt "$OUT"/placement.txt; do [ -f "$f" ] && { echo "=== $f"; cat "$f"; }; done
 [ -f "$OUT/bench-raw.txt" ] && { echo "=== bench"; grep -v '^#' "$OUT/bench-raw.txt"; }
 [ -f "$OUT/graph-table.md" ] && { echo "=== graph"; cat "$OUT/graph-table.md"; }
 true
