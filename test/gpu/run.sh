@@ -201,6 +201,23 @@ for plat in $PLATFORMS; do
       [ -f "$K/stencil.$b.d-$d.cl" ] && disc_rows "$b" "$d" "$b.d-$d"
     done
   done
+  # The largest work-group NVIDIA's H100 takes, 1024 items, with the
+  # default barrier: its driver reports a CL_KERNEL_WORK_GROUP_SIZE of 256
+  # for every kernel and launches 1024 (docs/misuse.md), so libgsync leaves
+  # that limit to the driver.
+  if [ "$plat" = NVIDIA ]; then
+    b=${BARRIERS%% *}
+    for m in disc nodisc; do
+      suf=$b
+      [ $m = nodisc ] && suf=$b.nd
+      row=$(printf "%-13s %-6s %6s |" "$b/1024" "$m" 132)
+      for sc in $SCENARIOS; do
+        case $sc in stencil|mirror|xpx|helper) ;; *) continue ;; esac
+        row="$row $(printf '%-9s' "$(one "$sc" "$K/$(kernel_of "$sc").$suf" 132 1024 1 $penv)")"
+      done
+      say "$row"
+    done
+  fi
   # Teeth: the test-only barriers that do not synchronise work-groups must
   # be seen: noop (nothing at all) by stencil, mirror and xpx, and by the
   # N-D scenarios when asked for, local (the work-group only) by those.
