@@ -263,6 +263,7 @@ static void read_cache(cl_device_id dev, char **rule, char *file, size_t flen,
   int have_ids = read_ids(dev, &ids);
   if (root == NULL || !json_object_is_type(root, json_type_object) ||
       !json_object_object_get_ex(root, "format", &v) ||
+      !json_object_is_type(v, json_type_string) ||
       strcmp(json_object_get_string(v), CACHE_FORMAT) != 0 ||
       !json_object_object_get_ex(root, "version", &v) ||
       json_object_get_int(v) != 1 ||

@@ -19,7 +19,9 @@
  * arguments unset, says which to set.
  *
  * Threads: a gsync_program may be shared once loaded (all but
- * gsync_program_build_options only read it). Calls on one gsync_kernel
+ * gsync_program_build_options only read it; for an output of
+ * --barrier=auto, gsync_program_check_device, _choose_barrier and
+ * _set_barrier write the choice too). Calls on one gsync_kernel
  * from several threads take turns: each waits for the one in progress, so
  * a gsync_finish in one thread holds back a launch in another until it
  * returns; launches of one handle never overlap on the device, whatever

@@ -305,8 +305,11 @@ class Program:
                    len(source))
 
     def check_device(self, device):
-        self._call(self._lib.gsync_program_check_device, self._p,
-                   _handle(device, "gsync_program_check_device", "dev"))
+        # For an output of --barrier=auto it writes the choice, as
+        # gsync_program_build_options does.
+        dev = _handle(device, "gsync_program_check_device", "dev")
+        with self._options_lock:
+            self._call(self._lib.gsync_program_check_device, self._p, dev)
 
     def build_options(self, device):
         """The options, bytes."""
