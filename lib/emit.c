@@ -271,6 +271,57 @@ static json_object *build_options(gsri_ctx *ctx) {
   return arr;
 }
 
+/* The "auto" object of --barrier=auto (docs/auto.md): each candidate
+ * rule inside the output with what the output needs when it is the one
+ * built: its guard macro, whether it splits, the OpenCL C version,
+ * extensions and atomic capabilities, and the state's bytes, each
+ * counted as for the top-level fields of an output of that rule alone. */
+static json_object *auto_object(gsri_ctx *ctx) {
+  json_object *rules = json_object_new_array();
+  const gsri_rule *prelude = gsri_rules_find(&ctx->rules, "prelude", NULL);
+  for (size_t i = 0; i < ctx->n_auto; i++) {
+    const gsri_rule *r = ctx->auto_rules[i];
+    json_object *o = json_object_new_object();
+    add(o, "name", json_object_new_string(r->name + strlen("barrier-")));
+    gsri_buf macro = {0};
+    gsri_auto_macro(&macro, r->name);
+    add(o, "define", json_object_new_string(gsri_buf_text(ctx, &macro)));
+    gsri_buf_free(&macro);
+    add(o, "splits", json_object_new_boolean(r->splits));
+    json_object *req = json_object_new_object();
+    const char *v = r->opencl_c;
+    if (strcmp(ctx->discovery->opencl_c, v) > 0)
+      v = ctx->discovery->opencl_c;
+    if (strcmp(ctx->cl_std, v) > 0)
+      v = ctx->cl_std;
+    add(req, "opencl_c_version", json_object_new_string(v));
+    json_object *ext = json_object_new_array();
+    add_unique(ext, r->extensions, r->n_extensions);
+    if (prelude)
+      add_unique(ext, prelude->extensions, prelude->n_extensions);
+    add_unique(ext, ctx->discovery->extensions, ctx->discovery->n_extensions);
+    add(req, "extensions", ext);
+    json_object *caps = json_object_new_array();
+    add_unique(caps, r->capabilities, r->n_capabilities);
+    add_unique(caps, ctx->discovery->capabilities,
+               ctx->discovery->n_capabilities);
+    add(req, "atomic_capabilities", caps);
+    add(o, "requires", req);
+    json_object *bytes = json_object_new_object();
+    add(bytes, "fixed",
+        json_object_new_int64((int64_t)GSR_WORD_rules * 4 + r->state_fixed +
+                              ctx->discovery->state_fixed));
+    add(bytes, "per_group",
+        json_object_new_int64((int64_t)r->state_per_group +
+                              ctx->discovery->state_per_group));
+    add(o, "state_bytes", bytes);
+    json_object_array_add(rules, o);
+  }
+  json_object *a = json_object_new_object();
+  add(a, "rules", rules);
+  return a;
+}
+
 /* Writes the constraints JSON into out, and seals the fingerprint of the
  * two files (gsri_seal_fingerprint) into both: output is the finished
  * output, rendered whether it has the prelude. */
@@ -285,6 +336,8 @@ gsr_status gsri_emit_constraints(gsri_ctx *ctx, gsri_buf *output, int rendered,
   add(root, "input", json_object_new_string(ctx->name));
   add(root, "barrier",
       json_object_new_string(ctx->barrier->name + strlen("barrier-")));
+  if (ctx->n_auto)
+    add(root, "auto", auto_object(ctx));
   add(root, "discovery", json_object_new_boolean(!ctx->no_discovery));
   add(root, "spin_limit_ms", json_object_new_int64((int64_t)ctx->spin_limit));
 

@@ -110,6 +110,11 @@ gsr_status gsr_list_rules(const char *rules_dir, const char *kind,
                                      int is_default),
                           void *user, gsr_diag_fn diag, void *diag_user);
 
+/* The barrier rules that --barrier=auto puts in its output, in the order
+ * libgsync falls back on them (include/gsync-auto.def): sets *names, when
+ * names is not NULL, to their array, and returns how many. */
+size_t gsr_auto_rules(const char *const **names);
+
 /* The default barrier and discovery rules' names. */
 const char *gsr_default_barrier(void);
 const char *gsr_default_discovery(void);

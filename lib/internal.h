@@ -124,7 +124,13 @@ typedef struct gsri_ruleset {
 #define GSR_STR_(x) #x
 #define GSR_STR(x) GSR_STR_(x)
 
+/* --barrier=auto (auto.c): the most candidates include/gsync-auto.def may
+ * list. */
+#define GSR_AUTO_MAX 8
 struct gsri_ctx;
+gsr_status gsri_auto_rule(struct gsri_ctx *ctx);
+void gsri_auto_macro(gsri_buf *out, const char *name);
+void gsri_auto_non_splitting(const struct gsri_ctx *ctx, gsri_buf *out);
 gsr_status gsri_rules_load(struct gsri_ctx *ctx, const char *rules_dir,
                            gsri_ruleset *out);
 /* Reads and checks a rule's name and header comment into r (name, file,
@@ -327,6 +333,11 @@ typedef struct gsri_ctx {
   gsri_ruleset rules;
   const gsri_rule *barrier;
   const gsri_rule *discovery;
+  /* --barrier=auto (auto.c): barrier is auto_rule, made of the candidates
+   * auto_rules[0 .. n_auto - 1]; n_auto is 0 for a named barrier. */
+  gsri_rule auto_rule;
+  const gsri_rule *auto_rules[GSR_AUTO_MAX];
+  size_t n_auto;
   int no_discovery;       /* --no-discovery or --discovery=none: every launched
                              work-group takes part */
   char cl_std[8];         /* "1.2", "2.0", "3.0": what the input is parsed as */

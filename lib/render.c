@@ -30,6 +30,17 @@ static void render_summary(gsri_ctx *ctx, gsri_buf *out) {
                   ctx->no_discovery
                       ? "off (every launched work-group must be co-resident)"
                       : "on (work-groups that are not co-resident return)");
+  if (ctx->n_auto) {
+    gsri_buf_puts(out, " * Barrier auto holds");
+    for (size_t i = 0; i < ctx->n_auto; i++) {
+      gsri_buf_printf(out, "%s %s (-D", i ? "," : "",
+                      ctx->auto_rules[i]->name + strlen("barrier-"));
+      gsri_auto_macro(out, ctx->auto_rules[i]->name);
+      gsri_buf_puts(out, ")");
+    }
+    gsri_buf_puts(out, ": build with one\n * defined;"
+                       " libgsync chooses it for the device.\n");
+  }
   gsri_buf_puts(out, " * Kernels with a hidden last argument"
                      " 'global uint *gsync_state':");
   int any = 0;

@@ -117,6 +117,10 @@ static gsr_status list_rule_files(gsri_ctx *ctx) {
     if (used[i] && used[i]->from_dir &&
         !gsri_add_dependency(ctx, used[i]->file))
       return GSR_ERR_NOMEM;
+  for (size_t i = 0; i < ctx->n_auto; i++)
+    if (ctx->auto_rules[i]->from_dir &&
+        !gsri_add_dependency(ctx, ctx->auto_rules[i]->file))
+      return GSR_ERR_NOMEM;
   return GSR_OK;
 }
 
@@ -134,7 +138,12 @@ static gsr_status choose_rules(gsri_ctx *ctx) {
                     : limit == 0                ? DEFAULT_SPIN_LIMIT
                                                 : limit;
   const char *name = ctx->opt->barrier ? ctx->opt->barrier : DEFAULT_BARRIER;
-  ctx->barrier = gsri_rules_find(&ctx->rules, "barrier", name);
+  if (strcmp(name, "auto") == 0) {
+    gsr_status st = gsri_auto_rule(ctx);
+    if (st != GSR_OK)
+      return st;
+  } else
+    ctx->barrier = gsri_rules_find(&ctx->rules, "barrier", name);
   if (!ctx->barrier) {
     gsri_report(ctx, GSR_ERROR, 0, 0,
                 "unknown barrier '%s' (see --list-barriers)", name);
@@ -295,6 +304,7 @@ dispose_tu:
 free_rules:
   gsri_language_dispose(&ctx);
   gsri_rules_free(&ctx.rules);
+  gsri_rule_free(&ctx.auto_rule);
   /* One clear message, however deep the failure was (the report needs no
    * memory to say it). */
   if (st == GSR_ERR_NOMEM)

@@ -246,6 +246,17 @@ void gsri_check_split_rule(gsri_ctx *ctx) {
       if (site->kind != GSR_SITE_BARRIER || site->half == GSR_WHOLE)
         continue;
       gsri_buf which = {0};
+      if (ctx->n_auto) {
+        gsri_auto_non_splitting(ctx, &which);
+        gsri_report_in(ctx, GSR_ERROR, site->file, site->line, site->col,
+                       "--barrier=auto holds %s, which does not split into "
+                       "global_barrier_arrive() and global_barrier_wait() "
+                       "(its rule has no '@split'); name a barrier that "
+                       "splits with --barrier=NAME",
+                       gsri_buf_text(ctx, &which));
+        gsri_buf_free(&which);
+        return;
+      }
       for (size_t r = 0; r < ctx->rules.n; r++)
         if (ctx->rules.rules[r].is_barrier && ctx->rules.rules[r].splits)
           gsri_buf_printf(&which, "%s%s", which.len ? ", " : "",

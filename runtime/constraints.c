@@ -7,6 +7,7 @@
  * belongs to. */
 #include "internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,58 +193,200 @@ gsync_status gsli_load_build(const where *top, json_object *root,
   return st;
 }
 
-/* Fills program->c_version, extensions, features and atomic_caps from the
- * "requires" object ("opencl_c_features" may be absent: none). Returns
- * GSYNC_OK, GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
-gsync_status gsli_load_requires(const where *top, json_object *root,
-                                gsync_program *p) {
-  json_object *req, *v, *arr;
-  gsync_status st =
-      gsli_get_field(top, root, "requires", json_type_object, 0, &req);
-  if (st != GSYNC_OK)
+/* Fills *n from the requirements object req, which w names (its path is
+ * "requires" or an "auto" rule's): "opencl_c_version", "extensions",
+ * "atomic_capabilities" and, where features is set, "opencl_c_features"
+ * (may be absent: none). Returns GSYNC_OK, GSYNC_ERR_FORMAT or
+ * GSYNC_ERR_NOMEM; what was copied before a failure is in *n. */
+static gsync_status load_needs(const where *w, json_object *req, int features,
+                               gsli_needs *n) {
+  json_object *v, *arr;
+  gsync_status st;
+  if ((st =
+           gsli_get_field(w, req, "opencl_c_version", json_type_string, 0, &v)))
     return st;
-  where w = *top;
-  w.path = "requires";
-  if ((st = gsli_get_field(&w, req, "opencl_c_version", json_type_string, 0,
-                           &v)))
-    return st;
-  p->c_version = parse_version(json_object_get_string(v));
-  if (p->c_version < 10)
-    return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
-                     "%s: field \"requires.opencl_c_version\" is not a version "
+  n->c_version = parse_version(json_object_get_string(v));
+  if (n->c_version < 10)
+    return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"%s.opencl_c_version\" is not a version "
                      "like \"1.2\": \"%s\"",
-                     w.file, json_object_get_string(v));
+                     w->file, w->path, json_object_get_string(v));
 
-  if ((st = get_strings(&w, req, "extensions", 0, &p->extensions,
-                        &p->n_extensions)) ||
-      (st = get_strings(&w, req, "opencl_c_features", 1, &p->features,
-                        &p->n_features)))
+  if ((st = get_strings(w, req, "extensions", 0, &n->extensions,
+                        &n->n_extensions)) ||
+      (features && (st = get_strings(w, req, "opencl_c_features", 1,
+                                     &n->features, &n->n_features))))
     return st;
 
-  if ((st = gsli_get_field(&w, req, "atomic_capabilities", json_type_array, 0,
+  if ((st = gsli_get_field(w, req, "atomic_capabilities", json_type_array, 0,
                            &arr)))
     return st;
-  size_t n = json_object_array_length(arr);
-  for (size_t i = 0; i < n; i++) {
+  size_t len = json_object_array_length(arr);
+  for (size_t i = 0; i < len; i++) {
     json_object *e = json_object_array_get_idx(arr, i);
     if (!json_object_is_type(e, json_type_string))
-      return gsli_fail(
-          w.err, w.errlen, GSYNC_ERR_FORMAT,
-          "%s: field \"requires.atomic_capabilities[%zu]\" must be a "
-          "string",
-          w.file, i);
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s.atomic_capabilities[%zu]\" must be a "
+                       "string",
+                       w->file, w->path, i);
     const char *name = json_object_get_string(e);
     size_t k = 0;
     while (k < N_ATOMIC_CAPS &&
            strcmp(gsli_atomic_cap_names[k].name, name) != 0)
       k++;
     if (k == N_ATOMIC_CAPS)
-      return gsli_fail(
-          w.err, w.errlen, GSYNC_ERR_FORMAT,
-          "%s: field \"requires.atomic_capabilities[%zu]\" names an "
-          "unknown capability \"%s\"",
-          w.file, i, name);
-    p->atomic_caps |= gsli_atomic_cap_names[k].bit;
+      return gsli_fail(w->err, w->errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s.atomic_capabilities[%zu]\" names an "
+                       "unknown capability \"%s\"",
+                       w->file, w->path, i, name);
+    n->atomic_caps |= gsli_atomic_cap_names[k].bit;
+  }
+  return GSYNC_OK;
+}
+
+/* Fills program->needs from the "requires" object. Returns GSYNC_OK,
+ * GSYNC_ERR_FORMAT or GSYNC_ERR_NOMEM. */
+gsync_status gsli_load_requires(const where *top, json_object *root,
+                                gsync_program *p) {
+  json_object *req;
+  gsync_status st =
+      gsli_get_field(top, root, "requires", json_type_object, 0, &req);
+  if (st != GSYNC_OK)
+    return st;
+  where w = *top;
+  w.path = "requires";
+  return load_needs(&w, req, 1, &p->needs);
+}
+
+/* Frees what a gsli_needs holds. */
+void gsli_free_needs(gsli_needs *n) {
+  for (size_t i = 0; i < n->n_extensions; i++)
+    free(n->extensions[i]);
+  free(n->extensions);
+  for (size_t i = 0; i < n->n_features; i++)
+    free(n->features[i]);
+  free(n->features);
+  memset(n, 0, sizeof *n);
+}
+
+/* Whether define is the guard macro gsync-rewrite writes for the rule
+ * name: GSYNC_BARRIER_ and the name in upper case, '-' as '_'. Nothing
+ * else may reach the build options from the file. */
+static int auto_define_of(const char *name, const char *define) {
+  static const char prefix[] = "GSYNC_BARRIER_";
+  if (*name == '\0' || strncmp(define, prefix, sizeof prefix - 1) != 0)
+    return 0;
+  define += sizeof prefix - 1;
+  for (; *name; name++, define++) {
+    char c = *name;
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+             (c >= '0' && c <= '9') || c == '_' || c == '-';
+    char u = c == '-' ? '_' : c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+    if (!ok || *define != u)
+      return 0;
+  }
+  return *define == '\0';
+}
+
+/* Fills p->auto_rules from "auto" (docs/auto.md): present exactly when
+ * "barrier" is "auto", each rule's "name", "define" (its guard macro, and
+ * nothing else), "splits", "requires" and "state_bytes", which must fit
+ * in the state of every kernel with a state argument (so call it after
+ * the kernels are loaded). Returns GSYNC_OK, GSYNC_ERR_FORMAT or
+ * GSYNC_ERR_NOMEM. */
+gsync_status gsli_load_auto(const where *top, json_object *root,
+                            gsync_program *p) {
+  json_object *a, *rules;
+  gsync_status st = gsli_get_field(top, root, "auto", json_type_object, 1, &a);
+  int is_auto = strcmp(p->barrier, "auto") == 0;
+  p->chosen = -1;
+  if (st != GSYNC_OK)
+    return st;
+  if (a == NULL && is_auto)
+    return gsli_fail(top->err, top->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"auto\" is missing (\"barrier\" is "
+                     "\"auto\")",
+                     top->file);
+  if (a == NULL)
+    return GSYNC_OK;
+  if (!is_auto)
+    return gsli_fail(top->err, top->errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"auto\" is there, but \"barrier\" is "
+                     "\"%s\", not \"auto\"",
+                     top->file, p->barrier);
+  where w = *top;
+  w.path = "auto";
+  if ((st = gsli_get_field(&w, a, "rules", json_type_array, 0, &rules)))
+    return st;
+  size_t n = json_object_array_length(rules);
+  if (n == 0)
+    return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                     "%s: field \"auto.rules\" is empty", w.file);
+  p->auto_rules = calloc(n, sizeof *p->auto_rules);
+  if (p->auto_rules == NULL)
+    return gsli_fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                     w.file);
+  for (size_t i = 0; i < n; i++) {
+    char path[64];
+    json_object *e = json_object_array_get_idx(rules, i), *v, *req, *bytes;
+    gsli_auto_rule *r = &p->auto_rules[i];
+    p->n_auto = i + 1;
+    where rw = w;
+    snprintf(path, sizeof path, "auto.rules[%zu]", i);
+    rw.path = path;
+    if (!json_object_is_type(e, json_type_object))
+      return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s\" must be an object", w.file, path);
+    if ((st = gsli_get_field(&rw, e, "name", json_type_string, 0, &v)))
+      return st;
+    r->name = gsli_dup_string(json_object_get_string(v));
+    if ((st = gsli_get_field(&rw, e, "define", json_type_string, 0, &v)))
+      return st;
+    r->define = gsli_dup_string(json_object_get_string(v));
+    if (r->name == NULL || r->define == NULL)
+      return gsli_fail(w.err, w.errlen, GSYNC_ERR_NOMEM, "%s: out of memory",
+                       w.file);
+    if (!auto_define_of(r->name, r->define))
+      return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                       "%s: field \"%s.define\" (\"%.80s\") is not the "
+                       "guard macro of rule \"%.80s\": the file was edited",
+                       w.file, path, r->define, r->name);
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(p->auto_rules[k].name, r->name) == 0)
+        return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                         "%s: field \"%s.name\": rule \"%s\" is there "
+                         "twice",
+                         w.file, path, r->name);
+    if ((st = gsli_get_bool(&rw, e, "splits", 0, &r->splits)) ||
+        (st = gsli_get_field(&rw, e, "requires", json_type_object, 0, &req)))
+      return st;
+    char rpath[80];
+    where qw = rw;
+    snprintf(rpath, sizeof rpath, "%s.requires", path);
+    qw.path = rpath;
+    if ((st = load_needs(&qw, req, 0, &r->needs)) ||
+        (st = gsli_get_field(&rw, e, "state_bytes", json_type_object, 0,
+                             &bytes)))
+      return st;
+    char bpath[80];
+    where bw = rw;
+    snprintf(bpath, sizeof bpath, "%s.state_bytes", path);
+    bw.path = bpath;
+    if ((st = gsli_get_count(&bw, bytes, "fixed", 0, INT32_MAX,
+                             &r->fixed_bytes)) ||
+        (st = gsli_get_count(&bw, bytes, "per_group", 0, INT32_MAX,
+                             &r->per_group_bytes)))
+      return st;
+    for (size_t k = 0; k < p->n_kernels; k++) {
+      const kernel_info *ki = &p->kernels[k];
+      if (ki->global_barrier && (r->fixed_bytes > ki->fixed_bytes ||
+                                 r->per_group_bytes > ki->per_group_bytes))
+        return gsli_fail(w.err, w.errlen, GSYNC_ERR_FORMAT,
+                         "%s: field \"%s.state_bytes\" (%zu + %zu per group) "
+                         "does not fit the state of kernel %s (%zu + %zu)",
+                         w.file, path, r->fixed_bytes, r->per_group_bytes,
+                         ki->name, ki->fixed_bytes, ki->per_group_bytes);
+    }
   }
   return GSYNC_OK;
 }

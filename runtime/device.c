@@ -217,11 +217,10 @@ static void format_c_versions(const device_facts *f, char *buf, size_t len) {
 
 /* The first OpenCL C feature the program uses that the device does not
  * declare for OpenCL C 3.0, or NULL. */
-static const char *missing_feature(const gsync_program *program,
-                                   const device_facts *f) {
-  for (size_t i = 0; i < program->n_features; i++)
-    if (f->features == NULL || !has_word(f->features, program->features[i]))
-      return program->features[i];
+static const char *missing_feature(const gsli_needs *n, const device_facts *f) {
+  for (size_t i = 0; i < n->n_features; i++)
+    if (f->features == NULL || !has_word(f->features, n->features[i]))
+      return n->features[i];
   return NULL;
 }
 
@@ -267,15 +266,10 @@ static gsync_status pocl_unfit(const gsync_program *program, const char *dev,
   return GSYNC_OK;
 }
 
-gsync_status gsync_program_check_device(const gsync_program *program,
-                                        cl_device_id dev, char *err,
-                                        size_t errlen) {
+gsync_status gsli_check_needs(const gsync_program *program, cl_device_id dev,
+                              const gsli_needs *needs, const char *barrier,
+                              char *err, size_t errlen) {
   device_facts f;
-  if (program == NULL)
-    return gsli_null_argument(err, errlen, "gsync_program_check_device",
-                              "program");
-  if (dev == NULL)
-    return gsli_null_argument(err, errlen, "gsync_program_check_device", "dev");
   gsync_status st = gather_facts(dev, &f, err, errlen);
   if (st != GSYNC_OK)
     return st;
@@ -284,18 +278,18 @@ gsync_status gsync_program_check_device(const gsync_program *program,
    * OpenCL C 3.0 can stand in for 2.0, and naming them is more useful. */
   for (size_t k = 0; k < N_ATOMIC_CAPS; k++) {
     cl_bitfield bit = gsli_atomic_cap_names[k].bit;
-    if ((program->atomic_caps & bit) && !(f.atomic_caps & bit)) {
+    if ((needs->atomic_caps & bit) && !(f.atomic_caps & bit)) {
       st = gsli_fail(
           err, errlen, GSYNC_ERR_DEVICE,
           "device \"%s\" lacks atomic capability %s required by barrier "
           "%s",
-          f.name, gsli_atomic_cap_names[k].name, program->barrier);
+          f.name, gsli_atomic_cap_names[k].name, barrier);
       goto done;
     }
   }
 
-  int need = program->c_version;
-  const char *lacks = missing_feature(program, &f);
+  int need = needs->c_version;
+  const char *lacks = missing_feature(needs, &f);
   int ok = need >= 30   ? offers_c_version(&f, 30) && !lacks
            : need == 20 ? offers_c_version(&f, 20) ||
                               (offers_c_version(&f, 30) && !lacks)
@@ -314,18 +308,18 @@ gsync_status gsync_program_check_device(const gsync_program *program,
     st = gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
                    "device \"%s\" lacks OpenCL C %d.%d that the kernels need "
                    "(barrier %s; it offers %s)",
-                   f.name, need / 10, need % 10, program->barrier,
+                   f.name, need / 10, need % 10, barrier,
                    have[0] != '\0' ? have : "none");
     goto done;
   }
 
-  for (size_t i = 0; i < program->n_extensions; i++) {
-    const char *ext = program->extensions[i];
+  for (size_t i = 0; i < needs->n_extensions; i++) {
+    const char *ext = needs->extensions[i];
     if (has_word(f.extensions, ext) || (f.version >= 11 && core_since_1_1(ext)))
       continue;
     st = gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
                    "device \"%s\" lacks extension %s required by barrier %s",
-                   f.name, ext, program->barrier);
+                   f.name, ext, barrier);
     goto done;
   }
   if (is_pocl(dev))
@@ -337,9 +331,8 @@ done:
 
 /* Returns the static -cl-std= option for program on dev (see gsync.h). */
 /* The -cl-std= option for the program's OpenCL C version on dev. */
-static const char *c_std_option(const gsync_program *program,
-                                cl_device_id dev) {
-  switch (program->c_version) {
+static const char *c_std_option(const gsli_needs *n, cl_device_id dev) {
+  switch (n->c_version) {
   case 11:
     return "-cl-std=CL1.1";
   case 12:
@@ -353,8 +346,8 @@ static const char *c_std_option(const gsync_program *program,
     int use_30 = 0;
     if (gather_facts(dev, &f, NULL, 0) == GSYNC_OK) {
       use_30 = offers_c_version(&f, 30) &&
-               (f.atomic_caps & program->atomic_caps) == program->atomic_caps &&
-               !missing_feature(program, &f);
+               (f.atomic_caps & n->atomic_caps) == n->atomic_caps &&
+               !missing_feature(n, &f);
       free_facts(&f);
     }
     return use_30 ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
@@ -513,22 +506,29 @@ static int include_alias(gsync_program *p, const char *dir, char *out,
   return 1;
 }
 
-const char *gsync_program_build_options(const gsync_program *program,
-                                        cl_device_id dev) {
-  if (program == NULL)
-    return "";
+const char *gsli_build_options(const gsync_program *program, cl_device_id dev,
+                               const gsli_needs *needs, const char *define) {
   /* The options live in the program (a cache, not part of its value). */
   gsync_program *p = (gsync_program *)program;
   char *b = NULL, num[64];
   size_t len = 0, cap = 0;
   int pocl = is_pocl(dev);
-  int ok = append_option(&b, &len, &cap, c_std_option(program, dev), pocl);
+  int ok = append_option(&b, &len, &cap, c_std_option(needs, dev), pocl);
   for (size_t i = 0; ok && i < p->n_build_args; i++) {
     const char *a = p->build_args[i];
     if (pocl && strncmp(a, "-I", 2) == 0 && a[2] != '\0' &&
         needs_quotes(a, 0) && include_alias(p, a + 2, num, sizeof num))
       a = num;
     ok = append_option(&b, &len, &cap, a, pocl);
+  }
+  if (ok && define != NULL) {
+    /* The chosen rule of an output of --barrier=auto (auto.c). */
+    size_t n = strlen(define) + 3;
+    char *d = malloc(n);
+    if (d != NULL)
+      snprintf(d, n, "-D%s", define);
+    ok = d != NULL && append_option(&b, &len, &cap, d, pocl);
+    free(d);
   }
   unsigned cc = gsli_nv_compute_capability(dev);
   if (ok && cc) {

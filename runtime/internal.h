@@ -10,6 +10,9 @@
  *                  back (the info calls), released
  *   device.c       device facts: the check of a device, the build options,
  *                  what a program was built with
+ *   auto.c         outputs of --barrier=auto: the rule for a device (and
+ *                  so the public check of a device and build options),
+ *                  gsync-check's cache of its recommendation
  *   state.c        the commands on a kernel's state buffer, and their order
  *   poll-cap.c     how many work-groups discovery polls
  *   watch.c        watching a launch, and the host-visible buffer it may use
@@ -92,18 +95,42 @@ typedef struct abort_info {
   size_t n_sites;
 } abort_info;
 
+/* What an output needs of a device: "requires", or what one rule inside
+ * an output of --barrier=auto needs ("auto.rules[].requires"). */
+typedef struct gsli_needs {
+  int c_version; /* required OpenCL C version, major * 10 + minor */
+  char **extensions;
+  size_t n_extensions;
+  char **features; /* OpenCL C 3.0 features the kernels use */
+  size_t n_features;
+  cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_* bits required */
+} gsli_needs;
+
+/* One rule inside an output of --barrier=auto ("auto.rules[]"). */
+typedef struct gsli_auto_rule {
+  char *name;   /* "tree" */
+  char *define; /* "GSYNC_BARRIER_TREE": the macro that builds it */
+  int splits;
+  gsli_needs needs; /* features: the output's (they are not per rule) */
+  size_t fixed_bytes, per_group_bytes; /* its state, at most the kernels' */
+} gsli_auto_rule;
+
 struct gsync_program {
   char *path;    /* the constraints file, as the caller named it */
   char *barrier; /* barrier implementation name, for messages */
   int discovery;
   abort_info abort;
   int timed_record; /* "spin_limit_ms" given: the abort record is timed */
-  int c_version;    /* required OpenCL C version, major * 10 + minor */
-  char **extensions;
-  size_t n_extensions;
-  char **features; /* OpenCL C 3.0 features the kernels use */
-  size_t n_features;
-  cl_bitfield atomic_caps; /* CL_DEVICE_ATOMIC_* bits required */
+  gsli_needs needs; /* "requires" */
+  /* --barrier=auto ("auto"): the rules inside, in the file's order; none
+   * for an output of one named rule. The choice for a device is made by
+   * gsync_program_build_options and gsync_program_choose_barrier
+   * (auto.c), which keep it here (a cache, as build_options), with why. */
+  gsli_auto_rule *auto_rules;
+  size_t n_auto;
+  int chosen; /* index into auto_rules; -1 before a choice */
+  char *chosen_why;
+  char *forced; /* gsync_program_set_barrier's rule, or NULL */
   kernel_info *kernels;
   size_t n_kernels;
   char **build_args; /* "build.options": the rewrite's -D, -U, -I, ... */
@@ -338,6 +365,11 @@ gsync_status gsli_get_bool(const where *w, json_object *obj, const char *key,
  * kernels[index] with its state numbers and "params". */
 gsync_status gsli_load_sites(const where *top, json_object *root,
                              gsync_program *p);
+/* "auto": the rules inside an output of --barrier=auto (after the
+ * kernels, whose state each must fit). */
+gsync_status gsli_load_auto(const where *top, json_object *root,
+                            gsync_program *p);
+void gsli_free_needs(gsli_needs *n);
 gsync_status gsli_load_requires(const where *top, json_object *root,
                                 gsync_program *p);
 gsync_status gsli_load_build(const where *top, json_object *root,
@@ -374,10 +406,25 @@ unsigned gsli_nv_compute_capability(cl_device_id dev);
 /* The rate of the time-stamp counter a CPU device's kernels read as their
  * clock, in ticks a second; 0 where it cannot be read. */
 unsigned long long gsli_tsc_hz(void);
+/* Checks dev against needs (the program's "requires", or one rule's of
+ * an output of --barrier=auto, named barrier in messages), and on PoCL
+ * the program's build options; GSYNC_ERR_DEVICE says what is missing. */
+gsync_status gsli_check_needs(const gsync_program *program, cl_device_id dev,
+                              const gsli_needs *needs, const char *barrier,
+                              char *err, size_t errlen);
+/* gsync_program_build_options for needs, with -Ddefine unless NULL. */
+const char *gsli_build_options(const gsync_program *program, cl_device_id dev,
+                               const gsli_needs *needs, const char *define);
 /* Sets *found to whether k's program was built for dev with -Dmacro. */
 gsync_status gsli_built_with(const gsync_kernel *k, cl_device_id dev,
                              const char *macro, int *found, char *err,
                              size_t errlen);
+
+/* ---- auto.c: outputs of --barrier=auto ---- */
+/* Checks that k's program was built for dev with one rule's macro. */
+gsync_status gsli_auto_check_built(const gsync_program *p,
+                                   const gsync_kernel *k, cl_device_id dev,
+                                   char *err, size_t errlen);
 
 /* ---- state.c: the order of the commands on a kernel's state ---- */
 /* Checks that queue belongs to the context of k's kernel; fn names the

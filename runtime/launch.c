@@ -173,6 +173,18 @@ gsync_status gsync_kernel_create(const gsync_program *program, cl_context ctx,
     st = gsli_fail(err, errlen, GSYNC_ERR_NOMEM, "out of memory");
     goto free_kernel;
   }
+  /* An output of --barrier=auto: built with one of its rules. */
+  if (program->n_auto && info->global_barrier) {
+    cl_device_id dev = NULL;
+    k->kernel = kernel;
+    rc = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+    st = rc != CL_SUCCESS
+             ? gsli_cl_fail(err, errlen, "clGetCommandQueueInfo(DEVICE)", rc)
+             : gsli_auto_check_built(program, k, dev, err, errlen);
+    k->kernel = NULL;
+    if (st != GSYNC_OK)
+      goto free_kernel;
+  }
   if (info->global_barrier) {
     if (!gsli_state_size(info, max_groups, &k->state_bytes)) {
       st = gsli_fail(err, errlen, GSYNC_ERR_LAUNCH,

@@ -19,7 +19,9 @@
  * arguments unset, says which to set.
  *
  * Threads: a gsync_program may be shared once loaded (all but
- * gsync_program_build_options only read it). Calls on one gsync_kernel
+ * gsync_program_build_options only read it; for an output of
+ * --barrier=auto, gsync_program_check_device, _choose_barrier and
+ * _set_barrier write the choice too). Calls on one gsync_kernel
  * from several threads take turns: each waits for the one in progress, so
  * a gsync_finish in one thread holds back a launch in another until it
  * returns; launches of one handle never overlap on the device, whatever
@@ -128,6 +130,51 @@ gsync_status gsync_program_check_device(const gsync_program *program,
  * if out of memory. */
 const char *gsync_program_build_options(const gsync_program *program,
                                         cl_device_id dev);
+
+/* Outputs of --barrier=auto (docs/auto.md) hold several barrier rules, of
+ * which a build compiles the one whose macro it defines.
+ * gsync_program_build_options defines the rule libgsync chooses for the
+ * device, the first of: the rule forced by gsync_program_set_barrier,
+ * else by the environment variable GSYNC_BARRIER; gsync-check's
+ * recommendation cached for this device (gsync_check_cache_path); the
+ * device table (include/gsync-auto.def); the rules inside, in order;
+ * each only where the device can build it (a forced one must).
+ * gsync_program_check_device fails with GSYNC_ERR_DEVICE where no rule
+ * inside builds, or the forced one does not, saying why.
+ * gsync_program_choose_barrier says which rule that is, and why; for an
+ * output of one rule, that rule ("named"). The strings point into the
+ * program, valid until the next choice or gsync_program_release; like
+ * gsync_program_build_options, not to be called by threads at once. */
+typedef struct gsync_barrier_choice {
+  size_t size;
+  const char *rule;   /* "tree" */
+  const char *define; /* "GSYNC_BARRIER_TREE"; NULL for a named rule */
+  const char *source; /* "forced", "cache", "table", "first" or "named" */
+  const char *why;    /* one line: the rule, and why */
+} gsync_barrier_choice;
+gsync_status gsync_program_choose_barrier(const gsync_program *program,
+                                          cl_device_id dev,
+                                          gsync_barrier_choice *choice,
+                                          char *err, size_t errlen);
+/* Forces rule (NULL: no more) for the program's builds, before
+ * GSYNC_BARRIER; GSYNC_ERR_ARGUMENT where the output does not hold it. */
+gsync_status gsync_program_set_barrier(gsync_program *program, const char *rule,
+                                       char *err, size_t errlen);
+/* gsync-check's cache of its recommendation for dev: the file's path
+ * into path (len bytes), "" where there is no cache (GSYNC_CHECK_CACHE
+ * set empty, or neither it, XDG_CACHE_HOME nor HOME set). The directory
+ * is $GSYNC_CHECK_CACHE, else $XDG_CACHE_HOME/gsync, else
+ * $HOME/.cache/gsync; the file check-<hash of the device's platform,
+ * name, version and driver version>.json. */
+gsync_status gsync_check_cache_path(cl_device_id dev, char *path, size_t len,
+                                    char *err, size_t errlen);
+/* Writes rule (and why, one line) as the recommendation for dev into the
+ * cache, making its directory; its path into path (len bytes) unless
+ * path is NULL, "" where there is no cache (then nothing is written).
+ * GSYNC_ERR_IO where the file cannot be written. */
+gsync_status gsync_check_cache_store(cl_device_id dev, const char *rule,
+                                     const char *why, char *path, size_t len,
+                                     char *err, size_t errlen);
 
 /* Checks that source, the text of a program (as given to
  * clCreateProgramWithSource), is the output these constraints were

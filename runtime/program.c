@@ -168,6 +168,8 @@ static gsync_status load_document(const where *w, json_object *root,
     if (st != GSYNC_OK)
       return st;
   }
+  if ((st = gsli_load_auto(w, root, p)))
+    return st;
   return gsli_load_identity(w, root, p);
 }
 
@@ -282,9 +284,15 @@ int gsli_copy_abort_info(abort_info *dst, const abort_info *src) {
 void gsync_program_release(gsync_program *program) {
   if (program == NULL)
     return;
-  for (size_t i = 0; i < program->n_extensions; i++)
-    free(program->extensions[i]);
-  free(program->extensions);
+  gsli_free_needs(&program->needs);
+  for (size_t i = 0; i < program->n_auto; i++) {
+    free(program->auto_rules[i].name);
+    free(program->auto_rules[i].define);
+    gsli_free_needs(&program->auto_rules[i].needs);
+  }
+  free(program->auto_rules);
+  free(program->chosen_why);
+  free(program->forced);
   for (size_t i = 0; i < program->n_build_args; i++)
     free(program->build_args[i]);
   free(program->build_args);
@@ -295,9 +303,6 @@ void gsync_program_release(gsync_program *program) {
   }
   free(program->alias_dirs);
   free(program->alias_fds);
-  for (size_t i = 0; i < program->n_features; i++)
-    free(program->features[i]);
-  free(program->features);
   for (size_t i = 0; i < program->n_kernels; i++) {
     free(program->kernels[i].name);
     gsli_free_params(&program->kernels[i]);

@@ -78,6 +78,9 @@ for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS",
             "POCL_CACHE_DIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# No test reads or writes the user's cache of gsync-check's recommendations
+# (docs/auto.md): those that want one name their own.
+config.environment["GSYNC_CHECK_CACHE"] = ""
 
 
 src = config.source_root

@@ -41,6 +41,7 @@ typedef struct options {
   const char *barriers; /* comma-separated; NULL: every rule */
   unsigned long device;
   int quick;
+  int no_cache; /* --no-cache: the recommendation is not cached */
   gsync_check_options check;
   unsigned long spin_limit_ms; /* of the abort part's rewrite */
 } options;
@@ -109,6 +110,8 @@ static void usage(FILE *f) {
       "                       else 64)\n"
       "  --episodes N         stress test episodes (default 100000; quick "
       "2000)\n"
+      "  --no-cache           do not cache the recommendation for libgsync's\n"
+      "                       outputs of --barrier=auto (docs/auto.md)\n"
       "  --help\n"
       "Exit status: 0 a rule is recommended; 1 none is (the stress test is\n"
       "blind here, or no rule passed); 2 usage; 3 a file could not be read\n"
@@ -148,6 +151,10 @@ static int parse(int argc, char **argv, options *o) {
     }
     if (!strcmp(a, "--quick")) {
       o->quick = 1;
+      continue;
+    }
+    if (!strcmp(a, "--no-cache")) {
+      o->no_cache = 1;
       continue;
     }
     static const char *const valued[] = {
@@ -1053,6 +1060,17 @@ int main(int argc, char **argv) {
       free(jpath);
     }
     json_object_put(j);
+    /* Where libgsync looks first for the rule of an output of
+     * --barrier=auto on this device (docs/auto.md). */
+    if (!rc && best >= 0 && !o.no_cache) {
+      char path[4096], err[512];
+      if (gsync_check_cache_store(d.dev, rules[best].name, why, path,
+                                  sizeof path, err, sizeof err) != GSYNC_OK)
+        rc = fail(EXIT_IO, "%s", err);
+      else if (path[0])
+        printf("cached for --barrier=auto: %s, in %s\n", rules[best].name,
+               path);
+    }
     free(why);
     if (!rc)
       rc = best >= 0 ? EXIT_OK : 1;

@@ -23,6 +23,8 @@ static const char usage_text[] =
     "                        the default)\n"
     "  --constraints FILE    write the launch constraints as JSON to FILE\n"
     "  --barrier=NAME        barrier implementation (default: %s)\n"
+    "                        'auto': several in one output, of which libgsync\n"
+    "                        builds the one it chooses per device\n"
     "  --discovery=NAME      occupancy discovery protocol (default: %s)\n"
     "  --list-barriers       list barriers and discovery protocols, and exit\n"
     "  --no-discovery        every launched work-group takes part; the host\n"

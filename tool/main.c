@@ -209,6 +209,14 @@ int main(int argc, char **argv) {
       st = gsr_list_rules(c.rules_dir, "discovery", print_rule, NULL,
                           print_diag, NULL);
     }
+    if (st == GSR_OK) {
+      const char *const *names;
+      size_t n = gsr_auto_rules(&names);
+      printf("auto (--barrier=auto): ");
+      for (size_t i = 0; i < n; i++)
+        printf("%s%s", i ? ", " : "", names[i]);
+      printf(" in one output; libgsync builds one per device\n");
+    }
     rc = st == GSR_OK            ? EXIT_OK
          : st == GSR_ERR_OPTIONS ? EXIT_USAGE
                                  : EXIT_INTERNAL;

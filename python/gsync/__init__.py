@@ -93,6 +93,17 @@ class Program:
         (gsync_program_build_options); add your own after them."""
         return self.constraints.build_options(device)
 
+    def choose_barrier(self, device):
+        """The barrier rule build_options(device) builds, and why: a
+        BarrierChoice with rule, define, source and why (for an output of
+        --barrier=auto, docs/auto.md; else the one rule, "named")."""
+        return self.constraints.choose_barrier(device)
+
+    def set_barrier(self, rule):
+        """Forces rule (None: none) for the builds of an output of
+        --barrier=auto, before the environment's GSYNC_BARRIER."""
+        self.constraints.set_barrier(rule)
+
     def check_source(self, source):
         """Raises MismatchError unless source (str or bytes) is the output
         these constraints were written with (gsync_program_check_source)."""

@@ -50,6 +50,13 @@ class ProgramInfo(ctypes.Structure):
                 ("n_build_args", _size)]
 
 
+class BarrierChoice(ctypes.Structure):
+    """gsync_barrier_choice."""
+
+    _fields_ = [("size", _size), ("rule", _c_str), ("define", _c_str),
+                ("source", _c_str), ("why", _c_str)]
+
+
 class KernelInfo(ctypes.Structure):
     """gsync_kernel_info."""
 
@@ -131,6 +138,11 @@ _SIGNATURES = {
         ctypes.c_void_p, ctypes.c_void_p, *_ERR]),
     "gsync_program_build_options": (_c_str, [ctypes.c_void_p,
                                              ctypes.c_void_p]),
+    "gsync_program_choose_barrier": (ctypes.c_int, [
+        ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(BarrierChoice),
+        *_ERR]),
+    "gsync_program_set_barrier": (ctypes.c_int, [
+        ctypes.c_void_p, _c_str, *_ERR]),
     "gsync_kernel_create": (ctypes.c_int, [
         _ptr, _ptr, _ptr, _ptr, _size, ctypes.POINTER(_ptr), *_ERR]),
     "gsync_kernel_release": (None, [_ptr]),
@@ -293,8 +305,11 @@ class Program:
                    len(source))
 
     def check_device(self, device):
-        self._call(self._lib.gsync_program_check_device, self._p,
-                   _handle(device, "gsync_program_check_device", "dev"))
+        # For an output of --barrier=auto it writes the choice, as
+        # gsync_program_build_options does.
+        dev = _handle(device, "gsync_program_check_device", "dev")
+        with self._options_lock:
+            self._call(self._lib.gsync_program_check_device, self._p, dev)
 
     def build_options(self, device):
         """The options, bytes."""
@@ -305,3 +320,19 @@ class Program:
             raise errors.OutOfMemoryError(
                 "gsync_program_build_options: out of memory")
         return opts
+
+    def choose_barrier(self, device):
+        """The rule gsync_program_build_options builds on device, and
+        why: a BarrierChoice, whose strings are copied out under the lock
+        that a later choice would overwrite them after."""
+        dev = _handle(device, "gsync_program_choose_barrier", "dev")
+        choice = BarrierChoice(size=ctypes.sizeof(BarrierChoice))
+        with self._options_lock:
+            self._call(self._lib.gsync_program_choose_barrier, self._p, dev,
+                       ctypes.byref(choice))
+            return (choice.rule, choice.define, choice.source, choice.why)
+
+    def set_barrier(self, rule):
+        """rule: bytes, or None to force none."""
+        with self._options_lock:
+            self._call(self._lib.gsync_program_set_barrier, self._p, rule)

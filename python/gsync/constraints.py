@@ -159,6 +159,38 @@ class Constraints:
         (gsync_program_build_options)."""
         return _text(self._named(self._program.build_options, device))
 
+    def choose_barrier(self, device):
+        """The barrier rule build_options(device) builds, and why
+        (gsync_program_choose_barrier; docs/auto.md): a BarrierChoice.
+        For an output of one named rule, that rule, source "named"."""
+        rule, define, source, why = self._named(
+            self._program.choose_barrier, device)
+        return BarrierChoice(_text(rule), _text(define), _text(source),
+                             _text(why))
+
+    def set_barrier(self, rule):
+        """Forces rule (a str; None: none) for the builds of an output of
+        --barrier=auto, before GSYNC_BARRIER (gsync_program_set_barrier);
+        ArgumentError where the output does not hold it."""
+        self._named(self._program.set_barrier,
+                    None if rule is None else os.fsencode(rule))
+
+
+class BarrierChoice:
+    """The rule libgsync builds on a device (gsync_barrier_choice): rule
+    ("tree"), define (its macro, "GSYNC_BARRIER_TREE"; None for an output
+    of one named rule), source ("forced", "cache", "table", "first" or
+    "named") and why, one line."""
+
+    def __init__(self, rule, define, source, why):
+        self.rule = rule
+        self.define = define
+        self.source = source
+        self.why = why
+
+    def __repr__(self):
+        return f"BarrierChoice({self.rule!r}, source={self.source!r})"
+
 
 def load(path):
     """Reads and validates the constraints file at path

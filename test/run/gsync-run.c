@@ -116,6 +116,11 @@ static const char usage_options[] =
     "                        exit 1 if the build fails\n"
     "  --options OPTS        build options for --build-only; with a\n"
     "                        scenario, added after libgsync's\n"
+    "  --cache-store RULE    only cache RULE as gsync-check's recommendation\n"
+    "                        for the device (gsync_check_cache_store) and\n"
+    "                        print the file's path\n"
+    "An output of --barrier=auto: the rule libgsync builds, and why, is\n"
+    "printed first, 'gsync-run: barrier RULE (SOURCE): WHY'.\n"
     "\n"
     "environment: GSYNC_PLATFORM=TEXT picks the first platform whose name\n"
     "contains TEXT (default: the first platform).\n"
@@ -128,6 +133,7 @@ typedef struct options {
   const char *constraints;
   const char *build_only;
   const char *build_options;
+  const char *cache_store;               /* --cache-store RULE */
   size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
   size_t extent[3];                      /* --extent, 0: the scenario's */
   size_t size;                           /* --size, 0: the scenario's */
@@ -269,7 +275,8 @@ static int parse_args(int argc, char **argv, options *o) {
                                          "--extent",
                                          "--fit",
                                          "--vary",
-                                         "--size"};
+                                         "--size",
+                                         "--cache-store"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -334,6 +341,9 @@ static int parse_args(int argc, char **argv, options *o) {
       ok = parse_count(value, &o->size) && o->size > 0 &&
            o->size <= (size_t)1 << 26;
       break;
+    case 15:
+      o->cache_store = value;
+      break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
       for (cl_uint d = o->offset_dims; d < 3; d++)
@@ -349,7 +359,7 @@ static int parse_args(int argc, char **argv, options *o) {
     if ((k == 5 && o->launches == 0) || (k == 7 && o->rounds == 0))
       return usage_error("must be at least 1", a);
   }
-  if (o->build_only != NULL)
+  if (o->build_only != NULL || o->cache_store != NULL)
     return 0;
   if (o->load_only)
     return o->constraints != NULL
@@ -1196,7 +1206,7 @@ int main(int argc, char **argv) {
   if (rc != 0)
     return rc < 0 ? 0 : rc;
   const shape *sh = NULL;
-  if (o.build_only == NULL && !o.load_only &&
+  if (o.build_only == NULL && !o.load_only && o.cache_store == NULL &&
       (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
   shape sized; /* an N-D scenario's grid as --extent sets it, or a 1-D
@@ -1242,11 +1252,31 @@ int main(int argc, char **argv) {
   }
 
   char err[ERRLEN];
+  if (o.cache_store != NULL) {
+    char path[4096];
+    if (gsync_check_cache_store(r.dev, o.cache_store, "gsync-run --cache-store",
+                                path, sizeof path, err,
+                                sizeof err) != GSYNC_OK) {
+      fprintf(stderr, "gsync-run: error: %s\n", err);
+      goto out;
+    }
+    printf("%s\n", path[0] ? path : "(no cache)");
+    status = 0;
+    goto out;
+  }
+  gsync_barrier_choice choice;
+  memset(&choice, 0, sizeof choice);
+  choice.size = sizeof choice;
   if (gsync_program_load(o.constraints, &r.gp, err, sizeof err) != GSYNC_OK ||
-      gsync_program_check_device(r.gp, r.dev, err, sizeof err) != GSYNC_OK) {
+      gsync_program_check_device(r.gp, r.dev, err, sizeof err) != GSYNC_OK ||
+      gsync_program_choose_barrier(r.gp, r.dev, &choice, err, sizeof err) !=
+          GSYNC_OK) {
     fprintf(stderr, "gsync-run: error: %s\n", err);
     goto out;
   }
+  if (choice.define != NULL)
+    printf("gsync-run: barrier %s (%s): %s\n", choice.rule, choice.source,
+           choice.why);
   if (o.load_only) {
     printf("gsync-run: loaded\n");
     status = 0;

@@ -245,6 +245,42 @@ static void program_checks(gsync_program *gp, const char *source) {
         o && strstr(o, "gsync_fit_probe") == NULL);
   gsync_program_release(ndp);
 
+  /* The calls of outputs of --barrier=auto (docs/auto.md). */
+  gsync_barrier_choice choice;
+  memset(&choice, 0, sizeof choice);
+  choice.size = sizeof choice;
+  expect("gsync_program_choose_barrier: program NULL",
+         gsync_program_choose_barrier(NULL, dev, &choice, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_choose_barrier: dev NULL",
+         gsync_program_choose_barrier(gp, NULL, &choice, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_choose_barrier: choice NULL",
+         gsync_program_choose_barrier(gp, dev, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_choose_barrier: the device",
+         gsync_program_choose_barrier(gp, dev, &choice, err, sizeof err),
+         GSYNC_OK, err);
+  check("gsync_program_choose_barrier: an output of one rule names it",
+        choice.rule && choice.define == NULL &&
+            !strcmp(choice.source, "named"));
+  expect("gsync_program_set_barrier: program NULL",
+         gsync_program_set_barrier(NULL, "tree", err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_program_set_barrier: a rule the output does not hold",
+         gsync_program_set_barrier(gp, "no-such-rule", err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  char path[64];
+  expect("gsync_check_cache_path: dev NULL",
+         gsync_check_cache_path(NULL, path, sizeof path, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_check_cache_path: path NULL",
+         gsync_check_cache_path(dev, NULL, 0, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_check_cache_store: rule NULL",
+         gsync_check_cache_store(dev, NULL, NULL, NULL, 0, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+
   const char *fn = "gsync_program_check_source";
   char what[128];
   snprintf(what, sizeof what, "%s: program NULL", fn);
