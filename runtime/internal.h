@@ -247,8 +247,9 @@ struct gsync_kernel {
   int cap_unread; /* its count has not yet been taken for the cap */
   /* What a launch on the device of the latest launch checked may have
    * (read_limits in launch.c): work-items per group (the device's bound;
-   * the kernel's is the driver's to enforce) and per dimension, the device's size_t, and the local
-   * size the kernel was compiled for (reqd_work_group_size; 0s: none). */
+   * the kernel's is the driver's to enforce) and per dimension, the device's
+   * size_t, and the local size the kernel was compiled for
+   * (reqd_work_group_size; 0s: none). */
   struct {
     cl_device_id dev; /* NULL until a launch was checked */
     size_t group_items, dim_items[3], max_size, reqd[3];
