@@ -34,9 +34,6 @@ cp "$root"/test/rules/*.cl "$tmp_rules"/
 # (the spin-limit tests on PoCL); the tool rightly refuses it here. slow.cl
 # needs -DSLOW_MS (test/run/spin-time.test).
 inputs=$(ls "$root"/test/run/kernels/*.cl | grep -v -e '/uneven\.cl$' -e '/slow\.cl$')
-# reqd.cl and image.cl: libgsync-misuse's kernels with reqd_work_group_size
-# and with an image parameter (harden.sh).
-inputs="$inputs $root/test/run/Inputs/reqd.cl $root/test/run/Inputs/image.cl"
 for extra in "$root"/bench/kernels/*.cl; do
   [ -f "$extra" ] && inputs="$inputs $extra"
 done
@@ -106,6 +103,10 @@ for b in default $barriers; do
     n=$((n + 1))
   done
 done
+# libgsync-misuse's inputs for test/gpu/harden.sh, made as
+# test/run/misuse.test makes them.
+rm -rf "$out/misuse"
+sh "$root/test/run/misuse-inputs.sh" "$tool" "$out/misuse" || exit 1
 echo $barriers > "$out/BARRIERS"
 echo "$default" > "$out/DEFAULT"
 for lib in libjson-c.so.5; do
