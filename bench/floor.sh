@@ -2,9 +2,9 @@
 # bench/floor.sh: the default barrier against its floors, in the same run.
 # Two variants of rewrite-rules/barrier-tree.cl, NEITHER a correct barrier,
 # made by replacing its NVIDIA path's ordered PTX:
-#   floor-release  the arrival a release (atom.release.gpu, the one fence a
-#                  group's writes need before others may read them), the
-#                  polls relaxed (ld.relaxed.gpu): no acquire;
+#   floor-release  the arrival a release as in tree (atom.release.gpu, the
+#                  one fence a group's writes need before others may read
+#                  them), its acquire load relaxed (ld.relaxed.gpu);
 #   floor-relaxed  arrival and polls relaxed: no ordering at all.
 # What tree costs above floor-release is what its acquire and its shape
 # cost; no correct barrier that arrives with one release can be faster than
@@ -37,14 +37,14 @@ if [ "${1:-}" = prepare ]; then
   rules=$K/rules
   rm -rf "$K" && mkdir -p "$rules"
   tree=$root/rewrite-rules/barrier-tree.cl
-  for a in acq_rel.gpu ld.acquire.gpu; do
+  for a in atom.release.gpu ld.acquire.gpu; do
     grep -q "$a" "$tree" || { echo "floor.sh: $a not in $tree" >&2; exit 1; }
   done
   sed -e '1s|barrier-tree:|barrier-floor-release: NOT a correct barrier (bench/floor.sh);|' \
-      -e 's/atom\.acq_rel\.gpu/atom.release.gpu/g' -e 's/ld\.acquire\.gpu/ld.relaxed.gpu/g' \
+      -e 's/ld\.acquire\.gpu/ld.relaxed.gpu/g' \
       "$tree" > "$rules/barrier-floor-release.cl"
   sed -e '1s|barrier-tree:|barrier-floor-relaxed: NOT a correct barrier (bench/floor.sh);|' \
-      -e 's/atom\.acq_rel\.gpu/atom.relaxed.gpu/g' -e 's/ld\.acquire\.gpu/ld.relaxed.gpu/g' \
+      -e 's/atom\.release\.gpu/atom.relaxed.gpu/g' -e 's/ld\.acquire\.gpu/ld.relaxed.gpu/g' \
       "$tree" > "$rules/barrier-floor-relaxed.cl"
   for v in $variants; do
     for k in loop mp; do

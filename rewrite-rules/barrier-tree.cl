@@ -2,7 +2,7 @@
  * the arrival has come back, and one acquire load after; elsewhere a flip word for up to 512 groups
  * and a two-level combining tree above.
  *
- * @summary NVIDIA: one word, acq_rel arrival, paced relaxed polls, one acquire; elsewhere flip word + 64-group leaves
+ * @summary NVIDIA: one word, release arrival, paced relaxed polls, one acquire; elsewhere flip word + 64-group leaves
  * @runs-on every OpenCL 1.1+ device
  * @opencl-c 1.1
  * @extension cl_khr_global_int32_base_atomics
@@ -18,11 +18,11 @@
  *
  * NVIDIA's OpenCL, sm_70 or newer (its compiler's macros; GSYNC_NV_SM,
  * which libgsync passes, absent or >= 70): every group adds to one word
- * (rule word 0, a 128-byte line of its own) with PTX atom.acq_rel.gpu. The
- * group whose add completes the sum has acquired every other group's
- * release with it and waits for nothing. Every other group polls with
- * ld.relaxed.gpu until the top bit differs from what its add returned,
- * then reads the word once with ld.acquire.gpu; its first poll goes
+ * (rule word 0, a 128-byte line of its own) with PTX atom.release.gpu. The
+ * group whose add completes the sum waits for nothing. Every other group
+ * polls with ld.relaxed.gpu until the top bit differs from what its add
+ * returned. Then every group reads the word once with ld.acquire.gpu, the
+ * barrier's one acquire; its first poll goes
  * through an address computed from that value, so no
  * poll leaves before the add has come back (grid.sync() gets the same
  * effect from its warp-aggregated atomic; polls issued right behind the
@@ -34,15 +34,21 @@
  * 1056 groups, and the two-level form this path replaced (red.release
  * arrivals, relaxed polls, 64-group leaves) 0.95-1.19x.
  *
- * Why the polls are relaxed: an acquire load on sm_70+ invalidates the
- * SM's whole L1 (CCTL.IVALL), so waiting groups polling with acquire
- * empty the L1 of the groups still working on the same SM, every poll.
+ * Why the polls are relaxed and the arrival only a release: an acquire on
+ * sm_70+ (a load's, or an atomic's acquire half) invalidates the SM's
+ * whole L1 (CCTL.IVALL), so waiting groups polling with acquire loads
+ * empty the L1 of the groups still working on the same SM, every poll,
+ * and an acq_rel arrival empties it once per group that arrives while
+ * another works.
  * A barrier that costs nothing in a loop of equal shares then slows the
  * uneven phases users have: on the H100 (bench/results/h100.md, the
  * graph table of 2026-12-06) persistent bfs, sssp, color and mis on
  * R-MAT graphs ran 0.58-0.77x their relaunch baseline with acquire polls
  * and 1.02-1.18x with relaxed ones, the grid inputs and the barrier's own
  * time unchanged or better (bench/skew.sh measures the harm directly).
+ * With release arrivals that harm went from 1.02-1.06 to 0.98-1.00 at
+ * 264-1056 groups (bench/skew.sh; acq_rel arrivals before, 2026-12-06),
+ * the barrier's time the same within 0.01 us.
  *
  * Everywhere else (AMD, Intel, PoCL, NVIDIA before sm_70): with up to
  * GSYNC_TREE_FLAT_MAX (512) participants every group adds to the top word
@@ -66,10 +72,12 @@
  * Memory model. NVIDIA: the opening work-group barrier makes the group's
  * writes visible to its leader, whose release add (one fence per group
  * and barrier) publishes them; the adds of one barrier form one chain of
- * read-modify-writes on the word, so an acquire that reads the flipped
- * value or a later one of the chain (the completing add itself, or the
- * acquire load after a relaxed poll saw the flip: same-word coherence
- * keeps it from reading older) synchronizes with every group's release;
+ * read-modify-writes on the word, each group's release add heading a
+ * release sequence that the later adds continue, so the acquire load
+ * that reads the flipped value or a later one of the chain (after the
+ * completing add, or after a relaxed poll saw the flip: same-word
+ * coherence keeps it from reading older) synchronizes with every group's
+ * release;
  * the closing work-group barrier passes that to the
  * whole group. Elsewhere: the device fence before each add is the release;
  * a leaf's last arriver fences again after its leaf add, so the leaf's
@@ -135,7 +143,7 @@ uint gsync_tree_acquire(global uint *p) {
 }
 uint gsync_tree_add(global uint *p, uint x) {
   uint v;
-  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;"
+  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;"
                : "=r"(v) : "l"((ulong)p), "r"(x) : "memory");
   return v;
 }
@@ -173,15 +181,14 @@ uint gsync_tree_share(private struct gsync_ctx *c) {
   return c->group == 0 ? 0x80000000u - (c->groups - 1u) : 1u;
 }
 
-/* The leader's arrival (acq_rel): returns the word before its add. */
+/* The leader's arrival (release): returns the word before its add. */
 uint gsync_tree_arrival(private struct gsync_ctx *c) {
   return gsync_tree_add(gsync_rule_words(c), gsync_tree_share(c));
 }
 
-/* The leader's wait (relaxed polls, then one acquire load) for the flip
- * of the word that its add found at old; none if that add completed the
- * sum (its acq_rel add acquired). With nap, naps
- * first while many arrivals are still due. */
+/* The leader's wait for the flip of the word that its add found at old:
+ * relaxed polls (none if that add completed the sum), then one acquire
+ * load. With nap, naps first while many arrivals are still due. */
 void gsync_tree_await(private struct gsync_ctx *c, uint site, uint old,
                       int nap) {
   global uint *w = gsync_rule_words(c);
@@ -194,8 +201,8 @@ void gsync_tree_await(private struct gsync_ctx *c, uint site, uint old,
     if (gsync_tree_waiting(first, t))
       gsync_spin_while(c, site, gsync_tree_waiting(w, t),
                        gsync_tree_adds(atomic_or(w, 0u), c->groups));
-    gsync_tree_acquire(w);
   }
+  gsync_tree_acquire(w);
 }
 
 void gsync_barrier(private struct gsync_ctx *c, uint site) {

@@ -1,6 +1,6 @@
 // The default barrier is tree: on NVIDIA (sm_70 or newer, unless libgsync
 // says GSYNC_NV_SM is older) one word on its own 128-byte line, with an
-// atom.acq_rel arrival, ld.relaxed polls that start once the arrival has
+// atom.release arrival, ld.relaxed polls that start once the arrival has
 // come back and one ld.acquire after them; everywhere else a flip word up to 512 groups and 64-group
 // leaves above, with OpenCL 1.1 atomics and device fences. The default
 // discovery is lock-free.
@@ -16,9 +16,10 @@
 // it names; the pre-Volta fallback has none of it. The barrier alone
 // (--no-discovery: the lock-free discovery has relaxed loads of its own)
 // arrives with one release add that returns its value, no red.release (its
-// polls could not wait for the arrival), and polls with relaxed loads: the
-// kernel holds ONE acquire load, after the polls (an acquire poll empties
-// the SM's L1 for the groups still working: bench/skew.sh). (The prelude's
+// polls could not wait for the arrival) and no acq_rel add, and polls with
+// relaxed loads: the kernel holds ONE acquire, the load after the polls
+// (an acquire poll or arrival empties the SM's L1 for the groups still
+// working: bench/skew.sh). (The prelude's
 // gsync_device_fence, with its membar.gl, is compiled too, though nothing
 // calls it here.)
 // RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.cl -o - | FileCheck --check-prefix=PTX %s
@@ -28,6 +29,7 @@
 // RUN: FileCheck --check-prefix=BAR %s < %t.nd.ptx
 // RUN: sed -n '/\.entry/,$p' %t.nd.ptx | grep -c 'ld\.acquire\.gpu' | FileCheck --check-prefix=ONE-ACQUIRE %s
 // ONE-ACQUIRE: {{^1$}}
+// RUN: not grep 'atom\.acq_rel' %t.nd.ptx
 // CHECK: /* barrier-tree: on NVIDIA (sm_70+) one word polled with relaxed loads once
 // CHECK: #define GSYNC_TREE_FLAT_MAX 512u
 // CHECK: #define GSYNC_TREE_LEAF 64u
@@ -40,7 +42,8 @@
 // CHECK-NEXT:     if (gsync_tree_waiting(first, t))
 // CHECK-NEXT:       gsync_spin_while(c, site, gsync_tree_waiting(w, t),
 // CHECK-NEXT:                        gsync_tree_adds(atomic_or(w, 0u), c->groups));
-// CHECK-NEXT:     gsync_tree_acquire(w);
+// CHECK-NEXT:   }
+// CHECK-NEXT:   gsync_tree_acquire(w);
 // CHECK: void gsync_barrier(private struct gsync_ctx *c, uint site) {
 // CHECK:     uint watch = gsync_watch_peek(c);
 // CHECK-NEXT:     gsync_tree_await(c, site, gsync_tree_arrival(c), 1);
@@ -52,7 +55,7 @@
 // JSON: "discovery": true,
 // JSON: "fixed": 512,
 // JSON-NEXT: "per_group": 2
-// PTX-DAG: atom.acq_rel.gpu.global.add.u32
+// PTX-DAG: atom.release.gpu.global.add.u32
 // PTX-DAG: ld.acquire.gpu.global.u32
 // PTX-DAG: ld.relaxed.gpu.global.u32
 // PTX-DAG: nanosleep.u32
@@ -60,7 +63,7 @@
 // OLD: membar.gl
 // OLD-NOT: .gpu.global
 // BAR-NOT: red.release
-// BAR-DAG: atom.acq_rel.gpu.global.add.u32
+// BAR-DAG: atom.release.gpu.global.add.u32
 // BAR-DAG: ld.relaxed.gpu.global.u32
 // BAR-DAG: ld.acquire.gpu.global.u32
 // BAR-DAG: nanosleep.u32

@@ -23,9 +23,9 @@
 // CHECK-NEXT: }
 // NVIDIA's path of the rule, whose arrival and wait the halves share,
 // compiles for nvptx64 as barrier-tree.cl's does: the halves arrive with
-// the acq_rel add and poll with acquire loads.
+// the release add, poll with relaxed loads and acquire with one load.
 // RUN: %gsync --barrier=tree --no-discovery %S/Inputs/split.cl -o %t.nd.cl
 // RUN: clang -target nvptx64-nvidia-nvcl -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -D__NV_CL_C_VERSION=1 -Dasm=__asm__ -O2 -S %t.nd.cl -o - | FileCheck --check-prefix=PTX %s
 // PTX-LABEL: .entry halves(
-// PTX: atom.acq_rel.gpu.global.add.u32
+// PTX: atom.release.gpu.global.add.u32
 // PTX: ld.acquire.gpu.global.u32

@@ -131,3 +131,12 @@ export OUT=$REAL/t; mkdir -p $OUT
 STEPS=tests TEST_BUDGET=120 timeout -k 5 260 bash test/gpu/all.sh > /tmp/all.txt 2>&1; grep -E "passed|failed|FAIL|ok placement|placement:" /tmp/all.txt | head -30
 rm -f $OUT/*.log
 date
+
+# ---- call 6: PLATFORMS=NVIDIA TMO=100 QUICK=1 bash test/gpu/check.sh run  (docs/check/nvidia-h100-quick.*)
+# ---- call 7 (gpu6.sh): tree-relarr = barrier-tree.cl with atom.release.gpu arrivals and the
+#      ld.acquire.gpu after the polls made unconditional (what the shipped rule became)
+set -u
+. .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH
+export GSYNC_PLATFORM=NVIDIA
+EXTRA_VARIANTS="tree-relarr" timeout -k 5 100 bash bench/floor.sh run
+BARRIERS="tree tree-acqpoll tree-relarr" ROUNDS=2 timeout -k 5 80 bash bench/skew.sh run
