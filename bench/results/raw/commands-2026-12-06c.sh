@@ -140,3 +140,25 @@ set -u
 export GSYNC_PLATFORM=NVIDIA
 EXTRA_VARIANTS="tree-relarr" timeout -k 5 100 bash bench/floor.sh run
 BARRIERS="tree tree-acqpoll tree-relarr" ROUNDS=2 timeout -k 5 80 bash bench/skew.sh run
+
+# ---- call 8 (gpu8.sh): the shipped tree with release arrivals
+set -u
+. .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH
+export GSYNC_PLATFORM=NVIDIA
+REAL=$OUT; R=$OUT/report.txt; exec > >(tee $R) 2>&1
+date
+echo "=== floor"; ROUNDS=2 timeout -k 5 60 bash bench/floor.sh run 2>&1 | grep "^FLOOR\|FAILED\|^STRESS.*tree"
+echo "=== skew"; BARRIERS="tree tree-acqpoll" ROUNDS=1 timeout -k 5 40 bash bench/skew.sh run 2>&1 | grep "^SKEW"
+export OUT=/tmp/gout; mkdir -p $OUT
+echo "=== graph"; CASES="mst rmat:14
+color rmat:18
+mis rmat:18
+sssp rmat:18
+bfs rmat:14
+bc rmat:14
+bfs grid:1000x1000" VARIANT=default REPS=3 BUDGET=60 CASE_LIMIT=25 timeout -k 5 70 bash bench/run-graph.sh 2>&1 | grep "^| [a-z]\|^graph:\|FAIL\|rror"
+echo "=== tests"; export OUT=$REAL/t; mkdir -p $OUT
+PLATFORMS=NVIDIA BARRIERS=tree BUDGET=70 timeout -k 5 100 bash test/gpu/run.sh >/dev/null 2>&1; tail -3 $OUT/gpu-run-NVIDIA.txt; grep -c "ok:" $OUT/gpu-run-NVIDIA.txt
+timeout -k 5 60 bash test/gpu/harden.sh 2>&1 | tail -3
+rm -f $OUT/*.log
+date
