@@ -38,23 +38,12 @@ char *clhost_slurp(const char *path) {
 }
 
 void clhost_open(clhost *h) {
-  cl_platform_id p[16];
-  cl_uint n = 0;
-  cl_int rc = clGetPlatformIDs(16, p, &n);
-  if (rc != CL_SUCCESS || n == 0)
-    clhost_die("clGetPlatformIDs", rc);
-  const char *want = getenv("GSYNC_PLATFORM");
-  cl_uint i;
-  for (i = 0; i < n && i < 16; i++) {
-    char name[256] = "";
-    clGetPlatformInfo(p[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-    if (!want || !*want || strstr(name, want))
-      break;
+  char err[512];
+  cl_int rc;
+  if (gsync_pick_device(NULL, 0, NULL, &h->dev, err, sizeof err) != GSYNC_OK) {
+    fprintf(stderr, "%s: error: %s\n", CLHOST_PROG, err);
+    exit(1);
   }
-  if (i == n || i == 16)
-    clhost_die("no such platform", 0);
-  if ((rc = clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, 1, &h->dev, NULL)))
-    clhost_die("clGetDeviceIDs", rc);
   h->ctx = clCreateContext(NULL, 1, &h->dev, NULL, NULL, &rc);
   if (rc)
     clhost_die("clCreateContext", rc);

@@ -593,3 +593,52 @@ gsync_status gsli_built_with(const gsync_kernel *k, cl_device_id dev,
                         rc);
   return GSYNC_OK;
 }
+
+/* ---- gsync_pick_device: the one way the project's programs find theirs */
+
+gsync_status gsync_pick_device(const char *platform, cl_uint index,
+                               cl_platform_id *platform_out,
+                               cl_device_id *device_out, char *err,
+                               size_t errlen) {
+  if (device_out == NULL)
+    return gsli_null_argument(err, errlen, "gsync_pick_device", "device_out");
+  if (platform == NULL)
+    platform = getenv("GSYNC_PLATFORM");
+  cl_platform_id all[16];
+  cl_uint n = 0;
+  cl_int rc = clGetPlatformIDs(16, all, &n);
+  if (rc != CL_SUCCESS || n == 0)
+    return gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
+                     "no OpenCL platform (clGetPlatformIDs: %s (%d)); is an "
+                     "ICD installed, e.g. pocl-opencl-icd?",
+                     gsli_cl_error_name(rc), (int)rc);
+  if (n > 16)
+    n = 16;
+  char names[512] = "";
+  for (cl_uint i = 0; i < n; i++) {
+    char name[256] = "";
+    clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+    if (platform != NULL && platform[0] != '\0' &&
+        strstr(name, platform) == NULL) {
+      size_t at = strlen(names);
+      snprintf(names + at, sizeof names - at, "%s'%s'", at ? ", " : "", name);
+      continue;
+    }
+    cl_uint devices = 0;
+    cl_device_id ids[64];
+    rc = clGetDeviceIDs(all[i], CL_DEVICE_TYPE_ALL, 64, ids, &devices);
+    if (rc != CL_SUCCESS)
+      devices = 0;
+    if (index >= devices || index >= 64)
+      return gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
+                       "platform '%s' has no device %u (it has %u)", name,
+                       (unsigned)index, (unsigned)devices);
+    if (platform_out != NULL)
+      *platform_out = all[i];
+    *device_out = ids[index];
+    return GSYNC_OK;
+  }
+  return gsli_fail(err, errlen, GSYNC_ERR_DEVICE,
+                   "no OpenCL platform named like '%s' (there are: %s)",
+                   platform, names);
+}

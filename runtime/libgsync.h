@@ -77,6 +77,19 @@ gsync_status gsync_program_load(const char *constraints_path,
                                 gsync_program **out, char *err, size_t errlen);
 void gsync_program_release(gsync_program *program);
 
+/* The device a program of this project runs on: device index (0: the
+ * first) of the first OpenCL platform whose name contains platform ("" or
+ * NULL with $GSYNC_PLATFORM unset or empty: the first platform; NULL:
+ * $GSYNC_PLATFORM's text), into *device_out and, unless NULL,
+ * *platform_out. gsync-run, gsync-check, gsync-bench and gsync-graph all
+ * pick theirs with it, so GSYNC_PLATFORM means one thing to each.
+ * GSYNC_ERR_DEVICE with err saying what there is where no platform matches
+ * or it lacks that device; GSYNC_ERR_ARGUMENT for a NULL device_out. */
+gsync_status gsync_pick_device(const char *platform, cl_uint index,
+                               cl_platform_id *platform_out,
+                               cl_device_id *device_out, char *err,
+                               size_t errlen);
+
 /* Reads the whole file at path into a new NUL-terminated buffer, *text,
  * for the caller to free(), and its length into *len unless len is NULL:
  * the rewritten output, for clCreateProgramWithSource. As for constraints

@@ -584,34 +584,19 @@ typedef struct device {
 } device;
 
 /* Opens device o->device of the first platform whose name contains
- * o->platform (any where NULL or ""). Returns 0 or EXIT_INTERNAL after
- * saying why. */
+ * o->platform (gsync_pick_device). Returns 0 or EXIT_INTERNAL after saying
+ * why. */
 static int open_device(const options *o, device *d) {
-  cl_platform_id p[16];
-  cl_uint n = 0;
-  cl_int rc = clGetPlatformIDs(16, p, &n);
+  char err[512];
+  cl_int rc;
   memset(d, 0, sizeof *d);
-  if (rc != CL_SUCCESS || n == 0)
-    return fail(EXIT_INTERNAL, "no OpenCL platform (clGetPlatformIDs: %d)",
-                (int)rc);
-  cl_uint i;
-  for (i = 0; i < n && i < 16; i++) {
-    clGetPlatformInfo(p[i], CL_PLATFORM_NAME, sizeof d->platform_name - 1,
-                      d->platform_name, NULL);
-    if (!o->platform || !*o->platform || strstr(d->platform_name, o->platform))
-      break;
-  }
-  if (i == n || i == 16)
-    return fail(EXIT_INTERNAL, "no OpenCL platform named like '%s'",
-                o->platform);
-  d->platform = p[i];
-  cl_device_id devs[64];
-  cl_uint nd = 0;
-  rc = clGetDeviceIDs(p[i], CL_DEVICE_TYPE_ALL, 64, devs, &nd);
-  if (rc != CL_SUCCESS || o->device >= nd)
-    return fail(EXIT_INTERNAL, "platform '%s' has no device %lu (it has %u)",
-                d->platform_name, o->device, rc == CL_SUCCESS ? nd : 0);
-  d->dev = devs[o->device];
+  if (o->device > 0xffffffffUL ||
+      gsync_pick_device(o->platform ? o->platform : "", (cl_uint)o->device,
+                        &d->platform, &d->dev, err, sizeof err) != GSYNC_OK)
+    return fail(EXIT_INTERNAL, "%s",
+                o->device > 0xffffffffUL ? "no such device" : err);
+  clGetPlatformInfo(d->platform, CL_PLATFORM_NAME, sizeof d->platform_name - 1,
+                    d->platform_name, NULL);
   clGetDeviceInfo(d->dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
   clGetDeviceInfo(d->dev, CL_DEVICE_VERSION, sizeof d->version - 1, d->version,
                   NULL);

@@ -24,6 +24,7 @@ heat.progress(), heat.cancel() (finish() raises gsync.LaunchCancelled)
 and heat.set_deadline(seconds).
 """
 
+import ctypes
 import errno
 import os
 import shutil
@@ -45,6 +46,7 @@ except ImportError as _e:
         "naming the directory that holds gsync (README.md, \"In a build\")"
     ) from _e
 
+from . import _lib
 from . import constraints as _constraints
 from . import layout  # noqa: F401  (the state table, for tools that read it)
 from .device import WATCH_BUILD_OPTION
@@ -56,6 +58,7 @@ from .launch import Kernel, LaunchInfo
 
 __all__ = [
     "Program", "Kernel", "LaunchInfo", "load", "rewrite", "find_tool",
+    "pick_device",
     "GsyncError", "FileError", "FormatError", "DeviceError", "KernelError",
     "LaunchError", "OpenCLError", "MismatchError", "ArgumentError",
     "OutOfMemoryError", "LibraryNotFoundError", "RewriteError",
@@ -151,6 +154,26 @@ class Program:
         output) for launches of up to max_groups work-groups: makes and
         zeroes its state buffer on queue (gsync_kernel_create)."""
         return Kernel(self, queue, kernel, max_groups)
+
+
+def pick_device(platform=None, index=0):
+    """The OpenCL device a program of this project runs on
+    (gsync_pick_device): device ``index`` of the first platform whose name
+    contains ``platform``; None means $GSYNC_PLATFORM's text, "" any
+    platform. A pyopencl.Device; DeviceError naming the platforms there are
+    where none matches or it lacks that device."""
+    if platform is not None and not isinstance(platform, str):
+        raise ArgumentError(
+            f"platform must be a str or None, not {platform!r:.40}")
+    if isinstance(index, bool) or not isinstance(index, int) or \
+            not 0 <= index < 2**32:
+        raise ArgumentError(
+            f"index must be an int from 0 to 2**32 - 1, not {index!r:.40}")
+    dev = ctypes.c_void_p()
+    _lib.call(_lib.lib().gsync_pick_device,
+              None if platform is None else platform.encode(), index, None,
+              ctypes.byref(dev))
+    return cl.Device.from_int_ptr(dev.value)
 
 
 def _read_source(path):

@@ -123,6 +123,8 @@ _sizes = ctypes.POINTER(_size)
 # gsync_status is an enum, an int.
 _SIGNATURES = {
     "gsync_status_name": (_c_str, [ctypes.c_int]),
+    "gsync_pick_device": (ctypes.c_int, [
+        _c_str, _u32, ctypes.POINTER(_ptr), ctypes.POINTER(_ptr), *_ERR]),
     "gsync_program_load": (ctypes.c_int, [_c_str, ctypes.POINTER(
         ctypes.c_void_p), *_ERR]),
     "gsync_program_release": (None, [ctypes.c_void_p]),

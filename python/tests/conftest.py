@@ -1,4 +1,4 @@
-"""Fixtures of the gsync module's tests: the OpenCL device (the first, or
+"""Fixtures of the gsync module's tests: the OpenCL device (gsync.pick_device:
 the first of the platform $GSYNC_PLATFORM names, as gsync-run picks it),
 and the tools of the build under test ($GSYNC_REWRITE, $GSYNC_RUN; lit
 sets both)."""
@@ -17,11 +17,10 @@ EXAMPLES = os.path.join(SRC, "examples")
 
 @pytest.fixture(scope="session")
 def device():
-    want = os.environ.get("GSYNC_PLATFORM", "")
-    for p in cl.get_platforms():
-        if want in p.name:
-            return p.get_devices()[0]
-    pytest.skip(f"no OpenCL platform named like {want!r}")
+    try:
+        return gsync.pick_device()
+    except gsync.DeviceError as e:
+        pytest.skip(str(e))
 
 
 @pytest.fixture(scope="session")

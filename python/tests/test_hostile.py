@@ -432,3 +432,24 @@ def test_a_python3_without_pyopencl(missing):
     assert "python3-numpy and python3-pyopencl, for /usr/bin/python3; run " \
         "that, with PYTHONPATH naming the directory that holds gsync" \
         in r.stderr
+
+
+def test_pick_device_names_what_there_is(device):
+    """gsync.pick_device binds gsync_pick_device: the device the tests run
+    on, and for a platform no name contains or a device past the
+    platform's a DeviceError that says what there is."""
+    assert gsync.pick_device() == device
+    assert gsync.pick_device(device.platform.name, 0) == device
+    with pytest.raises(gsync.DeviceError,
+                       match=r"no OpenCL platform named like 'no such "
+                             r"platform' \(there are: '"):
+        gsync.pick_device("no such platform")
+    with pytest.raises(gsync.DeviceError,
+                       match=r"has no device 4096 \(it has \d+\)"):
+        gsync.pick_device(device.platform.name, 4096)
+    for bad in (b"Portable", 1):
+        with pytest.raises(gsync.ArgumentError, match="platform must be"):
+            gsync.pick_device(bad)
+    for bad in (-1, 2**32, True, 1.0):
+        with pytest.raises(gsync.ArgumentError, match="index must be"):
+            gsync.pick_device("", bad)

@@ -34,22 +34,6 @@ static int fail(const char *what, cl_int rc) {
 }
 
 /* The device of the first platform whose name holds sub. */
-static cl_device_id find_device(const char *sub) {
-  cl_platform_id plats[16];
-  cl_uint n = 0;
-  if (clGetPlatformIDs(16, plats, &n) != CL_SUCCESS)
-    return NULL;
-  for (cl_uint i = 0; i < n && i < 16; i++) {
-    char name[256] = "";
-    clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-    cl_device_id dev;
-    if (strstr(name, sub) && clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1,
-                                            &dev, NULL) == CL_SUCCESS)
-      return dev;
-  }
-  return NULL;
-}
-
 static uint64_t fnv(uint64_t h, const void *p, size_t len) {
   const unsigned char *b = p;
   for (size_t i = 0; i < len; i++)
@@ -104,9 +88,12 @@ int main(int argc, char **argv) {
   fclose(in);
 
   cl_int rc;
-  cl_device_id dev = find_device(platform);
-  if (!dev)
-    return fail("no such platform", 0);
+  cl_device_id dev;
+  char pick[512];
+  if (gsync_pick_device(platform, 0, NULL, &dev, pick, sizeof pick)) {
+    printf("error: %s\n", pick);
+    return 1;
+  }
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
   if (rc != CL_SUCCESS)
     return fail("clCreateContext", rc);

@@ -404,30 +404,13 @@ static int cl_error(const char *call, cl_int rc) {
   return RUN_ERROR;
 }
 
-/* Picks the device: the first of the first platform, or of the first whose
- * name contains $GSYNC_PLATFORM. Returns RUN_OK or RUN_ERROR. */
+/* Picks the device as every program of the project does
+ * (gsync_pick_device: $GSYNC_PLATFORM). Returns RUN_OK or RUN_ERROR. */
 static int pick_device(cl_device_id *dev) {
-  cl_platform_id platforms[16];
-  cl_uint n = 0;
-  cl_int rc = clGetPlatformIDs(16, platforms, &n);
-  if (rc != CL_SUCCESS || n == 0)
-    return cl_error("clGetPlatformIDs (no OpenCL platform?)", rc);
-  if (n > 16)
-    n = 16;
-  const char *want = getenv("GSYNC_PLATFORM");
-  for (cl_uint i = 0; i < n; i++) {
-    char name[256] = "";
-    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name - 1, name,
-                      NULL);
-    if (want != NULL && want[0] != '\0' && strstr(name, want) == NULL)
-      continue;
-    rc = clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_ALL, 1, dev, NULL);
-    if (rc != CL_SUCCESS)
-      return cl_error("clGetDeviceIDs", rc);
+  char err[512];
+  if (gsync_pick_device(NULL, 0, NULL, dev, err, sizeof err) == GSYNC_OK)
     return RUN_OK;
-  }
-  fprintf(stderr, "gsync-run: error: no OpenCL platform named like \"%s\"\n",
-          want);
+  fprintf(stderr, "gsync-run: error: %s\n", err);
   return RUN_ERROR;
 }
 

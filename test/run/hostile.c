@@ -37,7 +37,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "libgsync.h"
 #include "check.h"
-#include "pick-device.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -490,8 +489,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   dir = argv[2];
-  if (!pick_device(&dev, NULL))
-    die("no OpenCL device", NULL);
+  char pick[512];
+  if (gsync_pick_device(NULL, 0, NULL, &dev, pick, sizeof pick))
+    die("gsync_pick_device", pick);
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
   queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
   if (rc != CL_SUCCESS)

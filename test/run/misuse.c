@@ -24,7 +24,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "libgsync.h"
-#include "pick-device.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -210,6 +209,34 @@ static void read_file_checks(const char *source) {
   check("gsync_read_file: the whole output, its length, a NUL after it",
         text && len == strlen(source) && !memcmp(text, source, len + 1));
   free(text);
+}
+
+/* gsync_pick_device: what it refuses, and that it names what there is. */
+static void pick_device_checks(cl_device_id want) {
+  char err[ERRLEN];
+  cl_device_id dev = NULL;
+  cl_platform_id platform = NULL;
+  expect("gsync_pick_device: device_out NULL",
+         gsync_pick_device(NULL, 0, NULL, NULL, err, sizeof err),
+         GSYNC_ERR_ARGUMENT, err);
+  expect("gsync_pick_device: a platform no name contains",
+         gsync_pick_device("no platform is called this", 0, NULL, &dev, err,
+                           sizeof err),
+         GSYNC_ERR_DEVICE, err);
+  check("gsync_pick_device: the message lists the platforms there are",
+        strstr(err, "no OpenCL platform named like 'no platform is called "
+                    "this' (there are: '") != NULL);
+  expect("gsync_pick_device: a device past the platform's",
+         gsync_pick_device("", 4096, NULL, &dev, err, sizeof err),
+         GSYNC_ERR_DEVICE, err);
+  check("gsync_pick_device: the message says how many it has",
+        strstr(err, "has no device 4096 (it has ") != NULL);
+  expect("gsync_pick_device: $GSYNC_PLATFORM's device, the one this program "
+         "runs on",
+         gsync_pick_device(NULL, 0, &platform, &dev, err, sizeof err), GSYNC_OK,
+         err);
+  check("gsync_pick_device: the same device, and its platform",
+        dev == want && platform != NULL);
 }
 
 /* gsync_program_check_device, _build_options, _check_source. */
@@ -1002,8 +1029,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   dir = argv[argc - 1];
-  if (!pick_device(&dev, &platform)) {
-    fprintf(stderr, "libgsync-misuse: no OpenCL device\n");
+  char pick[512];
+  if (gsync_pick_device(NULL, 0, &platform, &dev, pick, sizeof pick)) {
+    fprintf(stderr, "libgsync-misuse: %s\n", pick);
     return 2;
   }
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
@@ -1023,6 +1051,7 @@ int main(int argc, char **argv) {
   char *source = slurp("out.cl");
   if (!threads_only) {
     read_file_checks(source);
+    pick_device_checks(dev);
     program_checks(gp, source);
     program_infos(gp);
   }

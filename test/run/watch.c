@@ -30,7 +30,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "libgsync.h"
 #include "check.h"
-#include "pick-device.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -516,8 +515,8 @@ int main(int argc, char **argv) {
   gsync_program *p;
   if (gsync_program_load(argv[2], &p, err, sizeof err))
     die("gsync_program_load", err);
-  if (!pick_device(&dev, NULL))
-    die("no OpenCL device", "");
+  if (gsync_pick_device(NULL, 0, NULL, &dev, err, sizeof err))
+    die("gsync_pick_device", err);
   cl_int rc;
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
   if (rc == CL_SUCCESS)
