@@ -24,6 +24,71 @@ static void group_name(const gsync_kernel *k, cl_uint id, char *out,
     snprintf(out, size, "(%zu, %zu, %zu)", x, y % h, y / h);
 }
 
+/* The causes that can explain a launch of k ending with abort record rec
+ * (gsync_cause bits), and the words of each, in the order of their bits,
+ * "%s" standing for the spin limit: the one list that the message, the
+ * launch info and gsync_launch_cause share. */
+static const char *const cause_words[] = {
+    "more work-groups launched than the device runs at once (this output "
+    "has no discovery)",
+    "a global_barrier() that some work-group does not reach",
+    "work between two barriers that takes longer than %s (--spin-limit)",
+    "a work-group that joined stopped before closing the poll",
+    "the device starts work-groups more slowly than %s allows "
+    "(--spin-limit)"};
+#define N_CAUSES (sizeof cause_words / sizeof cause_words[0])
+
+static cl_uint causes_of(const gsync_kernel *k, const cl_uint *rec) {
+  if (rec[ABORT_KIND] == ABORTED_IN_DISCOVERY)
+    return GSYNC_CAUSE_JOINED_AND_STOPPED | GSYNC_CAUSE_SLOW_START;
+  return (k->abort.discovery ? 0u : (cl_uint)GSYNC_CAUSE_TOO_MANY_GROUPS) |
+         GSYNC_CAUSE_BARRIER_NOT_REACHED | GSYNC_CAUSE_LONG_PHASE;
+}
+
+/* "the spin limit of 5000 ms", or "the spin limit" where the constraints
+ * do not say it. */
+static void limit_words(const gsync_kernel *k, char *out, size_t size) {
+  if (k->abort.spin_limit_ms)
+    snprintf(out, size, "the spin limit of %zu ms", k->abort.spin_limit_ms);
+  else
+    snprintf(out, size, "the spin limit");
+}
+
+size_t gsync_launch_cause(const gsync_kernel *k, cl_uint cause, char *buf,
+                          size_t len) {
+  if (buf != NULL && len > 0)
+    buf[0] = '\0';
+  size_t i = 0;
+  while (i < N_CAUSES && cause != (cl_uint)1 << i)
+    i++;
+  if (k == NULL || i == N_CAUSES)
+    return 0;
+  char limit[64];
+  limit_words(k, limit, sizeof limit);
+  int n = snprintf(buf, buf != NULL ? len : 0, cause_words[i], limit);
+  return n > 0 ? (size_t)n : 0;
+}
+
+/* The causes of causes, as a message lists them: "A, B, or C". */
+static void list_causes(const gsync_kernel *k, cl_uint causes, char *out,
+                        size_t size) {
+  size_t at = 0, left = 0;
+  for (size_t i = 0; i < N_CAUSES; i++)
+    left += (causes >> i) & 1u;
+  out[0] = '\0';
+  for (size_t i = 0; i < N_CAUSES && at < size; i++) {
+    if (!((causes >> i) & 1u))
+      continue;
+    left--;
+    at += (size_t)snprintf(out + at, size - at, "%s",
+                           at == 0     ? ""
+                           : left == 0 ? ", or "
+                                       : ", ");
+    if (at < size)
+      at += gsync_launch_cause(k, (cl_uint)1 << i, out + at, size - at);
+  }
+}
+
 /* Writes the message for the abort record rec of a launch of k into err;
  * returns GSYNC_ERR_TIMEOUT. The message says what was seen, all from the
  * record (a later launch of k may have been enqueued since), and lists the
@@ -32,7 +97,7 @@ gsync_status gsli_timeout_error(const gsync_kernel *k, const cl_uint *rec,
                                 char *err, size_t errlen) {
   const abort_info *a = &k->abort;
   int timed = k->info.abort_bytes >= ABORT_RECORD_BYTES;
-  char group[96] = "", real[64], waited[48], limit[64];
+  char group[96] = "", real[64], waited[48], causes[512];
   group_name(k, rec[ABORT_REAL_GROUP], real, sizeof real);
   if (rec[ABORT_GROUP] == rec[ABORT_REAL_GROUP] ||
       rec[ABORT_GROUP] == 0xffffffffu)
@@ -44,21 +109,15 @@ gsync_status gsli_timeout_error(const gsync_kernel *k, const cl_uint *rec,
     snprintf(waited, sizeof waited, "%u ms", (unsigned)rec[ABORT_WAITED_MS]);
   else
     snprintf(waited, sizeof waited, "past the spin limit");
-  if (a->spin_limit_ms)
-    snprintf(limit, sizeof limit, "the spin limit of %zu ms", a->spin_limit_ms);
-  else
-    snprintf(limit, sizeof limit, "the spin limit");
+  list_causes(k, causes_of(k, rec), causes, sizeof causes);
   if (rec[ABORT_KIND] == ABORTED_IN_DISCOVERY)
     return gsli_fail(
         err, errlen, GSYNC_ERR_TIMEOUT,
         "kernel %s: occupancy discovery aborted the launch: "
         "work-group %s waited %s for the poll to close and saw %u of "
-        "%u launched work-groups join; possible causes: a work-group "
-        "that joined stopped before closing the poll, or the device "
-        "starts work-groups more slowly than %s allows "
-        "(--spin-limit)",
+        "%u launched work-groups join; possible causes: %s",
         k->info.name, group, waited, (unsigned)rec[ABORT_ARRIVED],
-        (unsigned)rec[ABORT_EXPECTED], limit);
+        (unsigned)rec[ABORT_EXPECTED], causes);
   char place[96], launched[64];
   cl_uint site = rec[ABORT_SITE];
   if (site >= 1 && site <= a->n_sites)
@@ -71,15 +130,9 @@ gsync_status gsli_timeout_error(const gsync_kernel *k, const cl_uint *rec,
       err, errlen, GSYNC_ERR_TIMEOUT,
       "kernel %s: global barrier %s aborted the launch: work-group %s "
       "waited %s and saw %u of %u work-groups arrive (%s launched); "
-      "possible causes: %sa global_barrier() that some work-group "
-      "does not reach, or work between two barriers that takes "
-      "longer than %s (--spin-limit)",
+      "possible causes: %s",
       k->info.name, place, group, waited, (unsigned)rec[ABORT_ARRIVED],
-      (unsigned)rec[ABORT_EXPECTED], launched,
-      a->discovery ? ""
-                   : "more work-groups launched than the device runs "
-                     "at once (this output has no discovery), ",
-      limit);
+      (unsigned)rec[ABORT_EXPECTED], launched, causes);
 }
 
 /* Fills info's fields from end on from the abort record rec of a launch
@@ -113,6 +166,7 @@ static void record_end(const gsync_kernel *k, const cl_uint *rec,
     info->end = GSYNC_END_BARRIER;
     info->site = rec[ABORT_SITE];
   }
+  info->causes = causes_of(k, rec);
   info->group = rec[ABORT_GROUP];
   info->launch_group = rec[ABORT_REAL_GROUP];
   info->arrived = rec[ABORT_ARRIVED];
@@ -145,6 +199,7 @@ gsync_status gsli_finish_launch(gsync_kernel *k, cl_command_queue queue,
   info->end = GSYNC_END_COMPLETED;
   info->site = info->group = info->launch_group = info->arrived = 0;
   info->expected = info->waited_ms = info->barriers = info->deadline_ms = 0;
+  info->causes = 0;
   if (k->state == NULL) {
     /* Without a barrier every launched group takes part. */
     if ((rc = gsli_wait_latest(k)) != CL_SUCCESS)

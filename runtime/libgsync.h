@@ -383,6 +383,10 @@ typedef struct gsync_launch_info {
   cl_uint barriers;     /* GSYNC_END_CANCELLED, _DEADLINE: the barriers
                            completed */
   cl_uint deadline_ms;  /* GSYNC_END_DEADLINE: the deadline */
+  cl_uint causes;       /* GSYNC_END_BARRIER, _DISCOVERY: what can explain
+                           it, gsync_cause bits; err's message lists them in
+                           the order of their bits, and gsync_launch_cause
+                           gives each one's words */
 } gsync_launch_info;
 typedef enum gsync_end {
   GSYNC_END_COMPLETED = 0,
@@ -391,6 +395,32 @@ typedef enum gsync_end {
   GSYNC_END_CANCELLED, /* gsync_cancel */
   GSYNC_END_DEADLINE   /* gsync_set_deadline */
 } gsync_end;
+
+/* What can make a launch wait past the spin limit (gsync_launch_info's
+ * causes): the device cannot tell them apart, so a message lists each
+ * that the output allows. */
+typedef enum gsync_cause {
+  GSYNC_CAUSE_TOO_MANY_GROUPS = 1,     /* an output without discovery, on
+                                          more groups than run at once */
+  GSYNC_CAUSE_BARRIER_NOT_REACHED = 2, /* a global_barrier() that some
+                                          work-group does not reach */
+  GSYNC_CAUSE_LONG_PHASE = 4,          /* work between two barriers
+                                          longer than the spin limit */
+  GSYNC_CAUSE_JOINED_AND_STOPPED = 8,  /* discovery: a group that joined
+                                          stopped before the poll closed */
+  GSYNC_CAUSE_SLOW_START = 16          /* discovery: the device starts
+                                          groups more slowly than the
+                                          spin limit allows */
+} gsync_cause;
+
+/* The words for one cause (a single gsync_cause bit) of an aborted launch
+ * of kernel, as its message says them, with the kernel's spin limit:
+ * written into buf (len bytes, always NUL-terminated, cut short where it
+ * does not fit; buf may be NULL with len 0). Returns the whole length, as
+ * snprintf does; 0, with buf "", for a NULL kernel or a value that is not
+ * one cause. */
+size_t gsync_launch_cause(const gsync_kernel *kernel, cl_uint cause, char *buf,
+                          size_t len);
 
 /* What a user needs to know of a finished launch in which fewer work-groups
  * took part than were launched, as one line: how many took part, why

@@ -93,7 +93,8 @@ class LaunchInfo(ctypes.Structure):
                 ("end", _u32), ("site", _u32), ("group", _u32),
                 ("launch_group", _u32), ("arrived", _u32),
                 ("expected", _u32), ("waited_ms", _u32),
-                ("barriers", _u32), ("deadline_ms", _u32)]
+                ("barriers", _u32), ("deadline_ms", _u32),
+                ("causes", _u32)]
 
 
 # gsync_end: how a launch ended (LaunchInfo.end).
@@ -154,6 +155,7 @@ _SIGNATURES = {
         _ptr, _ptr, _u32, _sizes, _sizes, _sizes, *_ERR]),
     "gsync_finish_nd": (ctypes.c_int, [
         _ptr, _ptr, ctypes.POINTER(LaunchInfo), *_ERR]),
+    "gsync_launch_cause": (_size, [_ptr, _u32, _c_str, _size]),
     "gsync_launch_note": (_size, [ctypes.POINTER(LaunchInfo), _c_str,
                                   _size]),
     "gsync_groups_that_fit": (ctypes.c_int, [
@@ -233,6 +235,21 @@ def call(fn, *args):
     if status != 0:
         raise errors.for_status(status_name(status), err.value)
     return status
+
+
+def launch_causes(kernel, causes):
+    """The words of each gsync_cause bit set in causes, for an aborted
+    launch of the gsync_kernel handle kernel (gsync_launch_cause), in the
+    order its message lists them: [str]."""
+    fn = lib().gsync_launch_cause
+    out = []
+    for bit in range(32):
+        if causes >> bit & 1:
+            n = fn(kernel, 1 << bit, None, 0)
+            buf = ctypes.create_string_buffer(n + 1)
+            fn(kernel, 1 << bit, buf, n + 1)
+            out.append(buf.value.decode("utf-8", "backslashreplace"))
+    return out
 
 
 def launch_note(info):

@@ -502,12 +502,9 @@ class Kernel:
 
     def _aborted(self, e, i):
         """libgsync's LaunchAborted e with the abort record's fields (from
-        gsync_launch_info i) as attributes; the causes as its message
-        lists them."""
-        text = str(e)
-        causes = text.split("possible causes: ", 1)[-1]
-        head, _, last = causes.rpartition(", or ")
-        causes = head.split(", ") + [last] if head else [causes]
+        gsync_launch_info i) as attributes; the causes in libgsync's words
+        (gsync_launch_cause), as its message lists them."""
+        causes = _lib.launch_causes(self._k, i.causes)
         discovery = i.end == _lib.END_DISCOVERY
         site = None
         if not discovery and 1 <= i.site <= len(self.sites):

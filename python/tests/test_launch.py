@@ -191,6 +191,14 @@ def test_abort_names_the_barrier(context, queue, rewritten):
         r"has no discovery\), a global_barrier\(\) that some work-group does "
         r"not reach, or work between two barriers that takes longer than the "
         r"spin limit of 300 ms \(--spin-limit\)", str(a))
+    # The causes come from libgsync's list (gsync_launch_info's bits,
+    # gsync_launch_cause's words), not from the message's text.
+    assert a.causes == [
+        "more work-groups launched than the device runs at once (this "
+        "output has no discovery)",
+        "a global_barrier() that some work-group does not reach",
+        "work between two barriers that takes longer than the spin limit of "
+        "300 ms (--spin-limit)"]
     assert k(queue, 1, 16, *stencil_args(context)).participants == 1
 
 

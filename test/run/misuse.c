@@ -963,6 +963,36 @@ static void other_context(gsync_program *gp, cl_kernel k) {
   clReleaseContext(ctx2);
 }
 
+/* gsync_launch_cause: the words of one cause, with the kernel's spin limit;
+ * nothing for no kernel or a value that is not one cause. */
+static void launch_cause(const gsync_kernel *gk) {
+  char buf[256] = "x";
+  check("gsync_launch_cause: kernel NULL says nothing",
+        gsync_launch_cause(NULL, GSYNC_CAUSE_LONG_PHASE, buf, sizeof buf) ==
+                0 &&
+            buf[0] == '\0');
+  cl_uint nots[] = {0, GSYNC_CAUSE_TOO_MANY_GROUPS | GSYNC_CAUSE_LONG_PHASE,
+                    1u << 5, 1u << 31};
+  int none = 1;
+  for (size_t i = 0; i < sizeof nots / sizeof nots[0]; i++) {
+    buf[0] = 'x';
+    none &=
+        gsync_launch_cause(gk, nots[i], buf, sizeof buf) == 0 && buf[0] == '\0';
+  }
+  check("gsync_launch_cause: 0, two causes, unknown bits say nothing", none);
+  size_t n = gsync_launch_cause(gk, GSYNC_CAUSE_LONG_PHASE, buf, sizeof buf);
+  check("gsync_launch_cause: a long phase, with the spin limit",
+        n == strlen(buf) &&
+            strcmp(buf, "work between two barriers that takes longer than "
+                        "the spin limit of 5000 ms (--spin-limit)") == 0);
+  char small[8];
+  check("gsync_launch_cause: a short buffer gets the start, the whole "
+        "length returned",
+        gsync_launch_cause(gk, GSYNC_CAUSE_LONG_PHASE, small, sizeof small) ==
+                n &&
+            strcmp(small, "work be") == 0);
+}
+
 /* gsync_launch_note: nothing to say where every launched group took part
  * or the caller's struct is too short to say how many were launched; the
  * whole length however short the buffer, as snprintf. */
@@ -1069,6 +1099,7 @@ int main(int argc, char **argv) {
     launches(gk);
     threads(gp, k, gk);
     max_groups(gk, buf);
+    launch_cause(gk);
   }
   gsync_kernel_release(gk);
   if (!threads_only) {
