@@ -58,6 +58,19 @@
  *     S distinct SMs in all, A, B, C among the ids below 8, 64 and 256
  *     (the groups a phase smaller than the grid runs on), and the SMs of
  *     ids 0-15. NVIDIA only; elsewhere every SM reads 0.
+ *   gsync-bench limits --cl F.cl [--kernel K] [--build-options O]
+ *     what the driver says kernel K (default loop, with loop.cl's
+ *     arguments; a fourth, the state of a rewritten one, gets a zeroed
+ *     64 KiB buffer) may have in a work-group against what it launches:
+ *     builds F.cl as it is (no libgsync: the driver's own answers) with O
+ *     (NVIDIA: -cl-nv-verbose puts ptxas's registers in the build log,
+ *     printed), then prints
+ *       LIMITS label work_group_size=W preferred_multiple=P private=B
+ *              local=B
+ *       LAUNCH label local=L enqueue=RC finish=RC
+ *     for one group of 256, 512 and 1024 items with n = 0. On the H100,
+ *     2026-12-06: W 256 for every kernel, bench/kernels/wg-limit-trivial.cl
+ *     (10 registers) too, and every launch of 1024 succeeded.
  *
  * The device: the first of the first platform whose name contains
  * $GSYNC_PLATFORM (default: the first platform). Exit 1 on any error.
@@ -634,6 +647,57 @@ static int cmd_binary(const clhost *host, const char *cl, const char *json,
   return 0;
 }
 
+static int cmd_limits(const clhost *host, const char *cl, const char *kernel,
+                      const char *extra) {
+  char *src = clhost_slurp(cl);
+  cl_program pr = clhost_build(host, src, extra ? extra : "");
+  free(src);
+  size_t sz = 0;
+  clGetProgramBuildInfo(pr, host->dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &sz);
+  char *log = calloc(sz + 1, 1);
+  if (log == NULL)
+    clhost_die("out of memory", 0);
+  clGetProgramBuildInfo(pr, host->dev, CL_PROGRAM_BUILD_LOG, sz, log, NULL);
+  printf("%s\n", log);
+  free(log);
+  cl_int rc;
+  cl_kernel k = clCreateKernel(pr, kernel, &rc);
+  if (rc)
+    clhost_die("clCreateKernel", rc);
+  size_t wg = 0, pref = 0;
+  cl_ulong priv = 0, loc = 0;
+  clGetKernelWorkGroupInfo(k, host->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                           &wg, NULL);
+  clGetKernelWorkGroupInfo(k, host->dev,
+                           CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                           sizeof pref, &pref, NULL);
+  clGetKernelWorkGroupInfo(k, host->dev, CL_KERNEL_PRIVATE_MEM_SIZE,
+                           sizeof priv, &priv, NULL);
+  clGetKernelWorkGroupInfo(k, host->dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof loc,
+                           &loc, NULL);
+  printf("LIMITS %s work_group_size=%zu preferred_multiple=%zu private=%llu "
+         "local=%llu\n",
+         label_of(cl), wg, pref, (unsigned long long)priv,
+         (unsigned long long)loc);
+  cl_uint nargs = 0;
+  clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+  cl_mem data = zeroed(host, 1u << 18), state = zeroed(host, 1u << 14);
+  loop_args(k, data, 0, 0);
+  if (nargs > 3)
+    clSetKernelArg(k, 3, sizeof state, &state);
+  for (size_t l = 256; l <= 1024; l *= 2) {
+    size_t g = l;
+    rc = clEnqueueNDRangeKernel(host->queue, k, 1, NULL, &g, &l, 0, NULL, NULL);
+    printf("LAUNCH %s local=%zu enqueue=%d finish=%d\n", label_of(cl), l,
+           (int)rc, (int)clFinish(host->queue));
+  }
+  clReleaseMemObject(data);
+  clReleaseMemObject(state);
+  clReleaseKernel(k);
+  clReleaseProgram(pr);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   clhost device;
   const char *cl = NULL, *json = NULL, *configs = NULL, *outp = NULL;
@@ -678,10 +742,13 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (!strcmp(argv[1], "probe") || !strcmp(argv[1], "binary")) {
+  if (!strcmp(argv[1], "probe") || !strcmp(argv[1], "binary") ||
+      !strcmp(argv[1], "limits")) {
     clhost_open(&device);
     if (!strcmp(argv[1], "probe"))
       return cmd_probe(&device);
+    if (!strcmp(argv[1], "limits") && cl)
+      return cmd_limits(&device, cl, kname, extra);
     if (cl && json && outp)
       return cmd_binary(&device, cl, json, outp, kname, extra);
     return 2;

@@ -24,19 +24,25 @@ static void group_name(const gsync_kernel *k, cl_uint id, char *out,
     snprintf(out, size, "(%zu, %zu, %zu)", x, y % h, y / h);
 }
 
-/* The causes that can explain a launch of k ending with abort record rec
- * (gsync_cause bits), and the words of each, in the order of their bits,
- * "%s" standing for the spin limit: the one list that the message, the
- * launch info and gsync_launch_cause share. */
-static const char *const cause_words[] = {
-    "more work-groups launched than the device runs at once (this output "
-    "has no discovery)",
-    "a global_barrier() that some work-group does not reach",
-    "work between two barriers that takes longer than %s (--spin-limit)",
-    "a work-group that joined stopped before closing the poll",
-    "the device starts work-groups more slowly than %s allows "
-    "(--spin-limit)"};
-#define N_CAUSES (sizeof cause_words / sizeof cause_words[0])
+/* Each cause (a gsync_cause bit) and its words, "%s" standing for the
+ * spin limit, in the order of the bits, which messages keep: the one list
+ * that the message, the launch info and gsync_launch_cause share. */
+static const struct {
+  cl_uint cause;
+  const char *words;
+} causes_table[] = {
+    {GSYNC_CAUSE_TOO_MANY_GROUPS,
+     "more work-groups launched than the device runs at once (this output "
+     "has no discovery)"},
+    {GSYNC_CAUSE_BARRIER_NOT_REACHED,
+     "a global_barrier() that some work-group does not reach"},
+    {GSYNC_CAUSE_LONG_PHASE,
+     "work between two barriers that takes longer than %s (--spin-limit)"},
+    {GSYNC_CAUSE_JOINED_AND_STOPPED,
+     "a work-group that joined stopped before closing the poll"},
+    {GSYNC_CAUSE_SLOW_START, "the device starts work-groups more slowly than "
+                             "%s allows (--spin-limit)"}};
+#define N_CAUSES (sizeof causes_table / sizeof causes_table[0])
 
 static cl_uint causes_of(const gsync_kernel *k, const cl_uint *rec) {
   if (rec[ABORT_KIND] == ABORTED_IN_DISCOVERY)
@@ -59,13 +65,13 @@ size_t gsync_launch_cause(const gsync_kernel *k, cl_uint cause, char *buf,
   if (buf != NULL && len > 0)
     buf[0] = '\0';
   size_t i = 0;
-  while (i < N_CAUSES && cause != (cl_uint)1 << i)
+  while (i < N_CAUSES && cause != causes_table[i].cause)
     i++;
   if (k == NULL || i == N_CAUSES)
     return 0;
   char limit[64];
   limit_words(k, limit, sizeof limit);
-  int n = snprintf(buf, buf != NULL ? len : 0, cause_words[i], limit);
+  int n = snprintf(buf, buf != NULL ? len : 0, causes_table[i].words, limit);
   return n > 0 ? (size_t)n : 0;
 }
 
@@ -74,10 +80,10 @@ static void list_causes(const gsync_kernel *k, cl_uint causes, char *out,
                         size_t size) {
   size_t at = 0, left = 0;
   for (size_t i = 0; i < N_CAUSES; i++)
-    left += (causes >> i) & 1u;
+    left += (causes & causes_table[i].cause) != 0;
   out[0] = '\0';
   for (size_t i = 0; i < N_CAUSES && at < size; i++) {
-    if (!((causes >> i) & 1u))
+    if (!(causes & causes_table[i].cause))
       continue;
     left--;
     at += (size_t)snprintf(out + at, size - at, "%s",
@@ -85,7 +91,7 @@ static void list_causes(const gsync_kernel *k, cl_uint causes, char *out,
                            : left == 0 ? ", or "
                                        : ", ");
     if (at < size)
-      at += gsync_launch_cause(k, (cl_uint)1 << i, out + at, size - at);
+      at += gsync_launch_cause(k, causes_table[i].cause, out + at, size - at);
   }
 }
 

@@ -590,11 +590,12 @@ static int open_device(const options *o, device *d) {
   char err[512];
   cl_int rc;
   memset(d, 0, sizeof *d);
-  if (o->device > 0xffffffffUL ||
-      gsync_pick_device(o->platform ? o->platform : "", (cl_uint)o->device,
+  if (o->device > 0xffffffffUL)
+    return fail(EXIT_INTERNAL, "no device %lu: OpenCL counts them in 32 bits",
+                o->device);
+  if (gsync_pick_device(o->platform ? o->platform : "", (cl_uint)o->device,
                         &d->platform, &d->dev, err, sizeof err) != GSYNC_OK)
-    return fail(EXIT_INTERNAL, "%s",
-                o->device > 0xffffffffUL ? "no such device" : err);
+    return fail(EXIT_INTERNAL, "%s", err);
   clGetPlatformInfo(d->platform, CL_PLATFORM_NAME, sizeof d->platform_name - 1,
                     d->platform_name, NULL);
   clGetDeviceInfo(d->dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);

@@ -33,7 +33,6 @@ static int fail(const char *what, cl_int rc) {
   return 1;
 }
 
-/* The device of the first platform whose name holds sub. */
 static uint64_t fnv(uint64_t h, const void *p, size_t len) {
   const unsigned char *b = p;
   for (size_t i = 0; i < len; i++)
