@@ -14,7 +14,11 @@
 #
 # Prints, per scenario and launch shape, the median over REPS interleaved
 # rounds of the fastest of LAUNCHES launches (us), and the ratio:
-#   BODY scenario groups:local disc_us nodisc_us ratio
+#   BODY scenario groups:local disc_us nodisc_us ratio [few=K]
+# A discovery run in which some launch admitted fewer groups than were
+# launched (on a CPU, a thread that started late; the poll cap then keeps
+# the next launches at that count) would do more work per group: it is
+# left out of the median, and few=K says how many were.
 # Environment: PLAT (GSYNC_PLATFORM), SHAPES (scenario=GROUPS:LOCAL ...;
 # default: each scenario with 1 group, the single-group case, and 2, the
 # co-resident count of PoCL on 2 cores), ROUNDS (scenario=R: the
@@ -60,6 +64,7 @@ one() { # one SCENARIO VARIANT GROUPS LOCAL -> fastest us, or nothing
   e=$(lookup "$s" "$EXTENT")
   timeout -k 5 "$TMO" "$RUN" --scenario "$s" --cl "$K/$s$v.cl" \
     --constraints "$K/$s$v.json" --groups "$3" --local "$4" --time \
+    --min-participants $(( ${3//x/*} )) \
     --launches "$LAUNCHES" ${r:+--rounds $r} ${e:+--extent $e} \
     ${OPTIONS:+--options "$OPTIONS"} 2>&1 |
     sed -n 's/^time: .* fastest \([0-9]*\) us$/\1/p'
@@ -75,6 +80,9 @@ for spec in $SHAPES; do
     one "$s" .nd "$g" "$l" >> "$K/n.txt"
   done
   d=$(median < "$K/d.txt") n=$(median < "$K/n.txt")
-  awk -v s="$s" -v sh="$shape" -v d="$d" -v n="$n" 'BEGIN {
-    printf "BODY %s %s %s %s %s\n", s, sh, d, n, (d + 0 > 0 && n + 0 > 0) ? sprintf("%.2f", d / n) : "nan" }'
+  few=$(( REPS - $(wc -l < "$K/d.txt") ))
+  awk -v s="$s" -v sh="$shape" -v d="$d" -v n="$n" -v few="$few" 'BEGIN {
+    printf "BODY %s %s %s %s %s%s\n", s, sh, d, n,
+      (d + 0 > 0 && n + 0 > 0) ? sprintf("%.2f", d / n) : "nan",
+      (few > 0 ? " few=" few : "") }'
 done

@@ -256,6 +256,7 @@ typedef struct gsri_func {
   int reaches_ids;      /* transitively uses a remapped id */
   int in_participating; /* reachable from a participating kernel */
   int takes_ctx;        /* gets the hidden parameter */
+  int called_plain;     /* code without a context calls it (passing 0) */
 } gsri_func;
 
 /* A macro defined in the input. libclang cannot give the spelling location

@@ -322,14 +322,28 @@ static void plan_site(gsri_ctx *ctx, gsri_site *s, int in_ctx) {
     }
     append_in_parens(ctx, s->rparen_off, s->num_args > 0,
                      in_ctx ? "gsync_ctx" : "0");
+    callee->called_plain |= !in_ctx;
     return;
   }
   }
 }
 
+/* Inserts text just after fn's '{', on that line so that user line
+ * numbers do not move; what says what it is for, in the error when a
+ * macro writes the body. */
+static void insert_at_entry(gsri_ctx *ctx, gsri_func *fn, const char *what,
+                            const char *text) {
+  if (fn->body_lbrace == NO_OFF) {
+    gsri_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
+                   "cannot %s '%s': its body is written by a macro", what,
+                   fn->name);
+    return;
+  }
+  gsri_add_edit(ctx, fn->body_lbrace, 0, text);
+}
+
 /* Plans the code inserted at a participating kernel's entry: the context,
- * then discovery; a group that does not take part returns as a whole. It
- * stays on the line of the '{' so that user line numbers do not move.
+ * then discovery; a group that does not take part returns as a whole.
  * Without discovery every group takes part, so the entry has no return:
  * PoCL 3.1 miscompiles some kernels with a return between work-group
  * barriers (docs/pocl.md), and a branch that is never taken costs that
@@ -338,25 +352,31 @@ static void plan_site(gsri_ctx *ctx, gsri_site *s, int in_ctx) {
  * its return only in a build with -Dgsync_fit_probe, which libgsync's options
  * give; that exit is anchored as discovery's is (discovery-none.cl). */
 static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
-  if (fn->body_lbrace == NO_OFF) {
-    gsri_report_in(ctx, GSR_ERROR, fn->file, fn->line, fn->col,
-                   "cannot insert discovery into kernel '%s': its body is "
-                   "written by a macro",
-                   fn->name);
-    return;
-  }
 #define ENTRY_CTX                                                              \
   " local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v;"                \
   " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
-  gsri_add_edit(ctx, fn->body_lbrace, 0,
-                ctx->no_discovery ? ENTRY_CTX
-                    " gsync_join_all(gsync_state, gsync_shared, gsync_ctx);"
-                    " gsync_ctx_grid(gsync_ctx, gsync_shared);"
-                                  : ENTRY_CTX
-                    " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
-                    " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;"
-                    " gsync_anchor(gsync_ctx);");
+  insert_at_entry(
+      ctx, fn, "insert discovery into kernel",
+      ctx->no_discovery ? ENTRY_CTX
+          " gsync_join_all(gsync_state, gsync_shared, gsync_ctx);"
+          " gsync_ctx_grid(gsync_ctx, gsync_shared);"
+                        : ENTRY_CTX
+          " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
+          " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;"
+          " gsync_anchor(gsync_ctx);");
 #undef ENTRY_CTX
+}
+
+/* Plans the start of a context function that code without a context
+ * calls (passing 0): there it makes itself a context of the real ids
+ * (prelude.cl's gsync_ctx_or_real), so the virtual-id queries never see a
+ * null one. */
+static void plan_real_ctx(gsri_ctx *ctx, gsri_func *fn) {
+  insert_at_entry(
+      ctx, fn,
+      "give the real ids, for its calls from code that does not take part, to",
+      " struct gsync_ctx gsync_ctx_real;"
+      " gsync_ctx = gsync_ctx_or_real(gsync_ctx, &gsync_ctx_real);");
 }
 
 /* The functions with a body in the input, by where the body opens, so that
@@ -564,6 +584,12 @@ gsr_status gsri_plan(gsri_ctx *ctx) {
     }
     for (size_t s = 0; s < fn->n_sites && !(def_included && in_ctx); s++)
       plan_site(ctx, &fn->sites[s], in_ctx);
+  }
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    gsri_func *fn = &ctx->funcs[i];
+    if (fn->takes_ctx && fn->called_plain && fn->has_def && fn->file &&
+        gsri_same_file(ctx, fn->file, ctx->main_file))
+      plan_real_ctx(ctx, fn);
   }
   gsri_plan_macros(ctx);
   number_barriers(ctx);

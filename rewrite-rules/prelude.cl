@@ -14,8 +14,10 @@
  * get_global_id and get_global_size (every dimension) and, from OpenCL C
  * 2.0 on, get_global_linear_id describe a virtual grid of the
  * participating work-groups (gsync_ctx_grid() below says how it is
- * shaped). A helper shared with a kernel that does not take part receives
- * a null context there and answers with the real ids.
+ * shaped). A helper shared with a kernel that does not take part is
+ * called with a null context there, and starts by making itself a
+ * context of the real ids (gsync_ctx_or_real() below), so the virtual-id
+ * functions always have one.
  *
  * Every rule picks the work-group's representative with gsync_leader()
  * (linear local id 0: get_local_id(0) == 0 alone holds for a whole column
@@ -119,6 +121,19 @@ uint gsync_launch_groups(void) {
   return (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
 }
 
+/* Where the compiler does not optimise (no __OPTIMIZE__: PoCL under
+ * -cl-opt-disable; NVIDIA's OpenCL defines it even then), every remapped
+ * id query would run the virtual-id functions below call by call, and a
+ * grid-stride loop asks for its stride each time round: on PoCL that made
+ * the run tests' kernels 2-2.8x slower than their --no-discovery builds
+ * (bench/body-cost.sh). There the context stores the answers once
+ * (gsync_ids_store) and a query is one read; optimised builds compute
+ * them from the context's ids as before, which keeps them out of
+ * registers the kernel would hold throughout. */
+#if !defined(__OPTIMIZE__)
+#define gsync_ids_stored 1
+#endif
+
 struct gsync_ctx {
   global uint *state; /* the hidden state buffer */
   uint group;         /* this work-group's id among the participants */
@@ -126,6 +141,9 @@ struct gsync_ctx {
   local uint *left;   /* nonzero: the launch aborted, this group leaves */
   uint id[3];         /* its id in the virtual grid, per dimension */
   uint n[3];          /* the virtual grid: work-groups per dimension */
+#ifdef gsync_ids_stored
+  size_t ids[4][4];   /* the four id queries' answers (gsync_ids_store) */
+#endif
   uint split;         /* what a split barrier's gsync_barrier_arrive()
                          leaves for its gsync_barrier_wait() (leader only;
                          after inlining, a register between the two) */
@@ -468,6 +486,25 @@ uint gsync_root(uint p, uint k) {
   return r;
 }
 
+#ifdef gsync_ids_stored
+/* Stores the answers of the four virtual-id queries, get_group_id,
+ * get_num_groups, get_global_id and get_global_size (rows 0-3), for each
+ * dimension, and in column 3 their answer past dimension 2. */
+void gsync_ids_store(private struct gsync_ctx *c) {
+  for (uint d = 0; d < 3u; d++) {
+    c->ids[0][d] = c->id[d];
+    c->ids[1][d] = c->n[d];
+    c->ids[2][d] = (size_t)c->id[d] * get_local_size(d) + get_local_id(d) +
+                   get_global_offset(d);
+    c->ids[3][d] = (size_t)c->n[d] * get_local_size(d);
+  }
+  c->ids[0][3] = 0;
+  c->ids[1][3] = 1;
+  c->ids[2][3] = 0;
+  c->ids[3][3] = 1;
+}
+#endif
+
 /* The virtual grid (docs/nd.md). Discovery admitted c->groups work-groups,
  * numbered 0..c->groups-1, of a launch of n0 x n1 x n2 work-groups; they
  * take part as a virtual grid v0 x v1 x v2 with every v_d <= n_d, chosen by
@@ -569,6 +606,9 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
   c->id[0] = me % v0;
   c->id[1] = me / v0 % v1;
   c->id[2] = me / (v0 * v1);
+#ifdef gsync_ids_stored
+  gsync_ids_store(c);
+#endif
   if (me == 0u && gsync_leader()) {
     c->state[gsync_word_grid] = v0;
     c->state[gsync_word_grid + 1u] = v1;
@@ -580,35 +620,62 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
 
 /* The virtual ids. Past dimension 2 they answer as the OpenCL C
  * specification says the built-ins do (ids 0, counts and sizes 1; PoCL 3.1
- * answers sizes 0 there); a null context means code that does not take
- * part, and the real ids. */
+ * answers sizes 0 there). The context is never null here: a context
+ * function that code without one calls starts with gsync_ctx_or_real(). */
+#ifdef gsync_ids_stored
+#define gsync_ids_query(c, q, d) ((c)->ids[q][min((uint)(d), 3u)])
+#define gsync_get_group_id(c, d) gsync_ids_query(c, 0, d)
+#define gsync_get_num_groups(c, d) gsync_ids_query(c, 1, d)
+#define gsync_get_global_id(c, d) gsync_ids_query(c, 2, d)
+#define gsync_get_global_size(c, d) gsync_ids_query(c, 3, d)
+#else
 size_t gsync_get_group_id(private struct gsync_ctx *c, uint d) {
-  return !c        ? get_group_id(d)
-         : d == 0u ? (size_t)c->id[0]
+  return d == 0u   ? (size_t)c->id[0]
          : d == 1u ? (size_t)c->id[1]
          : d == 2u ? (size_t)c->id[2]
                    : 0;
 }
 
 size_t gsync_get_num_groups(private struct gsync_ctx *c, uint d) {
-  return !c        ? get_num_groups(d)
-         : d == 0u ? (size_t)c->n[0]
+  return d == 0u   ? (size_t)c->n[0]
          : d == 1u ? (size_t)c->n[1]
          : d == 2u ? (size_t)c->n[2]
                    : 1;
 }
 
 size_t gsync_get_global_id(private struct gsync_ctx *c, uint d) {
-  return !c     ? get_global_id(d)
-         : d < 3u ? gsync_get_group_id(c, d) * get_local_size(d) +
-                        get_local_id(d) + get_global_offset(d)
-                  : 0;
+  return d < 3u ? gsync_get_group_id(c, d) * get_local_size(d) +
+                      get_local_id(d) + get_global_offset(d)
+                : 0;
 }
 
 size_t gsync_get_global_size(private struct gsync_ctx *c, uint d) {
-  return !c     ? get_global_size(d)
-         : d < 3u ? gsync_get_num_groups(c, d) * get_local_size(d)
-                  : 1;
+  return d < 3u ? gsync_get_num_groups(c, d) * get_local_size(d) : 1;
+}
+#endif
+
+/* The context a context function uses: c, or where code that does not
+ * take part called it (with a null context), *real made a context of the
+ * real ids. The rewrite starts every context function that such code
+ * calls with it; after inlining into either kind of caller the test
+ * folds away. */
+private struct gsync_ctx *gsync_ctx_or_real(private struct gsync_ctx *c,
+                                            private struct gsync_ctx *real) {
+  if (c)
+    return c;
+  real->state = 0;
+  real->group = gsync_launch_group();
+  real->groups = gsync_launch_groups();
+  real->left = 0;
+  real->split = 0;
+  for (uint d = 0; d < 3u; d++) {
+    real->id[d] = (uint)get_group_id(d);
+    real->n[d] = (uint)get_num_groups(d);
+  }
+#ifdef gsync_ids_stored
+  gsync_ids_store(real);
+#endif
+  return real;
 }
 
 /* get_global_linear_id() (OpenCL C 2.0), in the virtual grid: computed

@@ -95,6 +95,86 @@ def test_global_offset(context, queue, rewritten, discovery, groups, local,
         assert info.participants == int(np.prod(groups))
 
 
+SHARED = """
+/* Every id query a helper can make, in every dimension and past them,
+ * with a constant and a run-time dimension. */
+void record(global uint *out, uint d3) {
+  size_t x = get_global_id(0) - get_global_offset(0);
+  size_t y = get_global_id(1) - get_global_offset(1);
+  size_t at = y * get_global_size(0) + x;
+  global uint *r = out + 12 * at;
+  for (uint d = 0; d < 2; d++) {
+    r[d] = (uint)get_group_id(d);
+    r[2 + d] = (uint)get_num_groups(d);
+    r[4 + d] = (uint)get_global_id(d);
+    r[6 + d] = (uint)get_global_size(d);
+  }
+  r[8] = (uint)get_group_id(d3) + (uint)get_global_id(3);
+  r[9] = (uint)get_num_groups(d3) + (uint)get_global_size(3);
+  r[10] = (uint)get_num_groups(2);
+  r[11] = 1;
+}
+
+kernel void takes_part(global uint *out, uint d3) {
+  global_barrier();
+  record(out, d3);
+}
+
+kernel void plain(global uint *out, uint d3) { record(out, d3); }
+"""
+
+
+def expected_ids(groups, local, offset):
+    """The 12 words record() writes for each work-item of a groups x local
+    grid (2-D) at offset, in the order of its place: real ids."""
+    size = [g * ls for g, ls in zip(groups, local)]
+    rows = []
+    for i in range(size[0] * size[1]):
+        x, y = i % size[0], i // size[0]
+        gid = (offset[0] + x, offset[1] + y)
+        grp = (x // local[0], y // local[1])
+        rows.append([grp[0], grp[1], groups[0], groups[1], gid[0], gid[1],
+                     size[0], size[1], 0, 2, 1, 1])
+    return rows
+
+
+@pytest.mark.parametrize("options", ["", "-cl-opt-disable"],
+                         ids=["optimised", "opt-disable"])
+def test_helper_shared_with_a_plain_kernel(context, queue, rewritten,
+                                           options):
+    """A helper shared by a kernel that takes part and one that does not
+    (docs/design.md: the plain kernel passes a null context and the helper
+    makes itself one of the real ids): the plain kernel's work-items get
+    the real ids, the other's the virtual grid's, past dimension 2 too (ids
+    0, counts and sizes 1), and built optimised or not (prelude.cl stores
+    the answers where the compiler does not optimise)."""
+    prog = rewritten(source=SHARED, barrier="flip")
+    built = prog.build(context, options=[options] if options else [])
+    groups, local, offset = (3, 2), (4, 2), (5, 7)
+    items = 3 * 4 * 2 * 2
+    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 48 * items)
+    got = np.empty(12 * items, np.uint32)
+    for kernel in ("plain", "takes_part"):
+        cl.enqueue_fill_buffer(queue, out, np.uint32(0xffffffff), 0,
+                               48 * items)
+        args = (out, np.uint32(3))
+        if kernel == "plain":
+            getattr(built, kernel)(queue, (12, 4), (4, 2), *args,
+                                   global_offset=offset)
+            grid = groups
+        else:
+            k = prog.kernel(queue, built.takes_part, max_groups=6)
+            info = k(queue, groups, local, *args, offset=offset)
+            grid = info.groups[:2]
+        cl.enqueue_copy(queue, got, out)
+        n = grid[0] * local[0] * grid[1] * local[1]
+        want = expected_ids(grid, local, offset)
+        # r[9]: get_num_groups(3) + get_global_size(3), 1 + 1 in the virtual
+        # grid and through the real-ids context alike.
+        assert got[:12 * n].reshape(n, 12).tolist() == want, kernel
+        assert (got[12 * n:] == 0xffffffff).all(), kernel
+
+
 _builds = {}
 
 

@@ -33,7 +33,7 @@ kernel void plain(global size_t *a) {
 // CHECK: #define ROW gsync_get_global_id(gsync_ctx, 1)
 // CHECK-NEXT: #define PLANES(d) gsync_get_num_groups(gsync_ctx, d)
 // CHECK-EMPTY:
-// CHECK-NEXT: size_t span(uint d, private struct gsync_ctx *gsync_ctx) { return gsync_get_global_size(gsync_ctx, d) - get_global_offset(d); }
+// CHECK-NEXT: size_t span(uint d, private struct gsync_ctx *gsync_ctx) { struct gsync_ctx gsync_ctx_real; gsync_ctx = gsync_ctx_or_real(gsync_ctx, &gsync_ctx_real); return gsync_get_global_size(gsync_ctx, d) - get_global_offset(d); }
 // CHECK-EMPTY:
 // CHECK-NEXT: kernel void grid(global size_t *a, uint d, global uint *gsync_state) { {{.*}} return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   a[0] = gsync_get_group_id(gsync_ctx, 0) + gsync_get_group_id(gsync_ctx, 1) + gsync_get_group_id(gsync_ctx, 2);

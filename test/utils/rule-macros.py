@@ -61,6 +61,8 @@ TABLE = {
                         "build error where there is none"),
     "gsync_fit_probe": ("safe", "the probe, inert unless libgsync sets its "
                         "word"),
+    "gsync_ids_stored": ("safe", "the virtual ids stored in the context "
+                         "or computed from it: the same answers"),
     "gsync_anchors": ("safe", "PoCL's anchors elsewhere: a no-op"),
     "gsync_no_anchors": ("safe", "PoCL without its anchors, as tests run "
                          "it"),
