@@ -13,8 +13,12 @@
 #   3. the cost of the virtual ids: a 2-D and a 3-D grid-stride loop
 #      (bench/kernels/loopnd.cl) against the same work launched 1-D, us per
 #      barrier phase, same run, with discovery and without, and the same
-#      N-D loop without its barrier, relaunched per phase
-#      ($OUT/nd-bench.txt, $OUT/nd-bench-table.txt).
+#      N-D loop without its barrier, relaunched per phase; and, without
+#      discovery, bench/kernels/loopnd-block.cl (each group's elements in
+#      one block) with the barrier and with only a work-group barrier
+#      (rule local), which separates the cost of a row-wise loop's element
+#      layout from that of the N-D launch ($OUT/nd-bench.txt,
+#      $OUT/nd-bench-table.txt).
 # Exit status 0 only if every check passed.
 #
 # On your machine first:   sh test/gpu/prepare.sh   (after a build)
@@ -91,6 +95,17 @@ if echo "$STEPS" | grep -q bench; then
       timeout 60 "$B" time-nd --cl "$K/loopnd.$v.cl" --constraints "$K/loopnd.$v.json" \
         --configs "$c2" | sed "s/^/$v r$round /" | tee -a "$f" || status=1
     done
+    for v in $DEF.nd local.nd; do
+      [ $v = local.nd ] &&
+        { timeout 60 "$B" time --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
+            --configs "${ONE_DN:-132x256,1056x256}" | sed "s/^/$v r$round /" | tee -a "$f" || status=1; }
+      for k in loopnd loopnd-block; do
+        [ $v = $DEF.nd ] && [ $k = loopnd ] && continue # timed above
+        timeout 60 "$B" time-nd --cl "$K/$k.$v.cl" --constraints "$K/$k.$v.json" \
+          --configs "${TWO_DN:-12x11:16x16,33x32:16x16,11x12x8:8x8x4}" |
+          sed "s/^/$v r$round /" | tee -a "$f" || status=1
+      done
+    done
   done
   # us per phase and launch+discovery us, N-D against 1-D with as many
   # groups and items, each round; for N-D also us per phase of the loop
@@ -99,12 +114,13 @@ if echo "$STEPS" | grep -q bench; then
     function prod(s,  a, n, i, r) { n = split(s, a, "x"); r = 1
       for (i = 1; i <= n; i++) r *= a[i]; return r }
     $3 == "RESULT" { k = $1 " " $5 " " $6; one[k] = one[k] " " $7 "/" $8 }
-    $3 == "RESULT_ND" { k = $1 " " prod($5) " " prod($6) " " $5 ":" $6
+    $3 == "RESULT_ND" { split($4, file, ".")
+      k = $1 " " prod($5) " " prod($6) " " $5 ":" $6 " " file[1]
       two[k] = two[k] " " $7 "/" $8 "/" $12
       base[k] = $1 " " prod($5) " " prod($6)
       what[k] = $5 " of " $6 ": grid " $10 ", " $11 " left out" }
     END {
-      print "# variant groups items N-D-shape | 1-D us/phase/launch-us per round | N-D us/phase/launch-us/no-barrier-us | N-D grid"
+      print "# variant groups items N-D-shape kernel | 1-D us/phase/launch-us per round | N-D us/phase/launch-us/no-barrier-us | N-D grid"
       for (k in two) print k, "|", one[base[k]], "|", two[k], "|", what[k] }
   ' "$f" | sort | tee "$OUT/nd-bench-table.txt"
 fi
