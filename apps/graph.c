@@ -814,8 +814,9 @@ static void mst_setup(run *r) {
   SET(k, 8, r->e), SET(k, 9, r->f), SET(k, 10, n), SET(k, 11, ne);
 }
 
-/* Relaunch: mst_init; per round mst_find and mst_hook, and if something
- * hooked, mst_apply and mst_jump until no pointer moves. */
+/* Relaunch: mst_init; per round mst_find (one work-item per directed
+ * edge) and mst_hook, and if something hooked, mst_apply and mst_jump
+ * until no pointer moves. */
 static void mst_relaunch(run *r) {
   static cl_kernel init, find, hook, apply, jump;
   const graph *g = r->g;
@@ -827,9 +828,9 @@ static void mst_relaunch(run *r) {
     SET(init, 0, r->a), SET(init, 1, r->b), SET(init, 2, r->c);
     SET(init, 3, r->d), SET(init, 4, r->e), SET(init, 5, r->f);
     SET(init, 6, n), SET(init, 7, ne);
-    SET(find, 0, r->row), SET(find, 1, r->col), SET(find, 2, r->key);
+    SET(find, 0, r->col), SET(find, 1, r->key), SET(find, 2, r->ends);
     SET(find, 3, r->a), SET(find, 4, r->b), SET(find, 5, r->e);
-    SET(find, 6, n);
+    SET(find, 6, g->m);
     SET(hook, 0, r->ends), SET(hook, 1, r->a), SET(hook, 2, r->b);
     SET(hook, 3, r->c), SET(hook, 4, r->d), SET(hook, 5, r->e);
     SET(hook, 6, n);
@@ -841,7 +842,7 @@ static void mst_relaunch(run *r) {
   cl_uint j = 0;
   for (cl_uint i = 0;; i++) {
     SET(find, 7, i), SET(hook, 7, i);
-    launch(r, find, n);
+    launch(r, find, g->m);
     launch(r, hook, n);
     if (!read_word(r->x.h, r->e, i % 3))
       break;

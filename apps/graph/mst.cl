@@ -7,8 +7,9 @@
 // same edge: the lower id stays the root) and the forest is unique: the
 // CPU's Kruskal finds the same edges.
 //
-//   mst        the persistent kernel: per round the phases find, hook and
-//              apply, each ended by global_barrier(), then jump() until
+//   mst        the persistent kernel: per round the phases find (over the
+//              edges), hook and apply (over the vertices), each ended by
+//              global_barrier(), then jump() until
 //              nothing moves (a loop inside the round's loop); the round
 //              loop leaves as soon as a round hooked nothing
 //   mst_init, mst_find, mst_hook, mst_apply, mst_jump
@@ -27,17 +28,28 @@
 #define NO_EDGE 0xffffffffu
 #define ID_MASK 0x00ffffffu
 
-// Phase find for vertex v: the lightest edge from v to another component,
-// folded into its root's best with atomic_min.
-static void find_vertex(uint v, global const uint *row, global const uint *col,
-                        global const uint *key, global const uint *parent,
-                        volatile global uint *best) {
-  uint c = parent[v], lightest = NO_EDGE;
-  for (uint e = row[v]; e < row[v + 1]; e++)
-    if (parent[col[e]] != c && key[e] < lightest)
-      lightest = key[e];
-  if (lightest != NO_EDGE)
-    atomic_min(&best[c], lightest);
+// Phase find for directed edge e of the CSR, one work-item an edge: an
+// edge between two components, taken from its lower end (so each
+// undirected edge once), folds its key into both roots' best with
+// atomic_min; a best already at or below the key needs no atomic (best only
+// falls within a round, and is reset between rounds). Edge-parallel, so a
+// hub vertex's edges are spread over the grid: walking them in one
+// work-item made the find phase as slow as the hub (docs/apps.md).
+static void find_edge(uint e, global const uint *col, global const uint *key,
+                      global const uint *ends, global const uint *parent,
+                      volatile global uint *best) {
+  uint k = key[e], v = col[e], id = k & ID_MASK;
+  uint a = ends[2 * id], b = ends[2 * id + 1];
+  uint u = a == v ? b : a;
+  if (u > v)
+    return;
+  uint cu = parent[u], cv = parent[v];
+  if (cu == cv)
+    return;
+  if (k < best[cu])
+    atomic_min(&best[cu], k);
+  if (k < best[cv])
+    atomic_min(&best[cv], k);
 }
 
 // Phase hook for vertex c: a root with an edge out takes the edge and hooks
@@ -109,12 +121,12 @@ kernel void mst(global const uint *row, global const uint *col,
   // at least halves the longest path to a root, so n of each are plenty;
   // the bounds only matter if the barrier is broken (the tests' no-op
   // control), which must not loop forever.
-  uint j = 0;
+  uint j = 0, m = row[n];
   for (uint r = 0; r < n; r++) {
     if (tid == 0)
       flag[(r + 1) % 3] = 0;
-    for (uint v = tid; v < n; v += threads)
-      find_vertex(v, row, col, key, parent, best);
+    for (uint e = tid; e < m; e += threads)
+      find_edge(e, col, key, ends, parent, best);
     global_barrier();
     for (uint c = tid; c < n; c += threads)
       hook_vertex(c, ends, parent, best, hook, in_mst, &flag[r % 3]);
@@ -129,7 +141,8 @@ kernel void mst(global const uint *row, global const uint *col,
   }
 }
 
-// Relaunch baseline: one work-item per vertex (or edge) in each.
+// Relaunch baseline: one work-item per vertex (or edge) in each; mst_find
+// one per directed edge (m of them).
 kernel void mst_init(global uint *parent, global uint *best,
                      global uint *hook, global uchar *in_mst,
                      global uint *flag, global uint *jflag, uint n,
@@ -146,14 +159,14 @@ kernel void mst_init(global uint *parent, global uint *best,
     flag[0] = flag[1] = flag[2] = jflag[0] = jflag[1] = jflag[2] = 0;
 }
 
-kernel void mst_find(global const uint *row, global const uint *col,
-                     global const uint *key, global const uint *parent,
-                     global uint *best, global uint *flag, uint n, uint r) {
-  uint v = get_global_id(0);
-  if (v == 0)
+kernel void mst_find(global const uint *col, global const uint *key,
+                     global const uint *ends, global const uint *parent,
+                     global uint *best, global uint *flag, uint m, uint r) {
+  uint e = get_global_id(0);
+  if (e == 0)
     flag[(r + 1) % 3] = 0;
-  if (v < n)
-    find_vertex(v, row, col, key, parent, best);
+  if (e < m)
+    find_edge(e, col, key, ends, parent, best);
 }
 
 kernel void mst_hook(global const uint *ends, global const uint *parent,
