@@ -16,9 +16,10 @@ kernel void loopnd(global uint *data, uint w, uint h, uint d, uint iters) {
   uint g = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) *
                get_num_groups(0) +
            get_group_id(0);
-  uint all = get_num_groups(0) * get_num_groups(1) * get_num_groups(2) * items;
+  uint groups = get_num_groups(0) * get_num_groups(1) * get_num_groups(2);
+  uint n = w * h * d;
   for (uint it = 0; it < iters; it++) {
-    for (uint i = g * items + l; i < w * h * d; i += all)
+    for (uint i = g * items + l; i < n; i += groups * items)
       data[i] += 1u;
     global_barrier();
   }

@@ -29,6 +29,9 @@
 # GROUPS:LOCAL ...), ONE_D / TWO_D and their --no-discovery forms ONE_DN /
 # TWO_DN (step 3, gsync-bench configs).
 set -u
+# A failed gsync-bench must fail the step: its status through the pipes
+# into sed and tee (a bench kernel whose launch did not fit passed unseen).
+set -o pipefail
 root=$(pwd)
 export OUT=${OUT:-$root/build/gpu-out}
 mkdir -p "$OUT"
