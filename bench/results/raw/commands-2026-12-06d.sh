@@ -160,3 +160,18 @@ for k in loopnd loopnd-block; do f=$K/$k.tree.nd
 done
 echo "=== nd"; STEPS=bench timeout -k 3 150 bash test/gpu/nd.sh > /tmp/nd.txt 2>&1; tail -1 /tmp/nd.txt; grep -i "error" /tmp/nd.txt | head -3; grep -v "^#" $OUT/nd-bench-table.txt | grep "nd "; rm -f $OUT/nd-bench.txt
 date
+
+# ---- call 8 (gpu8.sh)
+set -u
+. .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH
+export GSYNC_PLATFORM=NVIDIA
+R=$OUT/report.txt; exec > >(tee $R) 2>&1
+nvidia-smi -L; date
+B=build/bench/gsync-bench
+command -v ptxas >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+for v in "" .nd; do f=build/body-kernels/xpx$v
+  timeout 30 $B binary --cl $f.cl --constraints $f.json --kernel xpx --out /tmp/r.bin 2>&1 | tail -1
+  tr -d '\000' </tmp/r.bin >/tmp/r.ptx && ptxas -arch=sm_90 -v /tmp/r.ptx -o /tmp/r.cubin 2>&1 | grep -i used && cuobjdump -sass /tmp/r.cubin | grep -E "^\s+/\*[0-9a-f]{4}\*/" > $OUT/xpx$v.sass
+done
+echo "=== body xpx"; PLAT=NVIDIA LAUNCHES=9 REPS=5 TMO=30 SHAPES="xpx=132:256 xpx=264:256 xpx=1056:256 xpx=132:1024" timeout -k 3 150 bash bench/body-cost.sh run 2>&1 | grep "^BODY\|rror"
+date
