@@ -9,6 +9,15 @@
 // RUN: FileCheck --check-prefix=JSON %s < %t.json
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
 // RUN: %gsync-run --build-only %t.cl
+// Built optimised the queries are the prelude's functions; under
+// -cl-opt-disable (no __OPTIMIZE__) they read the answers the context
+// stored (prelude.cl, gsync_ids_stored).
+// RUN: %clang-pp %t.cl | FileCheck --check-prefix=OPT %s
+// OPT: a[2] = gsync_get_global_id(gsync_ctx, 0) + gsync_get_global_id(gsync_ctx, 1) + gsync_get_global_id(gsync_ctx, 2);
+// RUN: %clang-pp -cl-opt-disable %t.cl | FileCheck --check-prefix=O0 %s
+// O0: a[2] = ((gsync_ctx)->ids[2][min((uint)(0), 3u)]) + ((gsync_ctx)->ids[2][min((uint)(1), 3u)]) + ((gsync_ctx)->ids[2][min((uint)(2), 3u)]);
+// O0: a[4] = ((gsync_ctx)->ids[0][min((uint)(d), 3u)]) + ((gsync_ctx)->ids[1][min((uint)(d + 1), 3u)]) + ((gsync_ctx)->ids[2][min((uint)(2 - d), 3u)]);
+// RUN: %clang-cl -cl-std=CL1.2 -cl-opt-disable %t.cl
 
 #define ROW get_global_id(1)
 #define PLANES(d) get_num_groups(d)
