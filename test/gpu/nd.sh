@@ -84,29 +84,24 @@ if echo "$STEPS" | grep -q bench; then
   export GSYNC_PLATFORM=${ND_PLATFORM:-NVIDIA}
   # 1-D and 2-D (and one 3-D) launches of the same groups and items over
   # the same elements; with discovery (the ids are virtual) at 1/8, 1x and
-  # 4x the co-resident count, and without it (real ids) where it fits.
+  # 4x the co-resident count, and without it (real ids) where it fits;
+  # without it also loopnd-block.cl, and both loops with only a
+  # work-group barrier (rule local).
   for round in 1 2; do
-    for v in $DEF $DEF.nd; do
-      c1=${ONE_D:-132x256,1056x256,4224x256}
-      c2=${TWO_D:-12x11:16x16,33x32:16x16,66x64:16x16,11x12x8:8x8x4}
-      if [ $v = $DEF.nd ]; then
-        c1=${ONE_DN:-132x256,1056x256}
-        c2=${TWO_DN:-12x11:16x16,33x32:16x16,11x12x8:8x8x4}
+    for v in $DEF $DEF.nd local.nd; do
+      c1=${ONE_DN:-132x256,1056x256}
+      c2=${TWO_DN:-12x11:16x16,33x32:16x16,11x12x8:8x8x4}
+      kernels="loopnd loopnd-block"
+      if [ $v = $DEF ]; then
+        c1=${ONE_D:-132x256,1056x256,4224x256}
+        c2=${TWO_D:-12x11:16x16,33x32:16x16,66x64:16x16,11x12x8:8x8x4}
+        kernels=loopnd
       fi
       timeout 60 "$B" time --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
         --configs "$c1" | sed "s/^/$v r$round /" | tee -a "$f" || status=1
-      timeout 60 "$B" time-nd --cl "$K/loopnd.$v.cl" --constraints "$K/loopnd.$v.json" \
-        --configs "$c2" | sed "s/^/$v r$round /" | tee -a "$f" || status=1
-    done
-    for v in $DEF.nd local.nd; do
-      [ $v = local.nd ] &&
-        { timeout 60 "$B" time --cl "$K/loop.$v.cl" --constraints "$K/loop.$v.json" \
-            --configs "${ONE_DN:-132x256,1056x256}" | sed "s/^/$v r$round /" | tee -a "$f" || status=1; }
-      for k in loopnd loopnd-block; do
-        [ $v = $DEF.nd ] && [ $k = loopnd ] && continue # timed above
+      for k in $kernels; do
         timeout 60 "$B" time-nd --cl "$K/$k.$v.cl" --constraints "$K/$k.$v.json" \
-          --configs "${TWO_DN:-12x11:16x16,33x32:16x16,11x12x8:8x8x4}" |
-          sed "s/^/$v r$round /" | tee -a "$f" || status=1
+          --configs "$c2" | sed "s/^/$v r$round /" | tee -a "$f" || status=1
       done
     done
   done
