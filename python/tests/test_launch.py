@@ -151,7 +151,8 @@ def test_helper_shared_with_a_plain_kernel(context, queue, rewritten,
     prog = rewritten(source=SHARED, barrier="flip")
     built = prog.build(context, options=[options] if options else [])
     groups, local, offset = (3, 2), (4, 2), (5, 7)
-    items = 3 * 4 * 2 * 2
+    size = tuple(g * ls for g, ls in zip(groups, local))
+    items = size[0] * size[1]
     out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 48 * items)
     got = np.empty(12 * items, np.uint32)
     for kernel in ("plain", "takes_part"):
@@ -159,8 +160,7 @@ def test_helper_shared_with_a_plain_kernel(context, queue, rewritten,
                                48 * items)
         args = (out, np.uint32(3))
         if kernel == "plain":
-            getattr(built, kernel)(queue, (12, 4), (4, 2), *args,
-                                   global_offset=offset)
+            built.plain(queue, size, local, *args, global_offset=offset)
             grid = groups
         else:
             k = prog.kernel(queue, built.takes_part, max_groups=6)
