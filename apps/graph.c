@@ -5,7 +5,8 @@
  *
  *   gsync-graph APP --input SPEC --cl REWRITTEN.cl --constraints C.json
  *               [--mode persistent|relaunch|both] [--groups G] [--local L]
- *               [--reps R] [--seed S] [--sources K] [--build-options OPTS]
+ *               [--reps R] [--seed S] [--sources K] [--heavy D]
+ *               [--build-options OPTS]
  *
  * APP is bfs, sssp, color, mis, bc, pagerank or mst; REWRITTEN.cl is
  * apps/graph/APP.cl after gsync-rewrite: it holds the persistent kernel
@@ -15,9 +16,15 @@
  * program must to know whether to go on). SPEC is an input of graphgen.h
  * (grid:WxH, rmat:S[:F], ba:N[:K], file:PATH). OPTS are added to the build
  * options libgsync gives (e.g. -cl-opt-disable). bc runs from sources
- * 0 .. K-1 (default 4).
+ * 0 .. K-1 (default 4). A vertex of degree above D (default 64) is heavy:
+ * both modes walk its edges with a whole work-group, a work-item each,
+ * where a light vertex's are walked by one work-item (apps/graph/color.cl
+ * says how; docs/apps.md why).
  *
- * Prints, per mode, whether a first run matched the CPU and the median
+ * Prints the graph, what the CPU found, and how many vertices are heavy
+ * (color and pagerank walk those by work-groups; the other applications
+ * walk every vertex by one work-item); then, per mode, whether a first run
+ * matched the CPU and the median
  * time of R more (each from the first enqueue to the end of the last
  * command, the graph already on the device; with R = 0, the first run's
  * time):
@@ -42,7 +49,7 @@
 typedef struct opts {
   const char *app, *input, *cl, *json, *mode, *build_options;
   unsigned long long seed;
-  unsigned reps, sources;
+  unsigned reps, sources, hdeg;
   size_t groups, local;
 } opts;
 
@@ -53,6 +60,8 @@ typedef struct run {
   const graph *g;
   clhost_gk x; /* the persistent kernel and the whole program */
   cl_mem row, col, wt, key, ends;
+  cl_mem heavy;   /* the vertices of degree above o->hdeg, in id order */
+  cl_uint nheavy; /* how many */
   cl_mem a, b, c, d, e, f, h, i, j; /* per application, named in setup */
   void *ref;                        /* the CPU's answer */
   unsigned launches;                /* kernels the last relaunch run enqueued */
@@ -115,6 +124,17 @@ static void launch(run *r, cl_kernel k, size_t items) {
   if (rc)
     clhost_die("clEnqueueNDRangeKernel", rc);
   r->launches++;
+}
+
+/* Sets arguments i .. i + 2 of k to the heavy vertices' list, their
+ * number and the degree above which a vertex is heavy. */
+static void heavy_args(const run *r, cl_kernel k, cl_uint i) {
+  SET(k, i, r->heavy), SET(k, i + 1, r->nheavy), SET(k, i + 2, r->o->hdeg);
+}
+
+/* Sets argument i of k to local memory of `bytes` per work-item. */
+static void local_arg(const run *r, cl_kernel k, cl_uint i, size_t bytes) {
+  arg(k, i, bytes * r->o->local, NULL);
 }
 
 /* Reads word i of m, waiting for everything enqueued before. */
@@ -403,6 +423,7 @@ static void color_setup(run *r) {
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, g->n);
+  heavy_args(r, k, 6);
 }
 
 /* Relaunch: color_init, then color_select and color_assign per round
@@ -417,8 +438,10 @@ static void color_relaunch(run *r) {
     SET(init, 3, g->n);
     SET(sel, 0, r->row), SET(sel, 1, r->col), SET(sel, 2, r->a);
     SET(sel, 3, r->b), SET(sel, 4, r->c), SET(sel, 5, g->n);
+    heavy_args(r, sel, 7);
     SET(assign, 0, r->row), SET(assign, 1, r->col), SET(assign, 2, r->a);
     SET(assign, 3, r->b), SET(assign, 4, g->n);
+    heavy_args(r, assign, 5);
   }
   launch(r, init, g->n);
   for (cl_uint i = 0;; i++) {
@@ -663,8 +686,9 @@ static int bc_check(run *r, char *detail) {
 /* The convergence bound: no rank moves by more than this. */
 static float pr_tol(const graph *g) { return 1e-4f / (float)(g->n ? g->n : 1); }
 
-/* The kernel's iteration in float on the CPU, the same sums in the same
- * order; run.info: iterations. */
+/* The kernel's iteration in float on the CPU, a light vertex's sums in the
+ * same order (a heavy one's the device adds pairwise over its work-items);
+ * run.info: iterations. */
 static void pr_setup(run *r) {
   const graph *g = r->g;
   cl_uint n = g->n, max_iter = PR_MAX_ITER;
@@ -698,6 +722,8 @@ static void pr_setup(run *r) {
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, r->d), SET(k, 6, n), SET(k, 7, tol);
   SET(k, 8, max_iter);
+  heavy_args(r, k, 9);
+  local_arg(r, k, 12, sizeof(cl_float));
 }
 
 /* Relaunch: pr_init, then pr_contribute and pr_gather per iteration
@@ -716,6 +742,8 @@ static void pr_relaunch(run *r) {
     SET(gather, 0, r->row), SET(gather, 1, r->col), SET(gather, 2, r->b);
     SET(gather, 3, r->a), SET(gather, 4, r->c), SET(gather, 5, n);
     SET(gather, 6, tol);
+    heavy_args(r, gather, 8);
+    local_arg(r, gather, 11, sizeof(cl_float));
   }
   launch(r, init, n);
   cl_uint it = 0;
@@ -893,7 +921,8 @@ static int usage(const char *why) {
       "usage: gsync-graph bfs|sssp|color|mis|bc|pagerank|mst --input SPEC\n"
       "         --cl REWRITTEN.cl --constraints C.json\n"
       "         [--mode persistent|relaunch|both] [--groups G] [--local L]\n"
-      "         [--reps R] [--seed S] [--sources K] [--build-options OPTS]\n"
+      "         [--reps R] [--seed S] [--sources K] [--heavy D]\n"
+      "         [--build-options OPTS]\n"
       "SPEC: grid:WxH, rmat:SCALE[:FACTOR], ba:N[:K], file:PATH.gr "
       "(see apps/graph.c)\n",
       why);
@@ -910,7 +939,7 @@ static int number(const char *v, unsigned long long *out) {
 /* Parses the options, makes the graph, runs the application. */
 int main(int argc, char **argv) {
   clhost device;
-  opts o = {NULL, NULL, NULL, NULL, "both", "", 1, 5, 4, 1, 64};
+  opts o = {NULL, NULL, NULL, NULL, "both", "", 1, 5, 4, 64, 1, 64};
   if (argc < 2)
     return usage("no application named");
   o.app = argv[1];
@@ -937,7 +966,7 @@ int main(int argc, char **argv) {
       o.build_options = v;
     else if (strcmp(k, "--groups") && strcmp(k, "--local") &&
              strcmp(k, "--reps") && strcmp(k, "--sources") &&
-             strcmp(k, "--seed"))
+             strcmp(k, "--heavy") && strcmp(k, "--seed"))
       return usage("unknown option");
     else if (number(v, &x) || x > 1u << 30)
       return usage("an option's value is not a number, or too large");
@@ -949,6 +978,8 @@ int main(int argc, char **argv) {
       o.reps = (unsigned)x;
     else if (!strcmp(k, "--sources"))
       o.sources = (unsigned)x;
+    else if (!strcmp(k, "--heavy"))
+      o.hdeg = (unsigned)x;
     else
       o.seed = x;
   }
@@ -980,10 +1011,17 @@ int main(int argc, char **argv) {
   r.wt = words(&device, g.m, g.wt);
   r.key = words(&device, g.m, g.key);
   r.ends = words(&device, g.m, g.ends);
+  cl_uint *heavy = xmalloc((size_t)g.n * 4);
+  for (cl_uint v = 0; v < g.n; v++)
+    if (g.row[v + 1] - g.row[v] > o.hdeg)
+      heavy[r.nheavy++] = v;
+  r.heavy = words(&device, r.nheavy, r.nheavy ? heavy : NULL);
+  free(heavy);
   a->setup(&r);
   printf("graph %s seed %llu: %u vertices, %u edges, max degree %u; "
-         "%s: %u %s (CPU)\n",
-         g.name, o.seed, g.n, g.nedges, g.max_degree, o.app, r.info, a->info);
+         "%s: %u %s (CPU); %u heavy (degree > %u)\n",
+         g.name, o.seed, g.n, g.nedges, g.max_degree, o.app, r.info, a->info,
+         r.nheavy, o.hdeg);
   fflush(stdout);
 
   double tp[MAXREPS], tr[MAXREPS];

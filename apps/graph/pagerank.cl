@@ -15,7 +15,9 @@
 //
 // Undirected CSR graph (row, col). share[v] holds rank[v] / degree(v).
 // flag[it % 3] is raised in iteration it by a rank that moved; iteration
-// it clears flag[(it + 1) % 3] (see color.cl).
+// it clears flag[(it + 1) % 3] (see color.cl). A vertex of degree above
+// hdeg is heavy: a whole work-group sums its neighbours (see color.cl),
+// each work-item a share into part[], which holds a float per work-item.
 
 #define DAMP 0.85f
 
@@ -40,18 +42,67 @@ static void gather(uint v, uint n, float tol, global const uint *row,
   rank[v] = r;
 }
 
+// Whether vertex v is walked by a work-item (its degree is at most hdeg).
+static bool light(uint v, global const uint *row, uint hdeg) {
+  return row[v + 1] - row[v] <= hdeg;
+}
+
+// gather() for a heavy vertex v by the whole work-group (every work-item
+// calls it with the same v): work-item i sums edges i, i + size, ..., and
+// the group adds the sums pairwise in part[].
+static void gather_heavy(uint v, uint n, float tol, global const uint *row,
+                         global const uint *col, global const float *share,
+                         global float *rank, global uint *flag,
+                         local float *part) {
+  uint lid = get_local_id(0), size = get_local_size(0);
+  float sum = 0.0f;
+  for (uint e = row[v] + lid; e < row[v + 1]; e += size)
+    sum += share[col[e]];
+  part[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = 1; w < size; w *= 2) {
+    if (lid % (2 * w) == 0 && lid + w < size)
+      part[lid] += part[lid + w];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    float r = (1.0f - DAMP) / (float)n + DAMP * part[0];
+    if (fabs(r - rank[v]) > tol)
+      *flag = 1;
+    rank[v] = r;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE); /* part[0] read before the next use */
+}
+
+// A work-item's share of the gather phase: the light vertices of its
+// tiles, then, with its work-group, the heavy vertices of the group's
+// entries of heavy[] (g, g + groups, ...). The relaunch kernel runs the
+// same with the launch's tiles and groups.
+static void gather_phase(uint n, float tol, global const uint *row,
+                         global const uint *col, global const float *share,
+                         global float *rank, global uint *flag,
+                         global const uint *heavy, uint nheavy, uint hdeg,
+                         local float *part) {
+  for (uint v = get_global_id(0); v < n; v += get_global_size(0))
+    if (light(v, row, hdeg))
+      gather(v, n, tol, row, col, share, rank, flag);
+  for (uint h = get_group_id(0); h < nheavy; h += get_num_groups(0))
+    gather_heavy(heavy[h], n, tol, row, col, share, rank, flag, part);
+}
+
 // One iteration of the persistent kernel; returns whether a rank moved by
 // more than tol.
 static bool step(uint it, global const uint *row, global const uint *col,
                  global float *rank, global float *share, global uint *flag,
-                 uint n, float tol) {
+                 uint n, float tol, global const uint *heavy, uint nheavy,
+                 uint hdeg, local float *part) {
   if (get_global_id(0) == 0)
     flag[(it + 1) % 3] = 0;
   for (uint v = get_global_id(0); v < n; v += get_global_size(0))
     contribute(v, row, rank, share);
   global_barrier();
-  for (uint v = get_global_id(0); v < n; v += get_global_size(0))
-    gather(v, n, tol, row, col, share, rank, &flag[it % 3]);
+  gather_phase(n, tol, row, col, share, rank, &flag[it % 3], heavy, nheavy,
+               hdeg, part);
   global_barrier();
   return flag[it % 3] != 0;
 }
@@ -59,7 +110,8 @@ static bool step(uint it, global const uint *row, global const uint *col,
 kernel void pagerank(global const uint *row, global const uint *col,
                      global float *rank, global float *share,
                      global uint *flag, global uint *iters, uint n, float tol,
-                     uint max_iter) {
+                     uint max_iter, global const uint *heavy, uint nheavy,
+                     uint hdeg, local float *part) {
   if (n == 0)
     return;
   for (uint v = get_global_id(0); v < n; v += get_global_size(0))
@@ -69,7 +121,8 @@ kernel void pagerank(global const uint *row, global const uint *col,
   global_barrier();
   uint it = 0;
   do {
-    bool moved = step(it, row, col, rank, share, flag, n, tol);
+    bool moved = step(it, row, col, rank, share, flag, n, tol, heavy, nheavy,
+                      hdeg, part);
     it++;
     if (!moved)
       break;
@@ -78,7 +131,8 @@ kernel void pagerank(global const uint *row, global const uint *col,
     *iters = it;
 }
 
-// Relaunch baseline: one work-item per vertex in each.
+// Relaunch baseline: one work-item per vertex in each, the heavy ones by
+// work-groups as in the persistent kernel.
 kernel void pr_init(global float *rank, global uint *flag, uint n) {
   uint v = get_global_id(0);
   if (v < n)
@@ -99,8 +153,9 @@ kernel void pr_contribute(global const uint *row, global const float *rank,
 
 kernel void pr_gather(global const uint *row, global const uint *col,
                       global const float *share, global float *rank,
-                      global uint *flag, uint n, float tol, uint it) {
-  uint v = get_global_id(0);
-  if (v < n)
-    gather(v, n, tol, row, col, share, rank, &flag[it % 3]);
+                      global uint *flag, uint n, float tol, uint it,
+                      global const uint *heavy, uint nheavy, uint hdeg,
+                      local float *part) {
+  gather_phase(n, tol, row, col, share, rank, &flag[it % 3], heavy, nheavy,
+               hdeg, part);
 }
