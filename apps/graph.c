@@ -132,6 +132,14 @@ static void heavy_args(const run *r, cl_kernel k, cl_uint i) {
   SET(k, i, r->heavy), SET(k, i + 1, r->nheavy), SET(k, i + 2, r->o->hdeg);
 }
 
+/* Work-items a relaunch of a work-list round needs at least, so that its
+ * work-groups share the heavy vertices as the persistent kernel's do: one
+ * group per heavy vertex up to --groups of them. */
+static size_t heavy_items(const run *r) {
+  size_t g = r->nheavy < r->o->groups ? r->nheavy : r->o->groups;
+  return g * r->o->local;
+}
+
 /* Sets argument i of k to local memory of `bytes` per work-item. */
 static void local_arg(const run *r, cl_kernel k, cl_uint i, size_t bytes) {
   arg(k, i, bytes * r->o->local, NULL);
@@ -214,10 +222,12 @@ static void bfs_setup(run *r) {
   cl_kernel k = r->x.k;
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, g->n), SET(k, 6, src);
+  heavy_args(r, k, 7);
 }
 
 /* Relaunch: bfs_init, then one bfs_level per level over the frontier
- * whose size the last launch left in count. */
+ * whose size the last launch left in count (and over heavy_items() at
+ * least). */
 static void bfs_relaunch(run *r) {
   static cl_kernel init, level;
   const graph *g = r->g;
@@ -228,12 +238,13 @@ static void bfs_relaunch(run *r) {
     SET(init, 3, g->n), SET(init, 4, src);
     SET(level, 0, r->row), SET(level, 1, r->col), SET(level, 2, r->a);
     SET(level, 3, r->b), SET(level, 4, r->c), SET(level, 5, g->n);
+    heavy_args(r, level, 7);
   }
   launch(r, init, g->n);
   cl_uint count = 1;
   for (cl_int l = 0; count > 0; l++) {
     SET(level, 6, l);
-    launch(r, level, count);
+    launch(r, level, count > heavy_items(r) ? count : heavy_items(r));
     count = read_word(r->x.h, r->c, (size_t)(l + 1) % 3);
   }
 }
@@ -323,9 +334,11 @@ static void sssp_setup(run *r) {
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->wt), SET(k, 3, r->a);
   SET(k, 4, r->b), SET(k, 5, r->c), SET(k, 6, r->d), SET(k, 7, g->n);
   SET(k, 8, src);
+  heavy_args(r, k, 9);
 }
 
-/* Relaunch: sssp_init, then one sssp_round per round over its list. */
+/* Relaunch: sssp_init, then one sssp_round per round over its list (and
+ * over heavy_items() at least). */
 static void sssp_relaunch(run *r) {
   static cl_kernel init, round;
   const graph *g = r->g;
@@ -336,13 +349,14 @@ static void sssp_relaunch(run *r) {
     SET(init, 3, r->d), SET(init, 4, g->n), SET(init, 5, src);
     SET(round, 0, r->row), SET(round, 1, r->col), SET(round, 2, r->wt);
     SET(round, 3, r->a), SET(round, 4, r->b), SET(round, 5, r->c);
-    SET(round, 6, r->d), SET(round, 7, g->n);
+    SET(round, 6, r->d), SET(round, 7, g->n), SET(round, 9, src);
+    heavy_args(r, round, 10);
   }
   launch(r, init, g->n);
   cl_uint count = 1;
   for (cl_uint i = 0; count > 0; i++) {
     SET(round, 8, i);
-    launch(r, round, count);
+    launch(r, round, count > heavy_items(r) ? count : heavy_items(r));
     count = read_word(r->x.h, r->d, (i + 1) % 3);
   }
 }

@@ -15,6 +15,15 @@
 // level L fills count[(L + 1) % 3] and clears count[(L + 2) % 3], which
 // level L - 1 read before the barrier that ended it and level L + 1 fills
 // after the next one: three counters and no race.
+//
+// A vertex of degree above hdeg is heavy: the work-item that finds it in
+// the frontier leaves it, and the work-group that holds it in heavy[]
+// (group g holds entries g, g + groups, ...) visits it, a work-item an
+// edge, when its level is the frontier's. So a hub of a power-law graph
+// (thousands of edges) does not hold every group at the next barrier
+// while one work-item walks it. No work-group barrier is needed: a heavy
+// vertex is in level L's frontier exactly when dist[v] == L, which no one
+// changes while level L is visited.
 
 #define UNSEEN (-1)
 
@@ -38,9 +47,39 @@ static void visit(uint v, int level, global const uint *row,
   }
 }
 
+// Whether vertex v is walked by a work-item (its degree is at most hdeg).
+static bool light(uint v, global const uint *row, uint hdeg) {
+  return row[v + 1] - row[v] <= hdeg;
+}
+
+// visit() of a heavy vertex v by its work-group, a work-item an edge.
+static void visit_heavy(uint v, int level, global const uint *row,
+                        global const uint *col, global int *dist,
+                        global uint *next, volatile global uint *next_count) {
+  for (uint e = row[v] + get_local_id(0); e < row[v + 1];
+       e += get_local_size(0)) {
+    uint u = col[e];
+    if (dist[u] == UNSEEN &&
+        atomic_cmpxchg((volatile global int *)&dist[u], UNSEEN, level + 1) ==
+            UNSEEN)
+      next[atomic_inc(next_count)] = u;
+  }
+}
+
+// The work-group's heavy vertices of level `level`'s frontier.
+static void visit_heavy_ones(int level, global const uint *row,
+                             global const uint *col, global int *dist,
+                             global uint *next, volatile global uint *next_count,
+                             global const uint *heavy, uint nheavy) {
+  for (uint h = get_group_id(0); h < nheavy; h += get_num_groups(0))
+    if (dist[heavy[h]] == level)
+      visit_heavy(heavy[h], level, row, col, dist, next, next_count);
+}
+
 kernel void bfs(global const uint *row, global const uint *col,
                 global int *dist, global uint *queue, global uint *count,
-                uint n, uint src) {
+                uint n, uint src, global const uint *heavy, uint nheavy,
+                uint hdeg) {
   if (src >= n)
     return;
   for (uint v = get_global_id(0); v < n; v += get_global_size(0))
@@ -61,7 +100,10 @@ kernel void bfs(global const uint *row, global const uint *col,
       count[(level + 2) % 3] = 0;
     for (uint i = get_global_id(0); i < count[level % 3];
          i += get_global_size(0))
-      visit(in[i], level, row, col, dist, out, &count[(level + 1) % 3]);
+      if (light(in[i], row, hdeg))
+        visit(in[i], level, row, col, dist, out, &count[(level + 1) % 3]);
+    visit_heavy_ones(level, row, col, dist, out, &count[(level + 1) % 3], heavy,
+                     nheavy);
     global_barrier();
     level++;
   }
@@ -82,15 +124,19 @@ kernel void bfs_init(global int *dist, global uint *queue,
 }
 
 // Relaunch baseline: one level, one work-item per frontier vertex (the host
-// launches at least count[level % 3] work-items).
+// launches at least count[level % 3] work-items), and the heavy ones by
+// work-groups as in the persistent kernel.
 kernel void bfs_level(global const uint *row, global const uint *col,
                       global int *dist, global uint *queue,
-                      global uint *count, uint n, int level) {
+                      global uint *count, uint n, int level,
+                      global const uint *heavy, uint nheavy, uint hdeg) {
   global uint *in = queue + (level % 2) * n;
   global uint *out = queue + ((level + 1) % 2) * n;
   uint i = get_global_id(0);
   if (i == 0)
     count[(level + 2) % 3] = 0;
-  if (i < count[level % 3])
+  if (i < count[level % 3] && light(in[i], row, hdeg))
     visit(in[i], level, row, col, dist, out, &count[(level + 1) % 3]);
+  visit_heavy_ones(level, row, col, dist, out, &count[(level + 1) % 3], heavy,
+                   nheavy);
 }

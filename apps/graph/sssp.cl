@@ -16,6 +16,16 @@
 // (round r reads half r % 2). count[r % 3] is the size of round r's list;
 // round r fills count[(r + 1) % 3] and clears count[(r + 2) % 3] (see
 // bfs.cl for why three counters suffice).
+//
+// A vertex of degree above hdeg is heavy: the work-item that finds it in
+// the list leaves it, and the work-group that holds it in heavy[] (group g
+// holds entries g, g + groups, ...) relaxes its edges, a work-item an
+// edge, when it is on the round's list (see bfs.cl). Round r's list holds
+// v exactly when stamp[v] == r (and only the source in round 0). A vertex
+// lowered again in round r gets stamp r + 1 while its group reads it, and
+// the work-items that see r + 1 leave their edges to round r + 1, which
+// relaxes them all from the lower distance: Bellman-Ford needs nothing
+// more.
 
 #define INF 0xffffffffu
 
@@ -43,25 +53,57 @@ static void relax_vertex(uint v, uint round, global const uint *row,
   }
 }
 
+// Whether vertex v is walked by a work-item (its degree is at most hdeg).
+static bool light(uint v, global const uint *row, uint hdeg) {
+  return row[v + 1] - row[v] <= hdeg;
+}
+
+// The work-group's heavy vertices of round r's list, a work-item an edge.
+static void relax_heavy_ones(uint r, uint src, global const uint *row,
+                             global const uint *col, global const uint *wt,
+                             volatile global uint *dist,
+                             volatile global uint *stamp, global uint *next,
+                             volatile global uint *next_count,
+                             global const uint *heavy, uint nheavy) {
+  for (uint h = get_group_id(0); h < nheavy; h += get_num_groups(0)) {
+    uint v = heavy[h];
+    if (r == 0 ? v != src : stamp[v] != r)
+      continue;
+    uint dv = dist[v];
+    for (uint e = row[v] + get_local_id(0); e < row[v + 1];
+         e += get_local_size(0)) {
+      uint u = col[e], d = dv + wt[e];
+      if (d < dist[u] && atomic_min(&dist[u], d) > d &&
+          atomic_xchg(&stamp[u], r + 1) != r + 1)
+        next[atomic_inc(next_count)] = u;
+    }
+  }
+}
+
 // One round of the persistent kernel: relaxes the edges out of round r's
 // list, waits for every work-item, and returns the size of the next list.
 static uint relax(uint r, global const uint *row, global const uint *col,
                   global const uint *wt, global uint *dist,
                   global uint *stamp, global uint *list, global uint *count,
-                  uint n) {
+                  uint n, uint src, global const uint *heavy, uint nheavy,
+                  uint hdeg) {
   global uint *in = list + (r % 2) * n, *out = list + ((r + 1) % 2) * n;
   if (get_global_id(0) == 0)
     count[(r + 2) % 3] = 0;
   for (uint i = get_global_id(0); i < count[r % 3]; i += get_global_size(0))
-    relax_vertex(in[i], r, row, col, wt, dist, stamp, out,
-                 &count[(r + 1) % 3]);
+    if (light(in[i], row, hdeg))
+      relax_vertex(in[i], r, row, col, wt, dist, stamp, out,
+                   &count[(r + 1) % 3]);
+  relax_heavy_ones(r, src, row, col, wt, dist, stamp, out, &count[(r + 1) % 3],
+                   heavy, nheavy);
   global_barrier();
   return count[(r + 1) % 3];
 }
 
 kernel void sssp(global const uint *row, global const uint *col,
                  global const uint *wt, global uint *dist, global uint *stamp,
-                 global uint *list, global uint *count, uint n, uint src) {
+                 global uint *list, global uint *count, uint n, uint src,
+                 global const uint *heavy, uint nheavy, uint hdeg) {
   if (src >= n)
     return;
   for (uint v = get_global_id(0); v < n; v += get_global_size(0))
@@ -74,7 +116,8 @@ kernel void sssp(global const uint *row, global const uint *col,
   }
   global_barrier();
   uint r = 0;
-  while (relax(r, row, col, wt, dist, stamp, list, count, n) > 0)
+  while (relax(r, row, col, wt, dist, stamp, list, count, n, src, heavy,
+               nheavy, hdeg) > 0)
     r++;
 }
 
@@ -92,16 +135,20 @@ kernel void sssp_init(global uint *dist, global uint *stamp, global uint *list,
   }
 }
 
-// Relaunch baseline: round r, one work-item per vertex of its list.
+// Relaunch baseline: round r, one work-item per vertex of its list, and
+// the heavy ones by work-groups as in the persistent kernel.
 kernel void sssp_round(global const uint *row, global const uint *col,
                        global const uint *wt, global uint *dist,
                        global uint *stamp, global uint *list,
-                       global uint *count, uint n, uint r) {
+                       global uint *count, uint n, uint r, uint src,
+                       global const uint *heavy, uint nheavy, uint hdeg) {
   global uint *in = list + (r % 2) * n, *out = list + ((r + 1) % 2) * n;
   uint i = get_global_id(0);
   if (i == 0)
     count[(r + 2) % 3] = 0;
-  if (i < count[r % 3])
+  if (i < count[r % 3] && light(in[i], row, hdeg))
     relax_vertex(in[i], r, row, col, wt, dist, stamp, out,
                  &count[(r + 1) % 3]);
+  relax_heavy_ones(r, src, row, col, wt, dist, stamp, out, &count[(r + 1) % 3],
+                   heavy, nheavy);
 }
