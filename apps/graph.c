@@ -18,16 +18,15 @@
  * options libgsync gives (e.g. -cl-opt-disable). bc runs from sources
  * 0 .. K-1 (default 4). A vertex of degree above D (default 64) is heavy:
  * both modes walk its edges with a whole work-group, a work-item each,
- * where a light vertex's are walked by one work-item (apps/graph/color.cl
- * says how; docs/apps.md why).
+ * where a light vertex's are walked by one work-item (the kernels say
+ * how; docs/apps.md why).
  *
  * Prints the graph, what the CPU found, and how many vertices are heavy
- * (color and pagerank walk those by work-groups; the other applications
- * walk every vertex by one work-item); then, per mode, whether a first run
- * matched the CPU and the median
- * time of R more (each from the first enqueue to the end of the last
- * command, the graph already on the device; with R = 0, the first run's
- * time):
+ * (bfs, sssp, color, pagerank and bc walk those by work-groups; mis walks
+ * every vertex by one work-item, mst every edge); then, per mode, whether
+ * a first run matched the CPU and the median time of R more (each from
+ * the first enqueue to the end of the last command, the graph already on
+ * the device; with R = 0, the first run's time):
  *   RESULT APP SPEC persistent 1.23 ms groups=P ok
  *   RESULT APP SPEC relaunch 4.56 ms launches=N MISMATCH: DETAIL
  *   SPEEDUP APP SPEC 3.71x
@@ -438,6 +437,7 @@ static void color_setup(run *r) {
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, g->n);
   heavy_args(r, k, 6);
+  local_arg(r, k, 9, sizeof(cl_uint));
 }
 
 /* Relaunch: color_init, then color_select and color_assign per round
@@ -453,9 +453,11 @@ static void color_relaunch(run *r) {
     SET(sel, 0, r->row), SET(sel, 1, r->col), SET(sel, 2, r->a);
     SET(sel, 3, r->b), SET(sel, 4, r->c), SET(sel, 5, g->n);
     heavy_args(r, sel, 7);
+    local_arg(r, sel, 10, sizeof(cl_uint));
     SET(assign, 0, r->row), SET(assign, 1, r->col), SET(assign, 2, r->a);
     SET(assign, 3, r->b), SET(assign, 4, g->n);
     heavy_args(r, assign, 5);
+    local_arg(r, assign, 8, sizeof(cl_uint));
   }
   launch(r, init, g->n);
   for (cl_uint i = 0;; i++) {
@@ -566,8 +568,9 @@ static int mis_check(run *r, char *detail) {
 
 /* ---- bc: a = dist, b = sigma, c = delta, d = bc (doubles), e = flag ----- */
 
-/* Brandes from sources 0 .. K-1, pulling as the kernel does (the same
- * sums in the same order); run.info: the deepest level. */
+/* Brandes from sources 0 .. K-1, pulling as the kernel does (a light
+ * vertex's sums in the same order; a heavy one's the device adds by
+ * work-items' shares); run.info: the deepest level. */
 static void bc_setup(run *r) {
   const graph *g = r->g;
   cl_uint n = g->n, nsrc = r->o->sources < n ? r->o->sources : n;
@@ -629,6 +632,8 @@ static void bc_setup(run *r) {
   SET(k, 0, r->row), SET(k, 1, r->col), SET(k, 2, r->a), SET(k, 3, r->b);
   SET(k, 4, r->c), SET(k, 5, r->d), SET(k, 6, r->e), SET(k, 7, n);
   SET(k, 8, nsrc);
+  heavy_args(r, k, 9);
+  local_arg(r, k, 12, sizeof(cl_double));
 }
 
 /* Relaunch: bc_clear; per source bc_init, bc_forward per level until a
@@ -645,9 +650,13 @@ static void bc_relaunch(run *r) {
     SET(init, 3, n);
     SET(fwd, 0, r->row), SET(fwd, 1, r->col), SET(fwd, 2, r->a);
     SET(fwd, 3, r->b), SET(fwd, 4, r->e), SET(fwd, 5, n);
+    heavy_args(r, fwd, 8);
+    local_arg(r, fwd, 11, sizeof(cl_double));
     SET(bwd, 0, r->row), SET(bwd, 1, r->col), SET(bwd, 2, r->a);
     SET(bwd, 3, r->b), SET(bwd, 4, r->c), SET(bwd, 5, r->d);
     SET(bwd, 6, n);
+    heavy_args(r, bwd, 9);
+    local_arg(r, bwd, 12, sizeof(cl_double));
   }
   launch(r, clear, n);
   cl_uint step = 0;
@@ -701,7 +710,7 @@ static int bc_check(run *r, char *detail) {
 static float pr_tol(const graph *g) { return 1e-4f / (float)(g->n ? g->n : 1); }
 
 /* The kernel's iteration in float on the CPU, a light vertex's sums in the
- * same order (a heavy one's the device adds pairwise over its work-items);
+ * same order (a heavy one's the device adds by its work-items' shares);
  * run.info: iterations. */
 static void pr_setup(run *r) {
   const graph *g = r->g;

@@ -3,8 +3,8 @@
 // counts the shortest paths to every vertex (sigma) and a backward sweep,
 // from the deepest level up, accumulates each vertex's dependency (delta)
 // into its centrality. Both sweeps pull: a vertex reads its neighbours and
-// writes only its own entries, so no atomics are needed and every sum is
-// taken in the same order as on the CPU.
+// writes only its own entries, so no atomics are needed and a light
+// vertex's sums are taken in the same order as on the CPU.
 //
 //   bc         the persistent kernel: every level of both sweeps for every
 //              source in one launch, one work-item per vertex in tiles of
@@ -23,6 +23,13 @@
 // within a launch) writes step + 1 into flag[step % 3] when it reaches a
 // vertex: the flag needs no clearing, and the slot is written again three
 // levels later, after everyone has read it.
+//
+// A vertex of degree above hdeg is heavy: a whole work-group walks its
+// edges (see color.cl), each work-item a share, and every work-item adds
+// the shares in the order of their ids (part[], a double per work-item).
+// heavy[0 .. nheavy - 1] lists the heavy vertices; work-group g takes
+// entries g, g + groups, ... The group code has no early exit, and its
+// loops hold no barrier (see color.cl).
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
@@ -74,17 +81,109 @@ static void backward_vertex(uint v, int d, uint s, global const uint *row,
     bc[v] += dep;
 }
 
+// Whether vertex v is walked by a work-item (its degree is at most hdeg).
+static bool light(uint v, global const uint *row, uint hdeg) {
+  return row[v + 1] - row[v] <= hdeg;
+}
+
+// The sum of every work-item's x, by the whole work-group: work-item 0
+// adds them in the order of their ids; every work-item gets the sum.
+static double group_sum(double x, local double *part) {
+  part[get_local_id(0)] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  double sum = 0.0;
+  for (uint i = 0; i < get_local_size(0); i++)
+    sum += part[i];
+  barrier(CLK_LOCAL_MEM_FENCE); /* every read of part before the next use */
+  return sum;
+}
+
+// forward_vertex() for a heavy vertex v by the whole work-group (every
+// work-item calls it with the same v).
+static void forward_heavy(uint v, int d, uint step, global const uint *row,
+                          global const uint *col, global int *dist,
+                          global double *sigma, global uint *flag,
+                          local double *part) {
+  double paths = 0.0;
+  bool unseen = dist[v] < 0;
+  if (unseen)
+    for (uint e = row[v] + get_local_id(0); e < row[v + 1];
+         e += get_local_size(0)) {
+      uint u = col[e];
+      if (dist[u] == d)
+        paths += sigma[u];
+    }
+  paths = group_sum(paths, part);
+  if (unseen && paths > 0.0 && get_local_id(0) == 0) {
+    dist[v] = d + 1;
+    sigma[v] = paths;
+    flag[step % 3] = step + 1;
+  }
+}
+
+// backward_vertex() for a heavy vertex v by the whole work-group.
+static void backward_heavy(uint v, int d, uint s, global const uint *row,
+                           global const uint *col, global const int *dist,
+                           global const double *sigma, global double *delta,
+                           global double *bc, local double *part) {
+  double dep = 0.0;
+  bool here = dist[v] == d;
+  if (here)
+    for (uint e = row[v] + get_local_id(0); e < row[v + 1];
+         e += get_local_size(0)) {
+      uint w = col[e];
+      if (dist[w] == d + 1)
+        dep += sigma[v] / sigma[w] * (1.0 + delta[w]);
+    }
+  dep = group_sum(dep, part);
+  if (here && get_local_id(0) == 0) {
+    delta[v] = dep;
+    if (v != s)
+      bc[v] += dep;
+  }
+}
+
+// A work-item's share of forward level d: the light vertices of its tiles,
+// then, with its work-group, the group's heavy vertices. The relaunch
+// kernel runs the same with the launch's tiles and groups.
+static void forward_phase(int d, uint step, global const uint *row,
+                          global const uint *col, global int *dist,
+                          global double *sigma, global uint *flag, uint n,
+                          global const uint *heavy, uint nheavy, uint hdeg,
+                          local double *part) {
+  for (uint base = 0; base < n; base += get_global_size(0)) {
+    uint v = base + get_global_id(0);
+    if (v < n && light(v, row, hdeg))
+      forward_vertex(v, d, step, row, col, dist, sigma, flag);
+  }
+  for (uint h = get_group_id(0); h < nheavy; h += get_num_groups(0))
+    forward_heavy(heavy[h], d, step, row, col, dist, sigma, flag, part);
+}
+
+// A work-item's share of backward level d, like forward_phase.
+static void backward_phase(int d, uint s, global const uint *row,
+                           global const uint *col, global const int *dist,
+                           global const double *sigma, global double *delta,
+                           global double *bc, uint n, global const uint *heavy,
+                           uint nheavy, uint hdeg, local double *part) {
+  for (uint base = 0; base < n; base += get_global_size(0)) {
+    uint v = base + get_global_id(0);
+    if (v < n && light(v, row, hdeg))
+      backward_vertex(v, d, s, row, col, dist, sigma, delta, bc);
+  }
+  for (uint h = get_group_id(0); h < nheavy; h += get_num_groups(0))
+    backward_heavy(heavy[h], d, s, row, col, dist, sigma, delta, bc, part);
+}
+
 // One forward level of the persistent kernel, one work-item per vertex
 // in tiles of the global size; returns whether it reached a vertex.
 static bool forward_level(int d, uint step, global const uint *row,
                           global const uint *col, global int *dist,
-                          global double *sigma, global uint *flag, uint n) {
-  uint tid = get_global_id(0);
-  for (uint base = 0; base < n; base += get_global_size(0)) {
-    uint v = base + tid;
-    if (v < n)
-      forward_vertex(v, d, step, row, col, dist, sigma, flag);
-  }
+                          global double *sigma, global uint *flag, uint n,
+                          global const uint *heavy, uint nheavy, uint hdeg,
+                          local double *part) {
+  forward_phase(d, step, row, col, dist, sigma, flag, n, heavy, nheavy, hdeg,
+                part);
   global_barrier();
   return flag[step % 3] == step + 1;
 }
@@ -93,19 +192,18 @@ static bool forward_level(int d, uint step, global const uint *row,
 static void backward_level(int d, uint s, global const uint *row,
                            global const uint *col, global const int *dist,
                            global const double *sigma, global double *delta,
-                           global double *bc, uint n) {
-  uint tid = get_global_id(0);
-  for (uint base = 0; base < n; base += get_global_size(0)) {
-    uint v = base + tid;
-    if (v < n)
-      backward_vertex(v, d, s, row, col, dist, sigma, delta, bc);
-  }
+                           global double *bc, uint n, global const uint *heavy,
+                           uint nheavy, uint hdeg, local double *part) {
+  backward_phase(d, s, row, col, dist, sigma, delta, bc, n, heavy, nheavy,
+                 hdeg, part);
   global_barrier();
 }
 
 kernel void bc(global const uint *row, global const uint *col,
                global int *dist, global double *sigma, global double *delta,
-               global double *bc, global uint *flag, uint n, uint nsrc) {
+               global double *bc, global uint *flag, uint n, uint nsrc,
+               global const uint *heavy, uint nheavy, uint hdeg,
+               local double *part) {
   uint tid = get_global_id(0), threads = get_global_size(0);
   for (uint v = tid; v < n; v += threads)
     bc[v] = 0.0;
@@ -117,14 +215,17 @@ kernel void bc(global const uint *row, global const uint *col,
       init_vertex(v, s, dist, sigma, delta);
     global_barrier();
     int depth = 0;
-    while (forward_level(depth, step++, row, col, dist, sigma, flag, n))
+    while (forward_level(depth, step++, row, col, dist, sigma, flag, n, heavy,
+                         nheavy, hdeg, part))
       depth++;
     for (int d = depth - 1; d >= 0; d--)
-      backward_level(d, s, row, col, dist, sigma, delta, bc, n);
+      backward_level(d, s, row, col, dist, sigma, delta, bc, n, heavy, nheavy,
+                     hdeg, part);
   }
 }
 
-// Relaunch baseline: one work-item per vertex in each.
+// Relaunch baseline: one work-item per vertex in each, the heavy ones by
+// work-groups as in the persistent kernel.
 kernel void bc_clear(global double *bc, global uint *flag, uint n) {
   uint v = get_global_id(0);
   if (v < n)
@@ -142,17 +243,18 @@ kernel void bc_init(global int *dist, global double *sigma,
 
 kernel void bc_forward(global const uint *row, global const uint *col,
                        global int *dist, global double *sigma,
-                       global uint *flag, uint n, int d, uint step) {
-  uint v = get_global_id(0);
-  if (v < n)
-    forward_vertex(v, d, step, row, col, dist, sigma, flag);
+                       global uint *flag, uint n, int d, uint step,
+                       global const uint *heavy, uint nheavy, uint hdeg,
+                       local double *part) {
+  forward_phase(d, step, row, col, dist, sigma, flag, n, heavy, nheavy, hdeg,
+                part);
 }
 
 kernel void bc_backward(global const uint *row, global const uint *col,
                         global const int *dist, global const double *sigma,
                         global double *delta, global double *bc, uint n, int d,
-                        uint s) {
-  uint v = get_global_id(0);
-  if (v < n)
-    backward_vertex(v, d, s, row, col, dist, sigma, delta, bc);
+                        uint s, global const uint *heavy, uint nheavy,
+                        uint hdeg, local double *part) {
+  backward_phase(d, s, row, col, dist, sigma, delta, bc, n, heavy, nheavy, hdeg,
+                 part);
 }

@@ -24,6 +24,7 @@
 // of edges) does not hold every group at the next barrier while one
 // work-item walks it. heavy[0 .. nheavy - 1] lists the heavy vertices;
 // work-group g takes entries g, g + groups, ... Both modes do so.
+// scratch[] holds a word per work-item.
 
 #define NONE (-1)
 
@@ -67,49 +68,41 @@ static bool light(uint v, global const uint *row, uint hdeg) {
 }
 
 // Phase 1 for a heavy vertex v, by the whole work-group (every work-item
-// calls it with the same v). The group checks get_local_size(0) edges at a
-// time; a work-item that finds a neighbour going first sets stop[i % 2] in
-// chunk i, and the group leaves after the first chunk that set it. A chunk
-// writes only its own word, which the chunk before it left 0 (or the
-// group would have left), so the words need no clearing between chunks.
+// calls it with the same v): each work-item checks its share of the edges,
+// and one that finds a neighbour going first sets scratch[0]. The group
+// code here and in assign_heavy has no early exit, and its loops hold no
+// barrier: PoCL's work-group compiler gets such code wrong (docs/pocl.md,
+// section 6).
 static void select_heavy(uint v, global const uint *row,
                          global const uint *col, global const int *colour,
                          global uchar *sel, global uint *flag,
-                         local uint *stop) {
-  if (colour[v] != NONE) /* no one writes colour in this phase: uniform */
-    return;
-  uint lid = get_local_id(0), end = row[v + 1];
+                         local uint *scratch) {
+  uint lid = get_local_id(0);
+  bool uncoloured = colour[v] == NONE; /* no one writes colour here */
+  bool beaten = false;
+  if (uncoloured)
+    for (uint e = row[v] + lid; e < row[v + 1] && !beaten;
+         e += get_local_size(0))
+      beaten = colour[col[e]] == NONE && goes_before(col[e], v);
   if (lid == 0)
-    stop[0] = stop[1] = 0;
+    scratch[0] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  bool best = true;
-  for (uint s = row[v], i = 0; s < end; s += get_local_size(0), i++) {
-    uint e = s + lid;
-    if (e < end && colour[col[e]] == NONE && goes_before(col[e], v))
-      atomic_or(&stop[i % 2], 1u);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (stop[i % 2]) {
-      best = false;
-      break;
-    }
-  }
-  if (lid == 0) {
-    sel[v] = best;
-    if (!best)
+  if (beaten)
+    atomic_or(&scratch[0], 1u);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* Only work-item 0 reads scratch[0], before it clears it again. */
+  if (uncoloured && lid == 0) {
+    sel[v] = scratch[0] == 0;
+    if (scratch[0] != 0)
       *flag = 1;
   }
-  barrier(CLK_LOCAL_MEM_FENCE); /* every read of stop before the next use */
 }
 
-// Phase 2 for vertex v: a selected v takes the smallest colour that none of
-// its neighbours has, searched 32 colours at a time with a bit mask.
-static void assign_vertex(uint v, global const uint *row,
-                          global const uint *col, global int *colour,
-                          global uchar *sel) {
-  if (!sel[v])
-    return;
-  sel[v] = 0;
-  for (int base = 0;; base += 32) {
+// The smallest colour from `base` on that no neighbour of v has, searched
+// 32 colours at a time with a bit mask.
+static int first_free_colour(uint v, int base, global const uint *row,
+                             global const uint *col, global const int *colour) {
+  for (;; base += 32) {
     uint used = 0;
     for (uint e = row[v]; e < row[v + 1]; e++) {
       int c = colour[col[e]];
@@ -118,49 +111,51 @@ static void assign_vertex(uint v, global const uint *row,
     }
     if (used != 0xffffffffu) {
       uint free = ~used & (used + 1); /* lowest clear bit */
-      colour[v] = base + 31 - (int)clz(free);
-      return;
+      return base + 31 - (int)clz(free);
     }
   }
 }
 
-// Phase 2 for a heavy vertex v, by the whole work-group, like
-// select_heavy: each 32-colour window's mask is gathered into used[i % 3]
-// with atomic_or. Work-item 0 clears the next window's word before the
-// barrier of this one: the last reads of that word were in window i - 2,
-// before the barrier of window i - 1.
+// Phase 2 for vertex v: a selected v takes the smallest colour that none of
+// its neighbours has.
+static void assign_vertex(uint v, global const uint *row,
+                          global const uint *col, global int *colour,
+                          global uchar *sel) {
+  if (!sel[v])
+    return;
+  sel[v] = 0;
+  colour[v] = first_free_colour(v, 0, row, col, colour);
+}
+
+// Phase 2 for a heavy vertex v, by the whole work-group: the neighbours'
+// colours below 32 x the local size go into a bit mask in scratch[] (a
+// word per work-item), and work-item 0 takes the lowest clear bit, or
+// searches on from there alone where the mask is full.
 static void assign_heavy(uint v, global const uint *row,
                          global const uint *col, global int *colour,
-                         global uchar *sel, local uint *used) {
-  if (!sel[v]) /* sel[v] is cleared below, after every work-item read it */
-    return;
-  uint lid = get_local_id(0), end = row[v + 1];
-  if (lid == 0)
-    used[0] = used[1] = 0;
+                         global uchar *sel, local uint *scratch) {
+  uint lid = get_local_id(0), size = get_local_size(0);
+  bool selected = sel[v] != 0; /* work-item 0 clears it after the barriers */
+  scratch[lid] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int base = 0, i = 0;; base += 32, i++) {
-    uint bits = 0;
-    for (uint e = row[v] + lid; e < end; e += get_local_size(0)) {
+  if (selected)
+    for (uint e = row[v] + lid; e < row[v + 1]; e += size) {
       int c = colour[col[e]];
-      if (c >= base && c < base + 32)
-        bits |= 1u << (c - base);
+      if (c >= 0 && (uint)c < 32 * size)
+        atomic_or(&scratch[c / 32], 1u << (c % 32));
     }
-    if (bits)
-      atomic_or(&used[i % 3], bits);
-    if (lid == 0)
-      used[(i + 1) % 3] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint all = used[i % 3];
-    if (all != 0xffffffffu) {
-      if (lid == 0) {
-        uint free = ~all & (all + 1);
-        colour[v] = base + 31 - (int)clz(free);
-        sel[v] = 0;
-      }
-      break;
-    }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (selected && lid == 0) {
+    uint i = 0;
+    while (i < size && scratch[i] == 0xffffffffu)
+      i++;
+    uint free = i < size ? ~scratch[i] & (scratch[i] + 1) : 0;
+    colour[v] = i < size ? (int)(32 * i) + 31 - (int)clz(free)
+                         : first_free_colour(v, (int)(32 * size), row, col,
+                                             colour);
+    sel[v] = 0;
   }
-  barrier(CLK_LOCAL_MEM_FENCE); /* every read of used before the next use */
+  barrier(CLK_LOCAL_MEM_FENCE); /* work-item 0's reads before the next use */
 }
 
 // A work-item's share of phase 1: the light vertices of its tiles, then,
@@ -196,8 +191,8 @@ static void assign_phase(uint n, global const uint *row,
 
 kernel void color(global const uint *row, global const uint *col,
                   global int *colour, global uchar *sel, global uint *flag,
-                  uint n, global const uint *heavy, uint nheavy, uint hdeg) {
-  local uint scratch[3];
+                  uint n, global const uint *heavy, uint nheavy, uint hdeg,
+                  local uint *scratch) {
   uint tid = get_global_id(0), threads = get_global_size(0);
   for (uint base = 0; base < n; base += threads) {
     uint v = base + tid;
@@ -243,8 +238,8 @@ kernel void color_init(global int *colour, global uchar *sel,
 kernel void color_select(global const uint *row, global const uint *col,
                          global const int *colour, global uchar *sel,
                          global uint *flag, uint n, uint r,
-                         global const uint *heavy, uint nheavy, uint hdeg) {
-  local uint scratch[3];
+                         global const uint *heavy, uint nheavy, uint hdeg,
+                         local uint *scratch) {
   if (get_global_id(0) == 0)
     flag[(r + 1) % 3] = 0;
   select_phase(n, row, col, colour, sel, &flag[r % 3], heavy, nheavy, hdeg,
@@ -253,7 +248,7 @@ kernel void color_select(global const uint *row, global const uint *col,
 
 kernel void color_assign(global const uint *row, global const uint *col,
                          global int *colour, global uchar *sel, uint n,
-                         global const uint *heavy, uint nheavy, uint hdeg) {
-  local uint scratch[3];
+                         global const uint *heavy, uint nheavy, uint hdeg,
+                         local uint *scratch) {
   assign_phase(n, row, col, colour, sel, heavy, nheavy, hdeg, scratch);
 }

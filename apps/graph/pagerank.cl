@@ -48,8 +48,10 @@ static bool light(uint v, global const uint *row, uint hdeg) {
 }
 
 // gather() for a heavy vertex v by the whole work-group (every work-item
-// calls it with the same v): work-item i sums edges i, i + size, ..., and
-// the group adds the sums pairwise in part[].
+// calls it with the same v): work-item i sums edges i, i + size, ... into
+// part[i], and work-item 0 adds the shares in the order of their ids. The
+// group code has no early exit, and its loops hold no barrier: PoCL's
+// work-group compiler gets such code wrong (docs/pocl.md, section 6).
 static void gather_heavy(uint v, uint n, float tol, global const uint *row,
                          global const uint *col, global const float *share,
                          global float *rank, global uint *flag,
@@ -60,18 +62,16 @@ static void gather_heavy(uint v, uint n, float tol, global const uint *row,
     sum += share[col[e]];
   part[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint w = 1; w < size; w *= 2) {
-    if (lid % (2 * w) == 0 && lid + w < size)
-      part[lid] += part[lid + w];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
   if (lid == 0) {
-    float r = (1.0f - DAMP) / (float)n + DAMP * part[0];
+    sum = 0.0f;
+    for (uint i = 0; i < size; i++)
+      sum += part[i];
+    float r = (1.0f - DAMP) / (float)n + DAMP * sum;
     if (fabs(r - rank[v]) > tol)
       *flag = 1;
     rank[v] = r;
   }
-  barrier(CLK_LOCAL_MEM_FENCE); /* part[0] read before the next use */
+  barrier(CLK_LOCAL_MEM_FENCE); /* every read of part before the next use */
 }
 
 // A work-item's share of the gather phase: the light vertices of its
