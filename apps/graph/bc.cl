@@ -25,8 +25,8 @@
 // levels later, after everyone has read it.
 //
 // A vertex of degree above hdeg is heavy: a whole work-group walks its
-// edges (see color.cl), each work-item a share, and every work-item adds
-// the shares in the order of their ids (part[], a double per work-item).
+// edges (see color.cl), each work-item a share, which group_sum() adds in
+// an order fixed by the local size (part[], a double per work-item).
 // heavy[0 .. nheavy - 1] lists the heavy vertices; work-group g takes
 // entries g, g + groups, ... The group code has no early exit, and its
 // loops hold no barrier (see color.cl).
@@ -86,13 +86,24 @@ static bool light(uint v, global const uint *row, uint hdeg) {
   return row[v + 1] - row[v] <= hdeg;
 }
 
-// The sum of every work-item's x, by the whole work-group: work-item 0
-// adds them in the order of their ids; every work-item gets the sum.
+// The sum of every work-item's x, by the whole work-group, in an order
+// fixed by the local size: work-items 0 .. 31 each add a run of
+// ceil(size / 32) shares, and every work-item adds their 32 sums. part[]
+// holds a double per work-item.
 static double group_sum(double x, local double *part) {
-  part[get_local_id(0)] = x;
+  uint lid = get_local_id(0), size = get_local_size(0), run = (size + 31) / 32;
+  part[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   double sum = 0.0;
-  for (uint i = 0; i < get_local_size(0); i++)
+  if (lid < 32)
+    for (uint i = lid * run; i < (lid + 1) * run && i < size; i++)
+      sum += part[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 32)
+    part[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  sum = 0.0;
+  for (uint i = 0; i < 32 && i < size; i++)
     sum += part[i];
   barrier(CLK_LOCAL_MEM_FENCE); /* every read of part before the next use */
   return sum;

@@ -80,15 +80,19 @@ static void select_heavy(uint v, global const uint *row,
   uint lid = get_local_id(0);
   bool uncoloured = colour[v] == NONE; /* no one writes colour here */
   bool beaten = false;
-  if (uncoloured)
-    for (uint e = row[v] + lid; e < row[v + 1] && !beaten;
-         e += get_local_size(0))
-      beaten = colour[col[e]] == NONE && goes_before(col[e], v);
   if (lid == 0)
     scratch[0] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (beaten)
-    atomic_or(&scratch[0], 1u);
+  /* A work-item stops early once another has found one (scratch[0] read
+   * as it goes: a hint; the group decides after the barrier). */
+  if (uncoloured)
+    for (uint e = row[v] + lid;
+         e < row[v + 1] && !beaten && !*(volatile local uint *)scratch;
+         e += get_local_size(0))
+      if (colour[col[e]] == NONE && goes_before(col[e], v)) {
+        beaten = true;
+        atomic_or(&scratch[0], 1u);
+      }
   barrier(CLK_LOCAL_MEM_FENCE);
   /* Only work-item 0 reads scratch[0], before it clears it again. */
   if (uncoloured && lid == 0) {

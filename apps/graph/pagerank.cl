@@ -49,9 +49,10 @@ static bool light(uint v, global const uint *row, uint hdeg) {
 
 // gather() for a heavy vertex v by the whole work-group (every work-item
 // calls it with the same v): work-item i sums edges i, i + size, ... into
-// part[i], and work-item 0 adds the shares in the order of their ids. The
-// group code has no early exit, and its loops hold no barrier: PoCL's
-// work-group compiler gets such code wrong (docs/pocl.md, section 6).
+// part[i]; work-items 0 .. 31 each add a run of ceil(size / 32) shares, and
+// work-item 0 their 32 sums, an order fixed by the local size. The group
+// code has no early exit, and its loops hold no barrier: PoCL's work-group
+// compiler gets such code wrong (docs/pocl.md, section 6).
 static void gather_heavy(uint v, uint n, float tol, global const uint *row,
                          global const uint *col, global const float *share,
                          global float *rank, global uint *flag,
@@ -60,11 +61,20 @@ static void gather_heavy(uint v, uint n, float tol, global const uint *row,
   float sum = 0.0f;
   for (uint e = row[v] + lid; e < row[v + 1]; e += size)
     sum += share[col[e]];
+  uint run = (size + 31) / 32;
   part[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  sum = 0.0f;
+  if (lid < 32)
+    for (uint i = lid * run; i < (lid + 1) * run && i < size; i++)
+      sum += part[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 32)
+    part[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     sum = 0.0f;
-    for (uint i = 0; i < size; i++)
+    for (uint i = 0; i < 32 && i < size; i++)
       sum += part[i];
     float r = (1.0f - DAMP) / (float)n + DAMP * sum;
     if (fabs(r - rank[v]) > tol)
