@@ -20,13 +20,16 @@
  * An anchor, gsync_anchor(gsync_ctx), is a statement no compiler can move
  * or delete (a volatile read on PoCL, prelude.cl; nothing elsewhere), so a
  * block that holds one holds more than a barrier. The plan writes one, in
- * every function that reaches a global barrier,
+ * every function that reaches a global barrier, and in every function that
+ * reaches a work-group barrier and is called where a kernel with a global
+ * barrier runs (PoCL inlines it there; docs/pocl.md, section 8), which
+ * writes gsync_anchor_here(),
  *   - after every work-group barrier() and work_group_barrier() call (the
  *     rules write theirs after their own barriers);
  *   - at the top of the body of every for and while loop, and of every
  *     branch of an if, and after every case label of a switch, that
- *     reaches a barrier: where the climb from a barrier inside ends, at
- *     the top of the way in (a do loop's body is entered without a test,
+ *     reaches a barrier of either kind: where the climb from a barrier inside
+ * ends, at the top of the way in (a do loop's body is entered without a test,
  *     and the climb goes on past it);
  *   - after every if, switch and loop statement that holds a return or a
  *     goto, or a break or continue of a loop that reaches a barrier: where
@@ -42,17 +45,21 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char anchor[] = " gsync_anchor(gsync_ctx);";
 
 typedef struct walk {
   gsri_ctx *ctx;
   unsigned char *reach; /* nodes whose subtree calls a barrier, or a
                            function that reaches one */
   int kernel;           /* the function is a kernel with discovery */
-  unsigned missed;      /* anchors that could not be written */
+  /* The anchor the function writes: gsync_anchor(gsync_ctx) where a
+   * context is in scope, gsync_anchor_here() in a helper that reaches
+   * only work-group barriers; with a space after (lead) or before
+   * (trail). */
+  char lead[32], trail[32], both[32];
+  unsigned missed; /* anchors that could not be written */
   unsigned missed_line, missed_col;
 } walk;
 
@@ -98,16 +105,15 @@ static void anchor_ends(walk *w, unsigned n, int top) {
   if (w->ctx->nodes[n].kind == CXCursor_CompoundStmt) {
     char before = w->ctx->src[end - 2]; /* what the '}' follows */
     if (top)
-      gsri_insert_at_top(w->ctx, start + 1, end - 1, anchor);
-    gsri_insert_at_end(w->ctx, start + 1, end - 1,
-                       before == ' ' || before == '\t' || before == '\n'
-                           ? "gsync_anchor(gsync_ctx); "
-                           : " gsync_anchor(gsync_ctx); ");
+      gsri_insert_at_top(w->ctx, start + 1, end - 1, w->trail);
+    gsri_insert_at_end(
+        w->ctx, start + 1, end - 1,
+        before == ' ' || before == '\t' || before == '\n' ? w->lead : w->both);
   } else {
     gsri_wrap(w->ctx, start, end);
     if (top)
-      gsri_insert_at_top(w->ctx, start, end, "gsync_anchor(gsync_ctx); ");
-    gsri_insert_at_end(w->ctx, start, end, anchor);
+      gsri_insert_at_top(w->ctx, start, end, w->lead);
+    gsri_insert_at_end(w->ctx, start, end, w->trail);
   }
 }
 
@@ -123,7 +129,7 @@ static void anchor_after(walk *w, unsigned n) {
   if (parent == GSR_NO_NODE ||
       w->ctx->nodes[parent].kind != CXCursor_CompoundStmt)
     gsri_wrap(w->ctx, start, end);
-  gsri_insert_at_end(w->ctx, start, end, anchor);
+  gsri_insert_at_end(w->ctx, start, end, w->trail);
 }
 
 static int is_loop(enum CXCursorKind k) {
@@ -210,7 +216,7 @@ static void end_of_body(walk *w, unsigned root) {
   size_t start, end;
   if (last != GSR_NO_NODE && nodes[last].kind == CXCursor_ReturnStmt) {
     if (anchorable(w, last, &start, &end))
-      gsri_insert_at_top(w->ctx, start, end, "gsync_anchor(gsync_ctx); ");
+      gsri_insert_at_top(w->ctx, start, end, w->lead);
     else
       miss(w, last);
     return;
@@ -278,16 +284,69 @@ static void plan_function(walk *w, unsigned root) {
   }
 }
 
-void gsri_plan_anchors(gsri_ctx *ctx) {
-  walk w = {ctx, gsri_barrier_calls(ctx), 0, 0, 0, 0};
-  if (!w.reach)
-    return;
+/* Marks in w->reach, and returns per function, what reaches a work-group
+ * barrier: a barrier() or work_group_barrier() call, a call of a function
+ * that reaches one, and every function that makes such a call. NULL when
+ * out of memory. */
+static unsigned char *group_barriers(walk *w) {
+  gsri_ctx *ctx = w->ctx;
+  unsigned char *group = calloc(ctx->n_funcs ? ctx->n_funcs : 1, 1);
+  if (!group) {
+    gsri_nomem(ctx);
+    return NULL;
+  }
   for (size_t i = 0; i < ctx->n_funcs; i++) {
     const gsri_func *fn = &ctx->funcs[i];
-    if (!fn->has_def || !fn->reaches_barrier || !gsri_defined_here(fn))
+    if (!fn->has_def || fn->root == GSR_NO_NODE)
+      continue;
+    for (unsigned n = fn->root; n < ctx->nodes[fn->root].end; n++)
+      if (ctx->nodes[n].kind == CXCursor_CallExpr && is_group_barrier(w, n))
+        group[i] = w->reach[n] = 1;
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t i = 0; i < ctx->n_funcs; i++)
+      for (size_t s = 0; s < ctx->funcs[i].n_sites; s++) {
+        const gsri_site *site = &ctx->funcs[i].sites[s];
+        if (site->kind != GSR_SITE_CALL || !group[site->callee] ||
+            w->reach[site->node])
+          continue;
+        w->reach[site->node] = 1;
+        changed |= !group[i];
+        group[i] = 1;
+      }
+  }
+  return group;
+}
+
+void gsri_plan_anchors(gsri_ctx *ctx) {
+  walk w = {.ctx = ctx, .reach = gsri_barrier_calls(ctx)};
+  if (!w.reach)
+    return;
+  /* PoCL runs whatever a kernel calls as one function: a helper that
+   * reaches only work-group barriers, called where a global barrier's
+   * kernel runs, needs anchors as much (docs/pocl.md, section 8). */
+  unsigned char *group = group_barriers(&w);
+  if (!group) {
+    free(w.reach);
+    return;
+  }
+  for (size_t i = 0; i < ctx->n_funcs; i++) {
+    const gsri_func *fn = &ctx->funcs[i];
+    if (!fn->has_def || !gsri_defined_here(fn) ||
+        !(fn->reaches_barrier || (group[i] && fn->in_participating)))
       continue;
     w.missed = 0;
-    w.kernel = fn->is_kernel && !ctx->no_discovery;
+    w.kernel = fn->is_kernel && fn->reaches_barrier && !ctx->no_discovery;
+    /* A helper that reaches no global barrier may run in a kernel that
+     * does not take part (the relaunch kernels of apps/graph/), whose
+     * context has no local words to read: it writes the anchor that
+     * needs none. */
+    const char *call = fn->reaches_barrier ? "gsync_anchor(gsync_ctx);"
+                                           : "gsync_anchor_here();";
+    snprintf(w.lead, sizeof w.lead, "%s ", call);
+    snprintf(w.trail, sizeof w.trail, " %s", call);
+    snprintf(w.both, sizeof w.both, " %s ", call);
     plan_function(&w, fn->root);
     if (w.missed)
       gsri_report_in(ctx, GSR_WARNING, fn->file, w.missed_line, w.missed_col,
@@ -297,5 +356,6 @@ void gsri_plan_anchors(gsri_ctx *ctx) {
                      "macro (docs/pocl.md)",
                      fn->name, w.missed, w.missed == 1 ? "" : "s");
   }
+  free(group);
   free(w.reach);
 }

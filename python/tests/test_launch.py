@@ -175,6 +175,76 @@ def test_helper_shared_with_a_plain_kernel(context, queue, rewritten,
         assert (got[12 * n:] == 0xffffffff).all(), kernel
 
 
+GROUP_HELPER = """
+static uint group_sum(uint x, local uint *part) {
+  part[get_local_id(0)] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint sum = 0;
+  for (uint i = 0; i < get_local_size(0); i++)
+    sum += part[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return sum;
+}
+static void add_to(uint v, global uint *out, global const uint *skip,
+                   local uint *part) {
+  if (skip[v])
+    return;
+  uint s = group_sum(v + (uint)get_local_id(0), part);
+  if (get_local_id(0) == 0)
+    out[v] += s;
+}
+static void add_all(global uint *out, global const uint *skip, uint n,
+                    local uint *part) {
+  for (uint v = get_group_id(0); v < n; v += get_num_groups(0))
+    add_to(v, out, skip, part);
+}
+kernel void rounds(global uint *out, global const uint *skip, uint n,
+                   uint rounds, local uint *part) {
+  for (uint r = 0; r < rounds; r++) {
+    add_all(out, skip, n, part);
+    global_barrier();
+  }
+}
+kernel void once(global uint *out, global const uint *skip, uint n,
+                 local uint *part) {
+  add_all(out, skip, n, part);
+}
+"""
+
+
+@pytest.mark.parametrize("options", ["", "-cl-opt-disable"],
+                         ids=["optimised", "opt-disable"])
+def test_group_barrier_helper_in_a_loop(context, queue, rewritten, options):
+    """A helper that reaches only work-group barriers, returns early and is
+    called in a loop of a kernel with a global barrier (docs/pocl.md,
+    section 8): its anchors (gsync_anchor_here) keep PoCL from hanging
+    or running its leader block in every work-item. The loop's helper
+    takes a context (its ids are remapped) and a kernel that does not take
+    part calls it too: its anchors must need no context's local words."""
+    prog = rewritten(source=GROUP_HELPER, barrier="flip")
+    assert prog.source.count("gsync_anchor_here()") >= 4
+    built = prog.build(context, options=[options] if options else [])
+    n, rounds, local = 7, 3, 4
+    skip = np.array([v % 3 == 1 for v in range(n)], np.uint32)
+    out = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * n)
+    cl.enqueue_fill_buffer(queue, out, np.uint32(0), 0, 4 * n)
+    sk = cl.Buffer(context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR,
+                   hostbuf=skip)
+    k = prog.kernel(queue, built.rounds, max_groups=3)
+    k(queue, 3, local, out, sk, np.uint32(n), np.uint32(rounds),
+      cl.LocalMemory(4 * local))
+    got = np.empty(n, np.uint32)
+    cl.enqueue_copy(queue, got, out)
+    want = [0 if skip[v] else rounds * sum(v + i for i in range(local))
+            for v in range(n)]
+    assert got.tolist() == want
+    cl.enqueue_fill_buffer(queue, out, np.uint32(0), 0, 4 * n)
+    built.once(queue, (3 * local,), (local,), out, sk, np.uint32(n),
+               cl.LocalMemory(4 * local))
+    cl.enqueue_copy(queue, got, out)
+    assert got.tolist() == [w // rounds for w in want]
+
+
 _builds = {}
 
 
