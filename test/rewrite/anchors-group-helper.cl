@@ -1,13 +1,13 @@
 // A helper that reaches only work-group barriers, called from a kernel
 // with a global barrier: PoCL runs it inlined there, so it gets anchors
-// as the kernel's own code does (docs/pocl.md, sections 6 and 8). Without
-// a context in scope it writes gsync_anchor_here(): after each barrier(),
-// after the if that returns, and at the end of a function that returns
-// early. So does add_all(), which takes a context for its remapped ids:
-// plain() calls it too, and a context made from the real ids has no local
-// words for gsync_anchor(gsync_ctx) to read. A kernel without a global
-// barrier gets no anchors of its own.
-// python/tests/test_launch.py runs this kernel on PoCL.
+// as the kernel's own code does (docs/pocl.md, sections 6 and 8). It
+// writes gsync_anchor_here(): after each barrier(), after the if that
+// returns, and at the end of a function that returns early. So does
+// add_all(), though it takes a context for its remapped ids: plain()
+// calls it too, and a context made from the real ids has no local words
+// for gsync_anchor(gsync_ctx) to read. A kernel without a global barrier
+// gets no anchors of its own.
+// python/tests/test_launch.py runs this file's kernels on PoCL.
 // RUN: %gsync %s -o %t.cl
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: %clang-cl -cl-std=CL1.2 %t.cl
@@ -48,9 +48,8 @@ kernel void rounds(global uint *out, global const uint *skip, uint n,
 
 kernel void plain(global uint *out, global const uint *skip, uint n,
                   local uint *part) {
-  add_all(out, skip, n, part);
-  for (uint v = 0; v < 2; v++)
-    out[v] += group_sum(v, part);
+  for (uint k = 0; k < 2; k++)
+    add_all(out, skip, n, part);
 }
 
 // CHECK: static uint group_sum(uint x, local uint *part) {
@@ -80,7 +79,6 @@ kernel void plain(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:     gsync_barrier(gsync_ctx, 1);
 // CHECK:      kernel void plain(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:                   local uint *part) {
-// CHECK-NEXT:   add_all(out, skip, n, part, 0);
-// CHECK-NEXT:   for (uint v = 0; v < 2; v++)
-// CHECK-NEXT:     out[v] += group_sum(v, part);
+// CHECK-NEXT:   for (uint k = 0; k < 2; k++)
+// CHECK-NEXT:     add_all(out, skip, n, part, 0);
 // CHECK-NEXT: }
