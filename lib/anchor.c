@@ -28,9 +28,9 @@
  *     rules write theirs after their own barriers);
  *   - at the top of the body of every for and while loop, and of every
  *     branch of an if, and after every case label of a switch, that
- *     reaches a barrier of either kind: where the climb from a barrier inside
- * ends, at the top of the way in (a do loop's body is entered without a test,
- *     and the climb goes on past it);
+ *     reaches a barrier of either kind: where the climb from a barrier
+ *     inside ends, at the top of the way in (a do loop's body is entered
+ *     without a test, and the climb goes on past it);
  *   - after every if, switch and loop statement that holds a return or a
  *     goto, or a break or continue of a loop that reaches a barrier: where
  *     the climb from a barrier after it ends, at the top of the way on;
