@@ -116,3 +116,18 @@ REPS=5 BUDGET=200 CASE_LIMIT=40 timeout -k 5 220 bash bench/run-graph.sh 2>&1 | 
 cp $OUT/graph-table.md $REAL/graph-table-$round.md; cp $OUT/graph-raw.txt $REAL/graph-raw-$round.txt
 date
 done
+
+# ---- call 7 (gpu7.sh), at ad91a4f (after the anchor change): PoCL 5 on the
+# GPU machine's CPU; the times are PoCL's first runs and not figures.
+set -u
+. .gpu/on-gpu.sh; export LD_LIBRARY_PATH=$PWD/build/gpu-lib:$LD_LIBRARY_PATH
+R=$OUT/report.txt; exec > >(tee $R) 2>&1
+date
+echo "=== PoCL 5 on the GPU machine's CPU: the graph suite's small inputs, then every vertex heavy"
+export OUT=/tmp/gp1; mkdir -p $OUT
+PLAT=Portable GROUPS_N=16 LOCAL=64 REPS=1 SIZES=small BUDGET=200 CASE_LIMIT=60 timeout -k 5 220 bash bench/run-graph.sh 2>&1 | grep "^| \|^graph:\|FAIL\|rror"
+date
+export OUT=/tmp/gp2; mkdir -p $OUT
+CASES=$(for a in bfs sssp color pagerank bc; do echo "$a rmat:10 --heavy 0 --local 41 --sources 2"; done)
+PLAT=Portable GROUPS_N=16 LOCAL=64 REPS=1 CASES="$CASES" BUDGET=150 CASE_LIMIT=60 timeout -k 5 170 bash bench/run-graph.sh 2>&1 | grep "^| \|^graph:\|FAIL\|rror"
+date
