@@ -41,6 +41,31 @@ static void init_vertex(uint v, uint s, global int *dist, global double *sigma,
   delta[v] = 0.0;
 }
 
+// The shortest paths to v through its neighbours at level d, along its
+// edges first, first + stride, ... (a work-item alone: 0, 1).
+static double paths_to(uint v, uint first, uint stride, int d,
+                       global const uint *row, global const uint *col,
+                       global const int *dist, global const double *sigma) {
+  double paths = 0.0;
+  for (uint e = row[v] + first; e < row[v + 1]; e += stride) {
+    uint u = col[e];
+    if (dist[u] == d)
+      paths += sigma[u];
+  }
+  return paths;
+}
+
+// An unseen v on `paths` shortest paths through level d, if any, is at
+// level d + 1; forward level `step` raises its flag.
+static void reach(uint v, int d, uint step, double paths, global int *dist,
+                  global double *sigma, global uint *flag) {
+  if (paths > 0.0) {
+    dist[v] = d + 1;
+    sigma[v] = paths;
+    flag[step % 3] = step + 1;
+  }
+}
+
 // Forward sweep at level d for vertex v: an unseen v with neighbours at
 // level d is at level d + 1, on as many shortest paths as they are.
 static void forward_vertex(uint v, int d, uint step, global const uint *row,
@@ -48,17 +73,31 @@ static void forward_vertex(uint v, int d, uint step, global const uint *row,
                            global double *sigma, global uint *flag) {
   if (dist[v] >= 0)
     return;
-  double paths = 0.0;
-  for (uint e = row[v]; e < row[v + 1]; e++) {
-    uint u = col[e];
-    if (dist[u] == d)
-      paths += sigma[u];
+  reach(v, d, step, paths_to(v, 0, 1, d, row, col, dist, sigma), dist, sigma,
+        flag);
+}
+
+// The dependency of v, at level d, from its successors at level d + 1,
+// along its edges first, first + stride, ... (a work-item alone: 0, 1).
+static double dependency(uint v, uint first, uint stride, int d,
+                         global const uint *row, global const uint *col,
+                         global const int *dist, global const double *sigma,
+                         global const double *delta) {
+  double dep = 0.0;
+  for (uint e = row[v] + first; e < row[v + 1]; e += stride) {
+    uint w = col[e];
+    if (dist[w] == d + 1)
+      dep += sigma[v] / sigma[w] * (1.0 + delta[w]);
   }
-  if (paths > 0.0) {
-    dist[v] = d + 1;
-    sigma[v] = paths;
-    flag[step % 3] = step + 1;
-  }
+  return dep;
+}
+
+// Records v's dependency, added to its centrality unless it is the source.
+static void settle(uint v, uint s, double dep, global double *delta,
+                   global double *bc) {
+  delta[v] = dep;
+  if (v != s)
+    bc[v] += dep;
 }
 
 // Backward sweep at level d for vertex v (at level d): its dependency from
@@ -70,15 +109,8 @@ static void backward_vertex(uint v, int d, uint s, global const uint *row,
                             global double *bc) {
   if (dist[v] != d)
     return;
-  double dep = 0.0;
-  for (uint e = row[v]; e < row[v + 1]; e++) {
-    uint w = col[e];
-    if (dist[w] == d + 1)
-      dep += sigma[v] / sigma[w] * (1.0 + delta[w]);
-  }
-  delta[v] = dep;
-  if (v != s)
-    bc[v] += dep;
+  settle(v, s, dependency(v, 0, 1, d, row, col, dist, sigma, delta), delta,
+         bc);
 }
 
 // Whether vertex v is walked by a work-item (its degree is at most hdeg).
@@ -115,21 +147,14 @@ static void forward_heavy(uint v, int d, uint step, global const uint *row,
                           global const uint *col, global int *dist,
                           global double *sigma, global uint *flag,
                           local double *part) {
-  double paths = 0.0;
   bool unseen = dist[v] < 0;
-  if (unseen)
-    for (uint e = row[v] + get_local_id(0); e < row[v + 1];
-         e += get_local_size(0)) {
-      uint u = col[e];
-      if (dist[u] == d)
-        paths += sigma[u];
-    }
-  paths = group_sum(paths, part);
-  if (unseen && paths > 0.0 && get_local_id(0) == 0) {
-    dist[v] = d + 1;
-    sigma[v] = paths;
-    flag[step % 3] = step + 1;
-  }
+  double paths = group_sum(unseen ? paths_to(v, get_local_id(0),
+                                             get_local_size(0), d, row, col,
+                                             dist, sigma)
+                                  : 0.0,
+                           part);
+  if (unseen && get_local_id(0) == 0)
+    reach(v, d, step, paths, dist, sigma, flag);
 }
 
 // backward_vertex() for a heavy vertex v by the whole work-group.
@@ -137,21 +162,14 @@ static void backward_heavy(uint v, int d, uint s, global const uint *row,
                            global const uint *col, global const int *dist,
                            global const double *sigma, global double *delta,
                            global double *bc, local double *part) {
-  double dep = 0.0;
   bool here = dist[v] == d;
-  if (here)
-    for (uint e = row[v] + get_local_id(0); e < row[v + 1];
-         e += get_local_size(0)) {
-      uint w = col[e];
-      if (dist[w] == d + 1)
-        dep += sigma[v] / sigma[w] * (1.0 + delta[w]);
-    }
-  dep = group_sum(dep, part);
-  if (here && get_local_id(0) == 0) {
-    delta[v] = dep;
-    if (v != s)
-      bc[v] += dep;
-  }
+  double dep = group_sum(here ? dependency(v, get_local_id(0),
+                                           get_local_size(0), d, row, col,
+                                           dist, sigma, delta)
+                              : 0.0,
+                         part);
+  if (here && get_local_id(0) == 0)
+    settle(v, s, dep, delta, bc);
 }
 
 // A work-item's share of forward level d: the light vertices of its tiles,

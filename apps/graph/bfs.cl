@@ -32,13 +32,15 @@ static void init_vertex(uint v, uint src, global int *dist) {
   dist[v] = v == src ? 0 : UNSEEN;
 }
 
-// Visits v, a vertex of level `level`: every neighbour still unseen is
+// Visits v, a vertex of level `level`, along its edges first, first +
+// stride, ... (a work-item alone: 0, 1): every neighbour still unseen is
 // claimed for level + 1 with atomic_cmpxchg (one visitor wins) and appended
 // to the next frontier by its winner.
-static void visit(uint v, int level, global const uint *row,
-                  global const uint *col, global int *dist, global uint *next,
+static void visit(uint v, uint first, uint stride, int level,
+                  global const uint *row, global const uint *col,
+                  global int *dist, global uint *next,
                   volatile global uint *next_count) {
-  for (uint e = row[v]; e < row[v + 1]; e++) {
+  for (uint e = row[v] + first; e < row[v + 1]; e += stride) {
     uint u = col[e];
     if (dist[u] == UNSEEN &&
         atomic_cmpxchg((volatile global int *)&dist[u], UNSEEN, level + 1) ==
@@ -52,28 +54,16 @@ static bool light(uint v, global const uint *row, uint hdeg) {
   return row[v + 1] - row[v] <= hdeg;
 }
 
-// visit() of a heavy vertex v by its work-group, a work-item an edge.
-static void visit_heavy(uint v, int level, global const uint *row,
-                        global const uint *col, global int *dist,
-                        global uint *next, volatile global uint *next_count) {
-  for (uint e = row[v] + get_local_id(0); e < row[v + 1];
-       e += get_local_size(0)) {
-    uint u = col[e];
-    if (dist[u] == UNSEEN &&
-        atomic_cmpxchg((volatile global int *)&dist[u], UNSEEN, level + 1) ==
-            UNSEEN)
-      next[atomic_inc(next_count)] = u;
-  }
-}
-
-// The work-group's heavy vertices of level `level`'s frontier.
+// The work-group's heavy vertices of level `level`'s frontier, a
+// work-item an edge.
 static void visit_heavy_ones(int level, global const uint *row,
                              global const uint *col, global int *dist,
                              global uint *next, volatile global uint *next_count,
                              global const uint *heavy, uint nheavy) {
   for (uint h = get_group_id(0); h < nheavy; h += get_num_groups(0))
     if (dist[heavy[h]] == level)
-      visit_heavy(heavy[h], level, row, col, dist, next, next_count);
+      visit(heavy[h], get_local_id(0), get_local_size(0), level, row, col,
+            dist, next, next_count);
 }
 
 kernel void bfs(global const uint *row, global const uint *col,
@@ -101,7 +91,8 @@ kernel void bfs(global const uint *row, global const uint *col,
     for (uint i = get_global_id(0); i < count[level % 3];
          i += get_global_size(0))
       if (light(in[i], row, hdeg))
-        visit(in[i], level, row, col, dist, out, &count[(level + 1) % 3]);
+        visit(in[i], 0, 1, level, row, col, dist, out,
+              &count[(level + 1) % 3]);
     visit_heavy_ones(level, row, col, dist, out, &count[(level + 1) % 3], heavy,
                      nheavy);
     global_barrier();
@@ -136,7 +127,7 @@ kernel void bfs_level(global const uint *row, global const uint *col,
   if (i == 0)
     count[(level + 2) % 3] = 0;
   if (i < count[level % 3] && light(in[i], row, hdeg))
-    visit(in[i], level, row, col, dist, out, &count[(level + 1) % 3]);
+    visit(in[i], 0, 1, level, row, col, dist, out, &count[(level + 1) % 3]);
   visit_heavy_ones(level, row, col, dist, out, &count[(level + 1) % 3], heavy,
                    nheavy);
 }

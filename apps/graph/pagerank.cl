@@ -28,18 +28,32 @@ static void contribute(uint v, global const uint *row, global const float *rank,
   share[v] = deg ? rank[v] / (float)deg : 0.0f;
 }
 
-// Phase 2 for vertex v: its new rank from its neighbours' shares; raises
-// the flag if it moved by more than tol.
-static void gather(uint v, uint n, float tol, global const uint *row,
-                   global const uint *col, global const float *share,
-                   global float *rank, global uint *flag) {
+// The shares of v's neighbours along its edges first, first + stride, ...
+// (a work-item alone: 0, 1), added in that order.
+static float neighbour_sum(uint v, uint first, uint stride,
+                           global const uint *row, global const uint *col,
+                           global const float *share) {
   float sum = 0.0f;
-  for (uint e = row[v]; e < row[v + 1]; e++)
+  for (uint e = row[v] + first; e < row[v + 1]; e += stride)
     sum += share[col[e]];
+  return sum;
+}
+
+// Sets v's new rank from the sum of its neighbours' shares; raises the
+// flag if it moved by more than tol.
+static void set_rank(uint v, uint n, float tol, float sum, global float *rank,
+                     global uint *flag) {
   float r = (1.0f - DAMP) / (float)n + DAMP * sum;
   if (fabs(r - rank[v]) > tol)
     *flag = 1;
   rank[v] = r;
+}
+
+// Phase 2 for vertex v: its new rank from its neighbours' shares.
+static void gather(uint v, uint n, float tol, global const uint *row,
+                   global const uint *col, global const float *share,
+                   global float *rank, global uint *flag) {
+  set_rank(v, n, tol, neighbour_sum(v, 0, 1, row, col, share), rank, flag);
 }
 
 // Whether vertex v is walked by a work-item (its degree is at most hdeg).
@@ -58,9 +72,7 @@ static void gather_heavy(uint v, uint n, float tol, global const uint *row,
                          global float *rank, global uint *flag,
                          local float *part) {
   uint lid = get_local_id(0), size = get_local_size(0);
-  float sum = 0.0f;
-  for (uint e = row[v] + lid; e < row[v + 1]; e += size)
-    sum += share[col[e]];
+  float sum = neighbour_sum(v, lid, size, row, col, share);
   uint run = (size + 31) / 32;
   part[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -76,10 +88,7 @@ static void gather_heavy(uint v, uint n, float tol, global const uint *row,
     sum = 0.0f;
     for (uint i = 0; i < 32 && i < size; i++)
       sum += part[i];
-    float r = (1.0f - DAMP) / (float)n + DAMP * sum;
-    if (fabs(r - rank[v]) > tol)
-      *flag = 1;
-    rank[v] = r;
+    set_rank(v, n, tol, sum, rank, flag);
   }
   barrier(CLK_LOCAL_MEM_FENCE); /* every read of part before the next use */
 }

@@ -36,16 +36,17 @@ static void init_vertex(uint v, uint src, global uint *dist,
   stamp[v] = 0;
 }
 
-// Relaxes the edges out of v in round `round`: atomic_min lowers each
-// neighbour's distance, and a neighbour whose distance this call lowered
-// joins the next list unless an earlier relaxation of this round put it
-// there (stamp).
-static void relax_vertex(uint v, uint round, global const uint *row,
-                         global const uint *col, global const uint *wt,
-                         volatile global uint *dist, volatile global uint *stamp,
-                         global uint *next, volatile global uint *next_count) {
+// Relaxes the edges first, first + stride, ... out of v (a work-item alone:
+// 0, 1) in round `round`: atomic_min lowers each neighbour's distance, and
+// a neighbour whose distance this call lowered joins the next list unless
+// an earlier relaxation of this round put it there (stamp).
+static void relax_vertex(uint v, uint first, uint stride, uint round,
+                         global const uint *row, global const uint *col,
+                         global const uint *wt, volatile global uint *dist,
+                         volatile global uint *stamp, global uint *next,
+                         volatile global uint *next_count) {
   uint dv = dist[v];
-  for (uint e = row[v]; e < row[v + 1]; e++) {
+  for (uint e = row[v] + first; e < row[v + 1]; e += stride) {
     uint u = col[e], d = dv + wt[e];
     if (d < dist[u] && atomic_min(&dist[u], d) > d &&
         atomic_xchg(&stamp[u], round + 1) != round + 1)
@@ -67,16 +68,9 @@ static void relax_heavy_ones(uint r, uint src, global const uint *row,
                              global const uint *heavy, uint nheavy) {
   for (uint h = get_group_id(0); h < nheavy; h += get_num_groups(0)) {
     uint v = heavy[h];
-    if (r == 0 ? v != src : stamp[v] != r)
-      continue;
-    uint dv = dist[v];
-    for (uint e = row[v] + get_local_id(0); e < row[v + 1];
-         e += get_local_size(0)) {
-      uint u = col[e], d = dv + wt[e];
-      if (d < dist[u] && atomic_min(&dist[u], d) > d &&
-          atomic_xchg(&stamp[u], r + 1) != r + 1)
-        next[atomic_inc(next_count)] = u;
-    }
+    if (r == 0 ? v == src : stamp[v] == r)
+      relax_vertex(v, get_local_id(0), get_local_size(0), r, row, col, wt,
+                   dist, stamp, next, next_count);
   }
 }
 
@@ -92,7 +86,7 @@ static uint relax(uint r, global const uint *row, global const uint *col,
     count[(r + 2) % 3] = 0;
   for (uint i = get_global_id(0); i < count[r % 3]; i += get_global_size(0))
     if (light(in[i], row, hdeg))
-      relax_vertex(in[i], r, row, col, wt, dist, stamp, out,
+      relax_vertex(in[i], 0, 1, r, row, col, wt, dist, stamp, out,
                    &count[(r + 1) % 3]);
   relax_heavy_ones(r, src, row, col, wt, dist, stamp, out, &count[(r + 1) % 3],
                    heavy, nheavy);
@@ -147,7 +141,7 @@ kernel void sssp_round(global const uint *row, global const uint *col,
   if (i == 0)
     count[(r + 2) % 3] = 0;
   if (i < count[r % 3] && light(in[i], row, hdeg))
-    relax_vertex(in[i], r, row, col, wt, dist, stamp, out,
+    relax_vertex(in[i], 0, 1, r, row, col, wt, dist, stamp, out,
                  &count[(r + 1) % 3]);
   relax_heavy_ones(r, src, row, col, wt, dist, stamp, out, &count[(r + 1) % 3],
                    heavy, nheavy);
