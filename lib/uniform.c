@@ -1151,10 +1151,66 @@ static void note_access(ucheck *u, access_walk *w, unsigned n) {
   add_access(u, w, n, memory_use(u, n), n, 0);
 }
 
-/* Nonzero if statement n is a call of global_barrier() or of a function
- * that reaches one. */
+/* Nonzero if node kind k jumps: control may leave at it for elsewhere. */
+static int is_jump(enum CXCursorKind k) {
+  return k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt ||
+         k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
+         k == CXCursor_IndirectGotoStmt;
+}
+
+/* Nonzero if control may enter statement n elsewhere than at its start: a
+ * label in it, or a case or default of a switch around it. */
+static int entered_inside(const ucheck *u, unsigned n) {
+  for (unsigned c = n; c < u->nodes[n].end; c++) {
+    enum CXCursorKind k = u->nodes[c].kind;
+    if (k == CXCursor_LabelStmt)
+      return 1;
+    if (k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt) {
+      unsigned s = u->nodes[c].parent;
+      while (s != NO_NODE && u->nodes[s].kind != CXCursor_SwitchStmt)
+        s = u->nodes[s].parent;
+      if (s == NO_NODE || s < n)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* Nonzero if call node c, in statement n, runs on every run of n that
+ * gets as far: no node between them is under a condition (a branch, ?:,
+ * the right side of && or ||), in a loop's body or increment (a while's
+ * condition runs at least once), or in sizeof. */
+static int evaluated_with(const ucheck *u, unsigned c, unsigned n) {
+  for (unsigned p = c; p != n; p = u->nodes[p].parent) {
+    const node_info *in = &u->info[p];
+    unsigned up = u->nodes[p].parent;
+    if (u->nodes[p].kind == CXCursor_UnaryExpr || in->governed ||
+        (in->repeats &&
+         !(u->nodes[up].kind == CXCursor_WhileStmt && p == kid(u, up, 0))))
+      return 0;
+  }
+  return 1;
+}
+
+/* Nonzero if statement n passes a barrier whenever it runs to its end: it
+ * calls global_barrier() or a function that reaches one on every run. That
+ * is the statement itself, or a call in its expressions, in a
+ * declaration's initialiser, in the condition of an if, switch or while,
+ * in a for's initialiser, or in a block, before any jump and with no way
+ * in but its start. */
 static int is_barrier_stmt(const ucheck *u, unsigned n) {
-  return u->nodes[n].kind == CXCursor_CallExpr && u->info[n].barrier_call;
+  if (entered_inside(u, n))
+    return 0;
+  unsigned end = u->nodes[n].end;
+  for (unsigned c = n; c < end; c++) {
+    if (u->nodes[c].kind == CXCursor_CallExpr && u->info[c].barrier_call &&
+        evaluated_with(u, c, n))
+      return 1;
+    /* Past a jump only what it evaluates first (return's value) runs. */
+    if (is_jump(u->nodes[c].kind) && u->nodes[c].end < end)
+      end = u->nodes[c].end;
+  }
+  return 0;
 }
 
 /* Nonzero if the nodes [from, end of c) hold a continue of a loop that
