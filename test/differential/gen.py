@@ -15,7 +15,18 @@ seeds the tests and docs/pocl.md name as they were):
   - early exits every work-item takes alike: a `return` of the kernel on
     an argument, and of a void helper before its barrier;
   - work after the last barrier that only the first work-item does,
-    behind `&&`, `||` or an exit the others take.
+    behind `&&`, `||` or an exit the others take;
+  - work-group code with no global barrier in it (group_count): counts
+    made a work-group a chunk, in a loop over the chunks that each group
+    strides by the number of groups, summed through local memory with
+    barrier() (a tree whose loop holds the barriers, or every work-item
+    reading every slot), and added to the count by the first work-item
+    alone; the chunk loop and the sum may be helpers or the caller's own
+    code, and a helper may return early before its barriers (a test every
+    work-item of the group reads alike) or inside the chunk loop. This is
+    the shape PoCL runs wrong where the tool's anchors do not reach it
+    (docs/pocl.md, section 8). About a third of the seeds from
+    GROUP_SEEDS (5000) on draw it, from a stream of their own.
 
 Every kernel has the signature
     kernel void k(global int *a, global int *b, global int *f, int n, int k)
@@ -28,6 +39,11 @@ usage: gen.py [--classic] SEED   (prints the kernel, then the header if
 import os
 import random
 import sys
+
+# Seeds from here on may draw work-group code (group_count); the lower
+# ones stay the kernels that the tests, docs/pocl.md and truth-nvidia.txt
+# name.
+GROUP_SEEDS = 5000
 
 # Local shapes: the first of each dimensionality is its plain one.
 SHAPES = {1: [(8,), (16,), (32,), (64,)],
@@ -86,6 +102,12 @@ class Kernel:
         # The extensions draw from a stream of their own, so that the
         # classic stream, and with it every classic choice, stays as it was.
         self.x = None if classic else random.Random(seed * 7919 + 13)
+        # Work-group code (group_count) in about a third of the kernels
+        # from GROUP_SEEDS on, from a stream of its own: every other kernel
+        # is the one its seed always drew.
+        self.g = (random.Random(seed * 104729 + 7)
+                  if not classic and seed >= GROUP_SEEDS else None)
+        self.grouped = self.g is not None and self.g.random() < 0.6
         self.helpers = []
         self.header = []
         self.count = 0
@@ -97,15 +119,18 @@ class Kernel:
 
     # The linear ids and sizes of the work-item and its group, in any
     # dimensionality.
-    def linear(self, kind):
-        """(get_KIND_id(0) + get_KIND_size(0) * (get_KIND_id(1) + ...))."""
+    def linear(self, kind, size=None):
+        """(get_KIND_id(0) + get_KIND_size(0) * (get_KIND_id(1) + ...)),
+        or with size another size query (get_num_groups)."""
+        size = size or f"get_{kind}_size"
+
         def part(d):
             if d == self.dims - 1:
                 return f"get_{kind}_id({d})"
             rest = part(d + 1)
             if d + 1 < self.dims - 1:
                 rest = f"({rest})"
-            return f"get_{kind}_id({d}) + get_{kind}_size({d}) * {rest}"
+            return f"get_{kind}_id({d}) + {size}({d}) * {rest}"
         return part(0) if self.dims == 1 else f"({part(0)})"
 
     def gid(self):
@@ -119,6 +144,12 @@ class Kernel:
 
     def lsize(self):
         return " * ".join(f"get_local_size({d})" for d in range(self.dims))
+
+    def group(self):
+        return self.linear("group", "get_num_groups")
+
+    def groups(self):
+        return " * ".join(f"get_num_groups({d})" for d in range(self.dims))
 
     def chance(self, p):
         """An extension's coin: never in a classic kernel."""
@@ -149,6 +180,11 @@ class Kernel:
         same value in every work-item: atomics on global memory, or a
         work-group reduction in local memory first."""
         first = f"{self.gid()} == 0"
+        if self.grouped and self.g.random() < 0.7:
+            # Once a kernel: PoCL's build of a kernel with several takes
+            # minutes (the input's too).
+            self.grouped = False
+            return self.group_count(cond)
         if self.r.random() < 0.5:
             lid = self.lid()
             return [f"lb[{lid}] = 0;",
@@ -162,6 +198,105 @@ class Kernel:
         return [self.over_items(f"if ({cond}) atomic_add(&f[*e % 3], 1);"),
                 f"if ({first}) f[(*e + 1) % 3] = 0;",
                 "global_barrier();", "int v = f[*e % 3]; (*e)++;"]
+
+    def group_sum(self):
+        """A helper that returns the sum of x over the work-group, the same
+        in every work-item, through lb and barrier() only; its name."""
+        g = self.g
+        self.count += 1
+        name = f"s{self.count}"
+        lid, ls = self.lid(), self.lsize()
+        body = [f"int l = {lid}, m = {ls};", "lb[l] = x;",
+                "barrier(CLK_LOCAL_MEM_FENCE);"]
+        if g.random() < 0.5:
+            # A tree: the barriers are inside the loop.
+            body += ["for (int w = 1; w < m; w *= 2) {",
+                     "  int y = (l % (2 * w) == 0 && l + w < m) ? lb[l + w] : 0;",
+                     "  barrier(CLK_LOCAL_MEM_FENCE);", "  lb[l] += y;",
+                     "  barrier(CLK_LOCAL_MEM_FENCE);", "}", "int t = lb[0];"]
+        else:
+            body += ["int t = 0;", "for (int j = 0; j < m; j++) t += lb[j];"]
+        body += ["barrier(CLK_LOCAL_MEM_FENCE);", "return t;"]
+        static = "static " if g.random() < 0.6 else ""
+        self.define(f"{static}int {name}(int x, local int *lb) {{\n  "
+                    + "\n  ".join(body) + "\n}\n")
+        return name
+
+    def group_chunk(self, cond, slot):
+        """Statements for chunk c (the work-group's elements c * size to
+        c * size + size - 1) that add how many satisfy cond to f[*e % 3],
+        the sum made with barrier() and added by the first work-item to
+        f[slot]."""
+        g = self.g
+        lid, ls = self.lid(), self.lsize()
+        out = []
+        if g.random() < 0.4:
+            # An exit every work-item of the group takes alike: they all
+            # read the same element. It leaves the chunk uncounted, in any
+            # number of groups.
+            out.append(f"if ((a[(c * {g.randint(3, 11)}) % n] & 3) == "
+                       f"{g.randint(0, 3)}) return;")
+        x = f"(c * ({ls}) + {lid} < n && ({cond.replace('a[i]', 'a[c * (' + ls + ') + ' + lid + ']')})) ? 1 : 0"
+        if g.random() < 0.6:
+            out.append(f"int s = {self.group_sum()}({x}, lb);")
+        else:
+            out += [f"lb[{lid}] = {x};", "barrier(CLK_LOCAL_MEM_FENCE);",
+                    "int s = 0;",
+                    f"for (int j = 0; j < {ls}; j++) s += lb[j];",
+                    "barrier(CLK_LOCAL_MEM_FENCE);"]
+        out.append(g.choice([
+            f"if ({lid} == 0) atomic_add(&f[{slot}], s);",
+            f"if ({lid} == 0 && s > 0) atomic_add(&f[{slot}], s);",
+            f"if ({lid} != 0) return; atomic_add(&f[{slot}], s);"]))
+        return out
+
+    def group_count(self, cond):
+        """count_where's statements with the count made a work-group a
+        chunk (work-group code only, no global barrier, before the one that
+        publishes the count): a loop over the chunks, each group taking
+        every number-of-groups'th; the chunk's code and the loop may be
+        helpers of their own."""
+        g = self.g
+        # No k: converge()'s helpers, which count too, do not take it. The
+        # slot goes by value: the uniformity check holds a pointer that a
+        # call under a group-dependent loop receives as written there.
+        params = ("global int *a, global int *f, local int *lb, int n, "
+                  "int slot")
+        chunk = self.group_chunk(cond, "slot")
+        if g.random() < 0.7:
+            self.count += 1
+            name = f"g{self.count}"
+            static = "static " if g.random() < 0.6 else ""
+            self.define(f"{static}void {name}({params}, int c) {{\n  "
+                        + "\n  ".join(chunk) + "\n}\n")
+            chunk = [f"{name}(a, f, lb, n, slot, c);"]
+        else:
+            # The caller's own code: a return would leave it. The group's
+            # exit becomes a skip; the first work-item's exit becomes its
+            # if (a continue that only some work-items of a group take,
+            # with barriers in the loop, is legal, but PoCL takes minutes
+            # over the input itself).
+            lid = self.lid()
+            chunk = [line.replace(f"if ({lid} != 0) return; ",
+                                  f"if ({lid} == 0) ")
+                     .replace("return;", "continue;") for line in chunk]
+        stop = ""
+        if g.random() < 0.3:
+            # A return inside the loop that leaves out the same chunks in
+            # any number of groups: c only grows.
+            stop = f"if (c >= n / {g.randint(16, 64)}) return; "
+        loop = (f"for (int c = {self.group()}; c * ({self.lsize()}) < n; "
+                f"c += {self.groups()}) {{ {stop}{' '.join(chunk)} }}")
+        first = f"{self.gid()} == 0"
+        tail = [f"if ({first}) f[(*e + 1) % 3] = 0;",
+                "global_barrier();", "int v = f[*e % 3]; (*e)++;"]
+        if stop or g.random() < 0.6:
+            self.count += 1
+            name = f"w{self.count}"
+            static = "static " if g.random() < 0.6 else ""
+            self.define(f"{static}void {name}({params}) {{\n  {loop}\n}}\n")
+            return [f"{name}(a, f, lb, n, *e % 3);"] + tail
+        return [loop.replace("slot", "*e % 3")] + tail
 
     def params(self, with_k=True):
         k = " int k," if with_k else ""
