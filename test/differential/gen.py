@@ -15,7 +15,9 @@ seeds the tests and docs/pocl.md name as they were):
   - early exits every work-item takes alike: a `return` of the kernel on
     an argument, and of a void helper before its barrier;
   - work after the last barrier that only the first work-item does,
-    behind `&&`, `||` or an exit the others take;
+    behind `&&`, `||` or an exit the others take (from GROUP_SEEDS on
+    after a barrier of its own: below, the last count's read of a slot
+    in another work-item can race with the tail's write of it);
   - work-group code with no global barrier in it (group_count): counts
     made a work-group a chunk, in a loop over the chunks that each group
     strides by the number of groups, summed through local memory with
@@ -290,13 +292,18 @@ class Kernel:
         first = f"{self.gid()} == 0"
         tail = [f"if ({first}) f[(*e + 1) % 3] = 0;",
                 "global_barrier();", "int v = f[*e % 3]; (*e)++;"]
+        # A chunk holds other work-items' elements (and other groups'
+        # where the ids are 2- or 3-D), which the statements before may
+        # have just changed (converge() changes a and counts at once): a
+        # barrier first.
         if stop or g.random() < 0.6:
             self.count += 1
             name = f"w{self.count}"
             static = "static " if g.random() < 0.6 else ""
             self.define(f"{static}void {name}({params}) {{\n  {loop}\n}}\n")
-            return [f"{name}(a, f, lb, n, *e % 3);"] + tail
-        return [loop.replace("slot", "*e % 3")] + tail
+            return (["global_barrier();", f"{name}(a, f, lb, n, *e % 3);"]
+                    + tail)
+        return ["global_barrier();", loop.replace("slot", "*e % 3")] + tail
 
     def params(self, with_k=True):
         k = " int k," if with_k else ""
@@ -409,6 +416,12 @@ class Kernel:
             if self.chance(0.2):
                 body.append(f"if (k == {self.x.randint(0, 4)}) return;")
         if self.chance(0.4):
+            if self.g is not None:
+                # The last statement may be a count's read of f[0..2], in
+                # another work-item, that the tail's write races with; a
+                # barrier first (seeds below GROUP_SEEDS keep their text:
+                # their recorded truths depend on it).
+                body.append("global_barrier();")
             body.append(self.tail())
         if self.helpers and self.chance(0.35):
             # Helpers are defined callees first: a prefix calls no other.
