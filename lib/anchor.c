@@ -34,7 +34,11 @@
  *   - after every if, switch and loop statement that holds a return or a
  *     goto, or a break or continue of a loop that reaches a barrier: where
  *     the climb from a barrier after it ends, at the top of the way on;
- * and the entry writes one after discovery's exit. Every place the climb
+ * and the entry writes one after discovery's exit. In a function that
+ * returns nothing, a return after the last barrier becomes an if, so that
+ * its way meets the others at the anchor at the body's end and not at
+ * the exit that an earlier return reaches (returns_to_branches()). Every
+ * place the climb
  * can end then starts with an anchor, and every barrier is followed by
  * one: no block holds a barrier and nothing else, so every barrier PoCL
  * adds is one that every work-item reaches.
@@ -45,6 +49,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,17 +229,96 @@ static void end_of_body(walk *w, unsigned root) {
   anchor_ends(w, body, 0);
 }
 
+/* The branch of if node n if it is only 'return;' (in braces or not) and
+ * the if has no else; else GSR_NO_NODE. */
+static unsigned bare_return_branch(const gsri_ctx *ctx, unsigned n) {
+  const gsri_node *nodes = ctx->nodes;
+  if (nodes[n].kind != CXCursor_IfStmt || nodes[n].n_kids != 2)
+    return GSR_NO_NODE;
+  unsigned branch = ctx->kids[nodes[n].kids + 1], r = branch;
+  if (nodes[r].kind == CXCursor_CompoundStmt && nodes[r].n_kids == 1)
+    r = ctx->kids[nodes[r].kids];
+  return nodes[r].kind == CXCursor_ReturnStmt && nodes[r].n_kids == 0
+             ? branch
+             : GSR_NO_NODE;
+}
+
+/* A return after a function's last barrier that only some work-items
+ * take jumps to the function's exit, which a return before the barriers
+ * (one the whole group takes) also reaches; PoCL takes a branch to that
+ * block as one the whole group takes, and runs what follows it in every
+ * work-item (docs/pocl.md, section 8). So, in a function that returns
+ * nothing, an 'if (c) return;' among the body's statements with no barrier
+ * in it or after it becomes 'if (c) {} else { ... }' around the rest of
+ * the body: the ways meet after it, at the anchor at the body's end (or
+ * before a final return). Nothing changes where no statement follows or
+ * the function has a label to jump to. */
+static void returns_to_branches(walk *w, unsigned root, unsigned body) {
+  gsri_ctx *ctx = w->ctx;
+  const gsri_node *nodes = ctx->nodes;
+  CXType result = clang_getResultType(clang_getCursorType(nodes[root].c));
+  if (result.kind != CXType_Void)
+    return;
+  for (unsigned n = root; n < nodes[root].end; n++)
+    if (nodes[n].kind == CXCursor_LabelStmt)
+      return;
+  const gsri_node *b = &nodes[body];
+  const unsigned *kids = ctx->kids + b->kids;
+  if (b->n_kids < 2)
+    return;
+  unsigned last = kids[b->n_kids - 1];
+  size_t body_start, body_end, last_start, last_end;
+  if (!anchorable(w, body, &body_start, &body_end) ||
+      !anchorable(w, last, &last_start, &last_end))
+    return;
+  /* From the last statement back: a statement that reaches a barrier
+   * ends the part after every barrier. */
+  char closing[64] = "";
+  size_t braces = 0;
+  for (size_t i = b->n_kids - 1;
+       i-- > 0 && !w->reach[kids[i + 1]] && braces < sizeof closing / 2 - 2;) {
+    unsigned branch = bare_return_branch(ctx, kids[i]);
+    size_t start, end;
+    if (branch == GSR_NO_NODE || w->reach[kids[i]] ||
+        !anchorable(w, branch, &start, &end))
+      continue;
+    gsri_add_edit(ctx, start, end - start, "{} else {");
+    closing[2 * braces] = '}';
+    closing[2 * braces + 1] = ' ';
+    closing[2 * ++braces] = '\0';
+  }
+  if (!braces)
+    return;
+  /* One insert for every brace (inserts alike at one place are one), and
+   * before the anchor that end_of_body() writes there. */
+  if (nodes[last].kind == CXCursor_ReturnStmt &&
+      bare_return_branch(ctx, last) == GSR_NO_NODE) {
+    gsri_insert_before_top(ctx, last_start, last_end, closing);
+  } else {
+    if (!isspace((unsigned char)ctx->src[body_end - 2])) {
+      memmove(closing + 1, closing, 2 * braces + 1);
+      closing[0] = ' ';
+    }
+    gsri_insert_before_end(ctx, body_start + 1, body_end - 1, closing);
+  }
+}
+
 /* Plans the anchors of one function, whose nodes are [root, end). */
 static void plan_function(walk *w, unsigned root) {
   gsri_ctx *ctx = w->ctx;
   const gsri_node *nodes = ctx->nodes;
-  end_of_body(w, root);
   /* A node reaches a barrier if one of its descendants is a site that
    * does; children follow their parent in preorder, so a backward sweep
    * sees every child before its parent. */
   for (unsigned n = nodes[root].end; n-- > root + 1;)
     if (w->reach[n] && nodes[n].parent != GSR_NO_NODE)
       w->reach[nodes[n].parent] = 1;
+  for (unsigned k = 0; k < nodes[root].n_kids; k++) {
+    unsigned kid = ctx->kids[nodes[root].kids + k];
+    if (nodes[kid].kind == CXCursor_CompoundStmt)
+      returns_to_branches(w, root, kid);
+  }
+  end_of_body(w, root);
   for (unsigned n = root; n < nodes[root].end; n++) {
     const gsri_node *node = &nodes[n];
     const unsigned *kids = ctx->kids + node->kids;

@@ -580,6 +580,12 @@ void gsri_insert_at_top(gsri_ctx *ctx, size_t start, size_t end,
                         const char *text);
 void gsri_insert_at_end(gsri_ctx *ctx, size_t start, size_t end,
                         const char *text);
+/* The same, before what gsri_insert_at_top and gsri_insert_at_end put
+ * there. */
+void gsri_insert_before_top(gsri_ctx *ctx, size_t start, size_t end,
+                            const char *text);
+void gsri_insert_before_end(gsri_ctx *ctx, size_t start, size_t end,
+                            const char *text);
 void gsri_wrap(gsri_ctx *ctx, size_t start, size_t end);
 /* A flag per node, set on the calls that reach a barrier (the call sites
  * of global_barrier() and of functions that reach it); NULL (after

@@ -75,6 +75,16 @@ void gsri_insert_at_end(gsri_ctx *ctx, size_t start, size_t end,
   gsri_add_insert(ctx, end, text, -NEST - 2 * (long long)start - 1);
 }
 
+void gsri_insert_before_top(gsri_ctx *ctx, size_t start, size_t end,
+                            const char *text) {
+  gsri_add_insert(ctx, start, text, NEST - 2 * (long long)end);
+}
+
+void gsri_insert_before_end(gsri_ctx *ctx, size_t start, size_t end,
+                            const char *text) {
+  gsri_add_insert(ctx, end, text, -NEST - 2 * (long long)start - 2);
+}
+
 void gsri_wrap(gsri_ctx *ctx, size_t start, size_t end) {
   gsri_add_insert(ctx, start, "{ ", NEST - 2 * (long long)end);
   gsri_add_insert(ctx, end, " }", -NEST - 2 * (long long)start);

@@ -52,6 +52,29 @@ kernel void plain(global uint *out, global const uint *skip, uint n,
     add_all(out, skip, n, part);
 }
 
+// The same, with the first work-item's add behind a return that the others
+// take: PoCL took that return as one the whole group takes, since the first
+// return's way, before the barriers, reaches the same exit (docs/pocl.md,
+// section 8). It becomes an if whose else holds the rest of the body.
+static void add_by_return(uint v, global uint *out, global const uint *skip,
+                          local uint *part) {
+  if (skip[v])
+    return;
+  uint s = group_sum(v + (uint)get_local_id(0), part);
+  if (get_local_id(0) != 0)
+    return;
+  out[v] += s;
+}
+
+kernel void rounds_by_return(global uint *out, global const uint *skip,
+                             uint n, uint rounds, local uint *part) {
+  for (uint r = 0; r < rounds; r++) {
+    for (uint v = get_group_id(0); v < n; v += get_num_groups(0))
+      add_by_return(v, out, skip, part);
+    global_barrier();
+  }
+}
+
 // CHECK: static uint group_sum(uint x, local uint *part) {
 // CHECK-NEXT:   part[get_local_id(0)] = x;
 // CHECK-NEXT:   barrier(CLK_LOCAL_MEM_FENCE); gsync_anchor_here();
@@ -82,3 +105,12 @@ kernel void plain(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:   for (uint k = 0; k < 2; k++)
 // CHECK-NEXT:     add_all(out, skip, n, part, 0);
 // CHECK-NEXT: }
+// CHECK:      static void add_by_return(uint v, global uint *out, global const uint *skip,
+// CHECK-NEXT:                           local uint *part) {
+// CHECK-NEXT:   if (skip[v])
+// CHECK-NEXT:     return; gsync_anchor_here();
+// CHECK-NEXT:   uint s = group_sum(v + (uint)get_local_id(0), part);
+// CHECK-NEXT:   if (get_local_id(0) != 0)
+// CHECK-NEXT:     {} else { gsync_anchor_here();
+// CHECK-NEXT:   out[v] += s;
+// CHECK-NEXT: } gsync_anchor_here(); }
