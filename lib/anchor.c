@@ -271,36 +271,34 @@ static void returns_to_branches(walk *w, unsigned root, unsigned body) {
   if (!anchorable(w, body, &body_start, &body_end) ||
       !anchorable(w, last, &last_start, &last_end))
     return;
+  /* A final return takes the braces before it; else they go before the
+   * body's '}', apart from a statement that ends right there. */
+  int at_return = nodes[last].kind == CXCursor_ReturnStmt;
+  gsri_buf closing = {0};
+  if (!at_return && !isspace((unsigned char)ctx->src[body_end - 2]))
+    gsri_buf_puts(&closing, " ");
+  size_t lead = closing.len;
   /* From the last statement back: a statement that reaches a barrier
    * ends the part after every barrier. */
-  char closing[64] = "";
-  size_t braces = 0;
-  for (size_t i = b->n_kids - 1;
-       i-- > 0 && !w->reach[kids[i + 1]] && braces < sizeof closing / 2 - 2;) {
+  for (size_t i = b->n_kids - 1; i-- > 0 && !w->reach[kids[i + 1]];) {
     unsigned branch = bare_return_branch(ctx, kids[i]);
     size_t start, end;
     if (branch == GSR_NO_NODE || w->reach[kids[i]] ||
         !anchorable(w, branch, &start, &end))
       continue;
     gsri_add_edit(ctx, start, end - start, "{} else {");
-    closing[2 * braces] = '}';
-    closing[2 * braces + 1] = ' ';
-    closing[2 * ++braces] = '\0';
+    gsri_buf_puts(&closing, "} ");
   }
-  if (!braces)
-    return;
   /* One insert for every brace (inserts alike at one place are one), and
    * before the anchor that end_of_body() writes there. */
-  if (nodes[last].kind == CXCursor_ReturnStmt &&
-      bare_return_branch(ctx, last) == GSR_NO_NODE) {
-    gsri_insert_before_top(ctx, last_start, last_end, closing);
-  } else {
-    if (!isspace((unsigned char)ctx->src[body_end - 2])) {
-      memmove(closing + 1, closing, 2 * braces + 1);
-      closing[0] = ' ';
-    }
-    gsri_insert_before_end(ctx, body_start + 1, body_end - 1, closing);
+  if (closing.len > lead) {
+    const char *text = gsri_buf_text(ctx, &closing);
+    if (at_return)
+      gsri_insert_before_top(ctx, last_start, last_end, text);
+    else
+      gsri_insert_before_end(ctx, body_start + 1, body_end - 1, text);
   }
+  gsri_buf_free(&closing);
 }
 
 /* Plans the anchors of one function, whose nodes are [root, end). */

@@ -1153,8 +1153,7 @@ static void note_access(ucheck *u, access_walk *w, unsigned n) {
 
 /* Nonzero if node kind k jumps: control may leave at it for elsewhere. */
 static int is_jump(enum CXCursorKind k) {
-  return k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt ||
-         k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
+  return exit_word(k) || k == CXCursor_GotoStmt ||
          k == CXCursor_IndirectGotoStmt;
 }
 
