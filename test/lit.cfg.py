@@ -48,6 +48,7 @@
 #               test/utils/char-device)
 #   %pytest     pytest on Debian's python3, with the gsync package of this
 #               build tree (build/python) and its tools, under a timeout
+#   %pkg-python  that python3, with that package and those tools
 #   %libgsync-preload  what a python3 that loads this build's libgsync.so
 #               needs in LD_PRELOAD, quoted: in a sanitizer build, the
 #               sanitizer's runtime; '' otherwise
@@ -184,15 +185,18 @@ with open(os.path.join(config.build_root, "python", "gsync",
         ("%with-libgsync", "env GSYNC_LIBRARY=" + f.read().strip()))
 # The gsync Python package's tests run on the python3 CMake found (Debian's,
 # where python3-pyopencl is), not necessarily the one running lit.
+gsync_python = " ".join([
+    "env PYTHONDONTWRITEBYTECODE=1",
+    "LD_PRELOAD=" + python_preload,
+    "PYTHONPATH=" + os.path.join(config.build_root, "python"),
+    "GSYNC_REWRITE=" + config.gsync_tool,
+    "GSYNC_RUN=" + config.gsync_run,
+    "ASAN_OPTIONS=detect_leaks=0",
+    config.python3])
 config.substitutions.append(
-    ("%pytest", " ".join([
-        "timeout -k 5 300 env PYTHONDONTWRITEBYTECODE=1",
-        "LD_PRELOAD=" + python_preload,
-        "PYTHONPATH=" + os.path.join(config.build_root, "python"),
-        "GSYNC_REWRITE=" + config.gsync_tool,
-        "GSYNC_RUN=" + config.gsync_run,
-        "ASAN_OPTIONS=detect_leaks=0",
-        config.python3, "-m pytest -q -p no:cacheprovider"])))
+    ("%pytest", "timeout -k 5 300 " + gsync_python
+     + " -m pytest -q -p no:cacheprovider"))
+config.substitutions.append(("%pkg-python", gsync_python))
 if subprocess.run([config.python3, "-c", "import pyopencl, numpy, pytest"],
                   stdout=subprocess.DEVNULL,
                   stderr=subprocess.DEVNULL).returncode == 0:

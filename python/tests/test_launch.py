@@ -204,7 +204,8 @@ def test_group_barrier_helper_in_a_loop(context, queue, rewritten, options):
     got = np.empty(n, np.uint32)
     # rounds_by_return: the first work-item's add behind a return the
     # others take, which PoCL ran in every work-item before the tool made
-    # it an if (16 times the sums in a 4x4 group).
+    # the return a goto to the anchored end (16 times the sums in a 4x4
+    # group; test/pocl/late-jumps.test has every shape of it).
     for kernel in (built.rounds, built.rounds_by_return):
         cl.enqueue_fill_buffer(queue, out, np.uint32(0), 0, 4 * n)
         k = prog.kernel(queue, kernel, max_groups=3)

@@ -55,7 +55,8 @@ kernel void plain(global uint *out, global const uint *skip, uint n,
 // The same, with the first work-item's add behind a return that the others
 // take: PoCL took that return as one the whole group takes, since the first
 // return's way, before the barriers, reaches the same exit (docs/pocl.md,
-// section 8). It becomes an if whose else holds the rest of the body.
+// section 8). It becomes a goto to a label before the anchor at the body's
+// end, where the ways after the barriers meet (test/pocl/late-jumps.test).
 static void add_by_return(uint v, global uint *out, global const uint *skip,
                           local uint *part) {
   if (skip[v])
@@ -111,6 +112,6 @@ kernel void rounds_by_return(global uint *out, global const uint *skip,
 // CHECK-NEXT:     return; gsync_anchor_here();
 // CHECK-NEXT:   uint s = group_sum(v + (uint)get_local_id(0), part);
 // CHECK-NEXT:   if (get_local_id(0) != 0)
-// CHECK-NEXT:     {} else { gsync_anchor_here();
+// CHECK-NEXT:     goto gsync_return; gsync_anchor_here();
 // CHECK-NEXT:   out[v] += s;
-// CHECK-NEXT: } gsync_anchor_here(); }
+// CHECK-NEXT: gsync_return: gsync_anchor_here(); }
