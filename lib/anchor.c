@@ -326,6 +326,45 @@ static unsigned meeting_block(walk *w, unsigned j, unsigned top, int *after) {
   return GSR_NO_NODE;
 }
 
+/* Notes late jump node j, of kind, that late_jumps() leaves as it is,
+ * and why: a warning. */
+static void unrouted(walk *w, unsigned j, const char *kind, const char *why) {
+  if (w->unrouted++ == 0) {
+    clang_getExpansionLocation(clang_getCursorLocation(w->ctx->nodes[j].c),
+                               NULL, &w->unrouted_line, &w->unrouted_col, NULL);
+    w->unrouted_kind = kind;
+    w->unrouted_why = why;
+  }
+}
+
+/* The label goto node g goes to (a null cursor if none). */
+static CXCursor goto_target(const gsri_ctx *ctx, unsigned g) {
+  const gsri_node *node = &ctx->nodes[g];
+  for (unsigned k = 0; k < node->n_kids; k++) {
+    const gsri_node *kid = &ctx->nodes[ctx->kids[node->kids + k]];
+    if (kid->kind == CXCursor_LabelRef)
+      return clang_getCursorReferenced(kid->c);
+  }
+  return clang_getNullCursor();
+}
+
+/* Nonzero if a goto in body node body other than g, and not late (no
+ * meeting block), goes to g's label. */
+static int early_goto_alike(walk *w, unsigned body, unsigned g) {
+  const gsri_ctx *ctx = w->ctx;
+  CXCursor label = goto_target(ctx, g);
+  if (clang_Cursor_isNull(label))
+    return 0;
+  for (unsigned k = body; k < ctx->nodes[body].end; k++) {
+    int after;
+    if (k != g && ctx->nodes[k].kind == CXCursor_GotoStmt &&
+        clang_equalCursors(goto_target(ctx, k), label) &&
+        meeting_block(w, k, body, &after) == GSR_NO_NODE)
+      return 1;
+  }
+  return 0;
+}
+
 /* Nonzero if the anchors of plan_function() end block node b: a branch of
  * an if, a loop's body, a case's statements (b reaches a barrier). */
 static int ends_anchored(walk *w, unsigned b) {
@@ -403,7 +442,8 @@ static int seen_meet(const gsri_ctx *ctx, const late *jumps, size_t n,
  *     gsync_returned, and that code is put in 'if (!gsync_returned)';
  *   - a function's final return is one of them once another is.
  * Where other ways come in after a late jump (a label, a switch's cases),
- * or code follows a late continue's block, nothing changes: a warning.
+ * or code follows a late continue's block, nothing changes: a warning; so
+ * for a late goto to a label that a goto before the barriers goes to.
  * Sets *end_written where the labels end the function's body. */
 static void late_jumps(walk *w, unsigned root, unsigned body,
                        int *end_written) {
@@ -425,6 +465,16 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
   int skip = 0;
   for (unsigned j = body; j < nodes[body].end; j++) {
     int ret = nodes[j].kind == CXCursor_ReturnStmt;
+    if (nodes[j].kind == CXCursor_GotoStmt) {
+      /* A goto goes where it says: where a goto before the barriers goes
+       * too, the ways cannot meet first. */
+      int after;
+      if (meeting_block(w, j, body, &after) != GSR_NO_NODE &&
+          early_goto_alike(w, body, j))
+        unrouted(w, j, "goto",
+                 "a goto taken before the barriers goes to the same label");
+      continue;
+    }
     if (!ret && nodes[j].kind != CXCursor_ContinueStmt)
       continue;
     unsigned top = body;
@@ -443,15 +493,10 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
       continue;
     size_t start, end, meet_start, meet_end;
     if (after > MEET_CODE || (!ret && after == MEET_CODE)) {
-      if (w->unrouted++ == 0) {
-        clang_getExpansionLocation(clang_getCursorLocation(nodes[j].c), NULL,
-                                   &w->unrouted_line, &w->unrouted_col, NULL);
-        w->unrouted_kind = ret ? "return" : "continue";
-        w->unrouted_why = after == MEET_LABEL    ? "a label or case follows it"
-                          : after == MEET_SWITCH ? "it leaves a switch's case"
-                                                 : "code follows the branch "
-                                                   "it leaves";
-      }
+      unrouted(w, j, ret ? "return" : "continue",
+               after == MEET_LABEL    ? "a label or case follows it"
+               : after == MEET_SWITCH ? "it leaves a switch's case"
+                                      : "code follows the branch it leaves");
       continue;
     }
     if (!anchorable(w, j, &start, &end) ||
@@ -595,8 +640,9 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
   if (at_body || (returns && value)) {
     *end_written = 1;
     int space = isspace((unsigned char)ctx->src[body_end - 2]) != 0;
+    const char *label = " gsync_return";
     empty(&text);
-    gsri_buf_printf(&text, "%s: %s%s", " gsync_return" + space, w->lead,
+    gsri_buf_printf(&text, "%s: %s%s", label + space, w->lead,
                     value ? "return gsync_ret; " : "");
     gsri_insert_before_end(ctx, body_start + 1, body_end - 1,
                            gsri_buf_text(ctx, &text));

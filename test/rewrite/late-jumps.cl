@@ -81,6 +81,20 @@ static uint in_switch(uint v, local uint *part) {
   return 0;
 }
 
+// A late goto to the label that a goto before the barriers goes to: the
+// goto goes where it says, and the tool warns.
+static void goto_both(uint v, global uint *out, global const uint *skip,
+                      local uint *part) {
+  if (skip[v])
+    goto done;
+  uint s = group_sum(v, part);
+  if (get_local_id(0) != 0)
+    goto done;
+  out[v] += s;
+done:
+  ;
+}
+
 // A late continue, and a late return in the kernel, whose discovery exit
 // is the way past every barrier.
 kernel void k(global uint *out, global const uint *skip, uint n,
@@ -91,6 +105,7 @@ kernel void k(global uint *out, global const uint *skip, uint n,
     in_branch(v, out, skip, part);
     after_label(v, out, skip, part);
     out[v + 300] += in_switch(v, part);
+    goto_both(v, out, skip, part);
     uint s = leader_sum(v, out, skip, part);
     if (get_local_id(0) != 0)
       continue;
@@ -147,6 +162,17 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:   } gsync_anchor_here();
 // CHECK-NEXT:   gsync_anchor_here(); return 0;
 // CHECK-NEXT: }
+// CHECK:      static void goto_both(uint v, global uint *out, global const uint *skip,
+// CHECK-NEXT:                       local uint *part) {
+// CHECK-NEXT:   if (skip[v])
+// CHECK-NEXT:     goto done; gsync_anchor_here();
+// CHECK-NEXT:   uint s = group_sum(v, part);
+// CHECK-NEXT:   if (get_local_id(0) != 0)
+// CHECK-NEXT:     goto done; gsync_anchor_here();
+// CHECK-NEXT:   out[v] += s;
+// CHECK-NEXT: gsync_anchor_here(); done:
+// CHECK-NEXT:   ;
+// CHECK-NEXT: }
 // CHECK:      kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:               local uint *part, global uint *gsync_state) { local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) || !gsync_ctx_grid(gsync_ctx, gsync_shared)) return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   for (uint v = gsync_get_group_id(gsync_ctx, 0); v < n; v += gsync_get_num_groups(gsync_ctx, 0)) { gsync_anchor(gsync_ctx);
@@ -155,6 +181,7 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:     in_branch(v, out, skip, part);
 // CHECK-NEXT:     after_label(v, out, skip, part);
 // CHECK-NEXT:     out[v + 300] += in_switch(v, part);
+// CHECK-NEXT:     goto_both(v, out, skip, part);
 // CHECK-NEXT:     uint s = leader_sum(v, out, skip, part);
 // CHECK-NEXT:     if (get_local_id(0) != 0)
 // CHECK-NEXT:       goto gsync_continue; gsync_anchor(gsync_ctx);
@@ -167,3 +194,4 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT: gsync_return: gsync_anchor(gsync_ctx); }
 // WARN: {{.*}}late-jumps.cl:64:5: warning: 'after_label' leaves after its last barrier by a return whose ways cannot meet before others come in: a label or case follows it (1 place); PoCL can run the code after it in every work-item (docs/pocl.md, section 8)
 // WARN: {{.*}}late-jumps.cl:76:7: warning: 'in_switch' leaves after its last barrier by a return whose ways cannot meet before others come in: it leaves a switch's case (1 place); PoCL can run the code after it in every work-item (docs/pocl.md, section 8)
+// WARN: {{.*}}late-jumps.cl:92:5: warning: 'goto_both' leaves after its last barrier by a goto whose ways cannot meet before others come in: a goto taken before the barriers goes to the same label (1 place); PoCL can run the code after it in every work-item (docs/pocl.md, section 8)
