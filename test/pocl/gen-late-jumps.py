@@ -18,9 +18,10 @@ three rounds of a global barrier; the tool's output is built once
 optimised and once with -cl-opt-disable, each in a process of its own
 under a timeout (a hang is a failure), and every kernel's four arrays are
 compared with what this script computes. The tool must write no warning.
-PoCL takes about a second to compile each kernel: with -cl-opt-disable
-only the tails at the function's end (void) and in a branch (value) and
-the last four kernels run, unless --all.
+PoCL takes about a second to compile each kernel: unless --all,
+optimised builds run all but the branches that code follows, and
+-cl-opt-disable builds those and the function ends (void); the last four
+kernels run at both.
 
 With --warned, the late jumps the tool leaves as they are instead (a
 label or case after the jump, a goto to a label an early goto takes, a
@@ -210,10 +211,16 @@ def expected(want):
     return out, arrays
 
 
-def at_opt_disable(ident):
-    """Nonzero if kernel ident runs with -cl-opt-disable without --all."""
-    return (ident.endswith("_end_void") or ident.endswith("_branch_value")
-            or not ident.endswith(("_void", "_value")))
+def at_level(ident, options):
+    """Nonzero if kernel ident runs built with options without --all:
+    optimised all but the branches that code follows, with
+    -cl-opt-disable those and the function ends (void); the last four
+    kernels at both."""
+    if not ident.endswith(("_void", "_value")):
+        return 1
+    if not options:
+        return "_branch_more_" not in ident
+    return "_branch_more_" in ident or ident.endswith("_end_void")
 
 
 def run(work, options, only=(), warned=False):
@@ -291,7 +298,7 @@ def main():
     for options in ("", "-cl-opt-disable"):
         what = options or "optimised"
         names = [ident for ident, _, _ in kernels
-                 if not options or args.all or at_opt_disable(ident)]
+                 if args.all or args.warned or at_level(ident, options)]
         try:
             r = subprocess.run([sys.executable, __file__, "--work", args.work,
                                 "--run=" + options, "--only"] + names
