@@ -154,11 +154,7 @@ static int guard_loop(gsri_ctx *ctx, unsigned n, unsigned *labels) {
    * numbers. */
   unsigned label = n_conts > 0 ? ++*labels : 0;
   gsri_buf text = {0};
-  const char *lead =
-      compound && (ctx->src[end - 2] == ' ' || ctx->src[end - 2] == '\t' ||
-                   ctx->src[end - 2] == '\n')
-          ? ""
-          : " ";
+  const char *lead = compound && gsri_brace_after_blank(ctx, end) ? "" : " ";
   if (n_conts > 0)
     gsri_buf_printf(&text, "%sgsync_next_%u:", lead, label), lead = " ";
   gsri_buf_printf(&text, "%sif (!%s) break;%s", lead, guard,
@@ -183,12 +179,7 @@ static int guard_loop(gsri_ctx *ctx, unsigned n, unsigned *labels) {
  * guards cannot end. */
 static void check_goto(gsri_ctx *ctx, unsigned n) {
   const gsri_node *node = &ctx->nodes[n];
-  CXCursor label = clang_getNullCursor();
-  for (unsigned i = 0; i < node->n_kids; i++) {
-    const gsri_node *kid = &ctx->nodes[ctx->kids[node->kids + i]];
-    if (kid->kind == CXCursor_LabelRef)
-      label = clang_getCursorReferenced(kid->c);
-  }
+  CXCursor label = gsri_goto_label(ctx, n);
   if (clang_Cursor_isNull(label))
     return;
   CXFile f, lf;

@@ -51,7 +51,6 @@
  */
 #include "internal.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,12 +113,10 @@ static void anchor_ends(walk *w, unsigned n, int top) {
     return;
   }
   if (w->ctx->nodes[n].kind == CXCursor_CompoundStmt) {
-    char before = w->ctx->src[end - 2]; /* what the '}' follows */
     if (top)
       gsri_insert_at_top(w->ctx, start + 1, end - 1, w->trail);
-    gsri_insert_at_end(
-        w->ctx, start + 1, end - 1,
-        before == ' ' || before == '\t' || before == '\n' ? w->lead : w->both);
+    gsri_insert_at_end(w->ctx, start + 1, end - 1,
+                       gsri_brace_after_blank(w->ctx, end) ? w->lead : w->both);
   } else {
     gsri_wrap(w->ctx, start, end);
     if (top)
@@ -337,28 +334,17 @@ static void unrouted(walk *w, unsigned j, const char *kind, const char *why) {
   }
 }
 
-/* The label goto node g goes to (a null cursor if none). */
-static CXCursor goto_target(const gsri_ctx *ctx, unsigned g) {
-  const gsri_node *node = &ctx->nodes[g];
-  for (unsigned k = 0; k < node->n_kids; k++) {
-    const gsri_node *kid = &ctx->nodes[ctx->kids[node->kids + k]];
-    if (kid->kind == CXCursor_LabelRef)
-      return clang_getCursorReferenced(kid->c);
-  }
-  return clang_getNullCursor();
-}
-
 /* Nonzero if a goto in body node body other than g, and not late (no
  * meeting block), goes to g's label. */
 static int early_goto_alike(walk *w, unsigned body, unsigned g) {
   const gsri_ctx *ctx = w->ctx;
-  CXCursor label = goto_target(ctx, g);
+  CXCursor label = gsri_goto_label(ctx, g);
   if (clang_Cursor_isNull(label))
     return 0;
   for (unsigned k = body; k < ctx->nodes[body].end; k++) {
     int after;
     if (k != g && ctx->nodes[k].kind == CXCursor_GotoStmt &&
-        clang_equalCursors(goto_target(ctx, k), label) &&
+        clang_equalCursors(gsri_goto_label(ctx, k), label) &&
         meeting_block(w, k, body, &after) == GSR_NO_NODE)
       return 1;
   }
@@ -614,7 +600,7 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
       }
     if (first != o || !anchorable(w, opens[o], &bs, &be))
       continue;
-    int space = isspace((unsigned char)ctx->src[be - 2]) != 0;
+    int space = gsri_brace_after_blank(ctx, be);
     empty(&text);
     for (size_t c = 0; c < count; c++)
       gsri_buf_puts(&text, space ? "} " : " }");
@@ -631,7 +617,7 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
     label_name(ctx, l, label, sizeof label);
     size_t ms, me;
     anchorable(w, l->meet, &ms, &me);
-    int space = isspace((unsigned char)ctx->src[me - 2]) != 0;
+    int space = gsri_brace_after_blank(ctx, me);
     empty(&text);
     gsri_buf_printf(&text, "%s:%s", label + space,
                     ends_anchored(w, l->meet) ? (space ? " " : "") : w->trail);
@@ -639,7 +625,7 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
   }
   if (at_body || (returns && value)) {
     *end_written = 1;
-    int space = isspace((unsigned char)ctx->src[body_end - 2]) != 0;
+    int space = gsri_brace_after_blank(ctx, body_end);
     const char *label = " gsync_return";
     empty(&text);
     gsri_buf_printf(&text, "%s: %s%s", label + space, w->lead,

@@ -597,6 +597,11 @@ int gsri_defined_here(const gsri_func *fn);
 /* Nonzero if loop node n never repeats: a while or do loop whose
  * condition is the constant 0, as macros write do { ... } while (0). */
 int gsri_never_repeats(const gsri_ctx *ctx, unsigned n);
+/* Nonzero if the '}' that ends a span at end (exclusive) follows a space,
+ * tab or newline: text put before it needs no space of its own. */
+int gsri_brace_after_blank(const gsri_ctx *ctx, size_t end);
+/* The label goto node n goes to (a null cursor if none). */
+CXCursor gsri_goto_label(const gsri_ctx *ctx, unsigned n);
 
 /* Given the offset of a '(' in the input, returns the offset of its
  * matching ')', skipping comments and literals, or (size_t)-1 if none;

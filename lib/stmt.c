@@ -131,3 +131,18 @@ int gsri_never_repeats(const gsri_ctx *ctx, unsigned n) {
   clang_EvalResult_dispose(r);
   return zero;
 }
+
+int gsri_brace_after_blank(const gsri_ctx *ctx, size_t end) {
+  char before = end >= 2 ? ctx->src[end - 2] : '\0';
+  return before == ' ' || before == '\t' || before == '\n';
+}
+
+CXCursor gsri_goto_label(const gsri_ctx *ctx, unsigned n) {
+  const gsri_node *node = &ctx->nodes[n];
+  for (unsigned k = 0; k < node->n_kids; k++) {
+    const gsri_node *kid = &ctx->nodes[ctx->kids[node->kids + k]];
+    if (kid->kind == CXCursor_LabelRef)
+      return clang_getCursorReferenced(kid->c);
+  }
+  return clang_getNullCursor();
+}
