@@ -8,6 +8,8 @@
 #               report against its format, summed up in one line
 #   %gsync-diffhost  test/differential/host.c: one differential variant,
 #               for devices without PyOpenCL
+#   %gsync-arrays  test/pocl/arrays-host.c: kernels of uint arrays, what
+#               the arrays hold after each launch
 #   %gsync-misuse  test/run/misuse.c: libgsync's functions misused
 #   %gsync-watch  test/run/watch.c: running launches watched, cancelled
 #   %gsync-hostile  test/run/hostile.c: the host side under hostile use,
@@ -97,6 +99,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%gsync-diffhost",
      "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_diffhost))
+config.substitutions.append(("%gsync-arrays", config.gsync_arrays))
 config.substitutions.append(
     ("%gsync-watch", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_watch))
 config.substitutions.append(

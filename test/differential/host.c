@@ -19,10 +19,8 @@
  * source is built with OPTS alone and launched as G groups, the way the
  * reference (global_barrier() as barrier()) runs in one. Exit status 0
  * when a result was printed. */
-#define CL_TARGET_OPENCL_VERSION 300
-#include "libgsync.h"
+#include "../utils/build-output.h"
 
-#include <CL/cl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,17 +86,10 @@ int main(int argc, char **argv) {
 
   cl_int rc;
   cl_device_id dev;
-  char pick[512];
-  if (gsync_pick_device(platform, 0, NULL, &dev, pick, sizeof pick)) {
-    printf("error: %s\n", pick);
+  cl_context ctx;
+  cl_command_queue q;
+  if (!open_device(platform, &dev, &ctx, &q))
     return 1;
-  }
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
-  if (rc != CL_SUCCESS)
-    return fail("clCreateContext", rc);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &rc);
-  if (rc != CL_SUCCESS)
-    return fail("clCreateCommandQueueWithProperties", rc);
   char err[1024], *src = NULL;
   gsync_program *gp = NULL;
   if (json && gsync_program_load(json, &gp, err, sizeof err) != GSYNC_OK) {
@@ -109,24 +100,9 @@ int main(int argc, char **argv) {
     printf("error: %s\n", err);
     return 1;
   }
-  const char *base = gp ? gsync_program_build_options(gp, dev) : "";
-  size_t olen = strlen(base) + strlen(extra) + 2;
-  char *options = malloc(olen);
-  snprintf(options, olen, "%s %s", base ? base : "", extra);
-  cl_program prog =
-      clCreateProgramWithSource(ctx, 1, (const char **)&src, NULL, &rc);
-  if (rc == CL_SUCCESS)
-    rc = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
-  if (rc != CL_SUCCESS) {
-    char log[4096] = "";
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log,
-                          NULL);
-    char *nl = strchr(log, '\n');
-    if (nl)
-      *nl = '\0';
-    printf("build-failed: %s (%d)\n", log, (int)rc);
+  cl_program prog = build_output(ctx, dev, gp, src, extra);
+  if (!prog)
     return 1;
-  }
   cl_kernel k = clCreateKernel(prog, "k", &rc);
   if (rc != CL_SUCCESS)
     return fail("clCreateKernel", rc);
