@@ -241,16 +241,6 @@ static unsigned loop_body(const gsri_ctx *ctx, unsigned n) {
                    (node->kind == CXCursor_DoStmt ? 0 : node->n_kids - 1)];
 }
 
-/* Nonzero if node n is or holds a label (a goto's target) or a case. */
-static int holds_label(const gsri_ctx *ctx, unsigned n) {
-  for (unsigned k = n; k < ctx->nodes[n].end; k++)
-    if (ctx->nodes[k].kind == CXCursor_LabelStmt ||
-        ctx->nodes[k].kind == CXCursor_CaseStmt ||
-        ctx->nodes[k].kind == CXCursor_DefaultStmt)
-      return 1;
-  return 0;
-}
-
 /* Nonzero if node n's subtree calls what reaches a global barrier. */
 static int reaches_global(const walk *w, unsigned n) {
   for (unsigned k = n; k < w->ctx->nodes[n].end; k++)
@@ -259,62 +249,89 @@ static int reaches_global(const walk *w, unsigned n) {
   return 0;
 }
 
-/* What a late jump's ways meet with after its meeting block. */
-enum { MEET_ALONE, MEET_CODE, MEET_LABEL, MEET_SWITCH };
+/* Nonzero for a statement where other ways come in: a label or a case. */
+static int is_entry(enum CXCursorKind k) {
+  return k == CXCursor_LabelStmt || k == CXCursor_CaseStmt ||
+         k == CXCursor_DefaultStmt;
+}
 
-/* Where the ways of jump node j meet if it is late: a return after which
- * no barrier can run, or a continue after which none can run in its
- * loop's body (top: the function's body, or that loop body). That is the
- * innermost block around j in which a statement before j's, or the test
- * of an if or switch that j is in, reaches a barrier; GSR_NO_NODE where j
- * is not late. *after is MEET_CODE where
- * code follows that block in top (other than a function's final
- * 'return;'), which the jump's ways must skip, and MEET_LABEL or
- * MEET_SWITCH where ways that need not pass the barrier come in: a label
- * or case follows j, or the block is a switch's (every case's way ends
- * there). */
-static unsigned meeting_block(walk *w, unsigned j, unsigned top, int *after) {
+/* Nonzero if ways come in inside node n's subtree past its top: a label,
+ * or a case of a switch around n. */
+static int holds_entry(const gsri_ctx *ctx, unsigned n) {
+  const gsri_node *nodes = ctx->nodes;
+  for (unsigned d = n; d < nodes[n].end; d++) {
+    unsigned a = d;
+    if (nodes[d].kind == CXCursor_CaseStmt ||
+        nodes[d].kind == CXCursor_DefaultStmt)
+      while (a != GSR_NO_NODE && nodes[a].kind != CXCursor_SwitchStmt)
+        a = nodes[a].parent;
+    if (nodes[d].kind == CXCursor_LabelStmt || a == GSR_NO_NODE || a < n)
+      return 1;
+  }
+  return 0;
+}
+
+/* The statement that label or case node n stands before, past every label
+ * and case of a chain; n itself if it is neither. */
+static unsigned labelled(const gsri_ctx *ctx, unsigned n) {
+  while (is_entry(ctx->nodes[n].kind) && ctx->nodes[n].n_kids)
+    n = ctx->kids[ctx->nodes[n].kids + ctx->nodes[n].n_kids - 1];
+  return n;
+}
+
+/* Node b's kid number i. */
+static unsigned kid(const gsri_ctx *ctx, unsigned b, unsigned i) {
+  return ctx->kids[ctx->nodes[b].kids + i];
+}
+
+/* The number of node b's kid that is or holds node n (n_kids if none). */
+static unsigned kid_index(const gsri_ctx *ctx, unsigned b, unsigned n) {
+  unsigned i = 0;
+  while (i < ctx->nodes[b].n_kids &&
+         !(kid(ctx, b, i) <= n && n < ctx->nodes[kid(ctx, b, i)].end))
+    i++;
+  return i;
+}
+
+/* Where the ways of jump node j meet if it is late: the innermost block
+ * around it, up to block top, in which a statement before the one that
+ * holds j (or the test of an if or switch that j is in) reaches a
+ * barrier, where no statement after that one in a block up to top (in top,
+ * before its kid number limit) reaches one, and no loop that reaches one
+ * lies between. *path is the number of the block's kid that holds j.
+ * GSR_NO_NODE where j is not late. */
+static unsigned meeting(const walk *w, unsigned j, unsigned top, unsigned limit,
+                        unsigned *path) {
   const gsri_ctx *ctx = w->ctx;
   const gsri_node *nodes = ctx->nodes;
   unsigned meet = GSR_NO_NODE;
   int in_branch = 0; /* of an if or switch whose test reaches a barrier */
-  *after = MEET_ALONE;
   for (unsigned c = j, b = nodes[j].parent; b != GSR_NO_NODE;
        c = b, b = nodes[b].parent) {
     if ((nodes[b].kind == CXCursor_IfStmt ||
          nodes[b].kind == CXCursor_SwitchStmt) &&
-        nodes[b].n_kids && c != ctx->kids[nodes[b].kids] &&
-        w->reach[ctx->kids[nodes[b].kids]])
+        nodes[b].n_kids && c != kid(ctx, b, 0) && w->reach[kid(ctx, b, 0)])
       in_branch = 1;
-    /* Only a return gets here (a do ... while (0) is no loop). */
+    /* A do ... while (0) is no loop. */
     if (is_loop(nodes[b].kind) && w->reach[b] && !gsri_never_repeats(ctx, b))
       return GSR_NO_NODE;
     if (nodes[b].kind == CXCursor_CompoundStmt) {
-      const unsigned *kids = ctx->kids + nodes[b].kids;
-      unsigned i = 0, n = nodes[b].n_kids;
-      while (i < n && kids[i] != c)
-        i++;
+      unsigned i = kid_index(ctx, b, c);
+      unsigned n = b == top ? limit : nodes[b].n_kids;
       int before = in_branch;
-      in_branch = 0;
-      for (unsigned k = 0; k < i; k++)
-        before |= w->reach[kids[k]];
-      for (unsigned k = i + 1; k < n; k++) {
-        if (w->reach[kids[k]])
+      /* Ways that come in at a label or a case passed none before it. */
+      for (unsigned k = 0; k <= i; k++)
+        if (is_entry(nodes[kid(ctx, b, k)].kind))
+          before = k == i ? in_branch : w->reach[kid(ctx, b, k)];
+        else if (k < i)
+          before |= w->reach[kid(ctx, b, k)];
+      for (unsigned k = i + 1; k < n; k++)
+        if (w->reach[kid(ctx, b, k)])
           return GSR_NO_NODE;
-        if (holds_label(ctx, kids[k]))
-          *after = MEET_LABEL;
-        else if (meet != GSR_NO_NODE && *after == MEET_ALONE &&
-                 nodes[kids[k]].kind != CXCursor_NullStmt &&
-                 !(b == top && k == n - 1 &&
-                   nodes[kids[k]].kind == CXCursor_ReturnStmt &&
-                   nodes[kids[k]].n_kids == 0))
-          *after = MEET_CODE;
-      }
+      in_branch = 0;
       if (meet == GSR_NO_NODE && before) {
         meet = b;
-        if (nodes[b].parent != GSR_NO_NODE &&
-            nodes[nodes[b].parent].kind == CXCursor_SwitchStmt)
-          *after = MEET_SWITCH;
+        *path = i;
       }
     }
     if (b == top)
@@ -332,23 +349,6 @@ static void unrouted(walk *w, unsigned j, const char *kind, const char *why) {
     w->unrouted_kind = kind;
     w->unrouted_why = why;
   }
-}
-
-/* Nonzero if a goto in body node body other than g, and not late (no
- * meeting block), goes to g's label. */
-static int early_goto_alike(walk *w, unsigned body, unsigned g) {
-  const gsri_ctx *ctx = w->ctx;
-  CXCursor label = gsri_goto_label(ctx, g);
-  if (clang_Cursor_isNull(label))
-    return 0;
-  for (unsigned k = body; k < ctx->nodes[body].end; k++) {
-    int after;
-    if (k != g && ctx->nodes[k].kind == CXCursor_GotoStmt &&
-        clang_equalCursors(gsri_goto_label(ctx, k), label) &&
-        meeting_block(w, k, body, &after) == GSR_NO_NODE)
-      return 1;
-  }
-  return 0;
 }
 
 /* Nonzero if the anchors of plan_function() end block node b: a branch of
@@ -381,56 +381,274 @@ static void empty(gsri_buf *b) {
     b->data[0] = '\0';
 }
 
-/* A late jump, the block where its ways meet, and its label's number
- * (0: gsync_return or gsync_continue, n: gsync_return_<n+1>, ...). */
+/* A late jump, where it goes and where its ways meet. */
 typedef struct late {
-  unsigned jump, meet, label;
-  int skip; /* the ways skip code after the meeting block (MEET_CODE) */
+  unsigned jump;   /* the return, continue, break or goto */
+  unsigned target; /* the function's body, the loop, the switch, the label */
+  unsigned scope;  /* the block where the code it skips ends: the body, the
+                      loop's or the switch's body, the label's block */
+  unsigned limit;  /* the number of scope's kid where that code ends */
+  unsigned meet;   /* its meeting block (meeting()) */
+  unsigned path;   /* the number of meet's kid that holds it */
+  unsigned at;     /* the number of meet's kid its ways meet before: the
+                      first label or case after path, or meet's end */
+  unsigned point;  /* its label: a number into the points */
+  unsigned id;     /* the value it gives gsync_jump (0: none) */
+  int route;       /* it becomes a goto to its label */
 } late;
 
-/* The label of late jump l, with a space before it. */
-static void label_name(const gsri_ctx *ctx, const late *l, char *out,
-                       size_t size) {
-  int n = snprintf(
-      out, size, " gsync_%s",
-      ctx->nodes[l->jump].kind == CXCursor_ReturnStmt ? "return" : "continue");
-  if (l->label && n > 0 && (size_t)n < size)
-    snprintf(out + n, size - (size_t)n, "_%u", l->label + 1);
+/* A label where late jumps' ways meet: before kid number at of block meet
+ * (at its end if at is its number of kids). */
+typedef struct point {
+  unsigned meet, at;
+  unsigned jump;   /* the first jump that goes there, which names it */
+  unsigned number; /* 0: gsync_<kind>, n: gsync_<kind>_<n+1> */
+  size_t from;     /* where the statement that holds that jump starts */
+} point;
+
+/* Block kids [from, to) that a routed jump's ways skip, from a label or a
+ * case (the statement after it), or from the statement after a meeting
+ * block or a block around one; in 'if (!gsync_jump) { ... }'. */
+typedef struct segment {
+  unsigned block, from, to;
+} segment;
+
+/* A label, or a run's '}', at the end of a run or a block. */
+typedef struct closing {
+  size_t at, from; /* where; where what it closes starts */
+  int label;       /* a point's label, or a run's '}' */
+  size_t which;    /* the point or the run */
+} closing;
+
+/* What late_jumps() collects about one function. */
+typedef struct routes {
+  late *jumps;
+  size_t n_jumps;
+  point *points;
+  size_t n_points;
+  segment *segs;
+  size_t n_segs;
+} routes;
+
+/* Grows the array at *p of *n items of size each by one (zeroed); NULL
+ * when out of memory. */
+static void *grow(gsri_ctx *ctx, void *p, size_t *n, size_t size) {
+  char *q = realloc(*(void **)p, (*n + 1) * size);
+  if (!q) {
+    gsri_nomem(ctx);
+    return NULL;
+  }
+  *(void **)p = q;
+  memset(q + *n * size, 0, size);
+  return q + (*n)++ * size;
 }
 
-/* Nonzero if the jumps [0, n) hold one with the meeting block and kind of
- * l, before l; its label then is l's. */
-static int seen_meet(const gsri_ctx *ctx, const late *jumps, size_t n,
-                     late *l) {
-  for (size_t i = 0; i < n; i++)
-    if (jumps[i].meet == l->meet &&
-        ctx->nodes[jumps[i].jump].kind == ctx->nodes[l->jump].kind) {
-      l->label = jumps[i].label;
-      return 1;
+/* Adds the runs of block b's kids [from, to) to r's segments (segs: 0
+ * to check them only), split where a label or a case starts one, and sets
+ * *code where one holds more than empty statements. 0, and *why, where
+ * one cannot be skipped as a whole: it holds a label or a case of a switch
+ * around it, or a declaration that a label or case after it would take
+ * out of scope, or is not written in the input. */
+static int add_runs(walk *w, unsigned b, unsigned from, unsigned to, routes *r,
+                    int segs, int *code, const char **why) {
+  const gsri_ctx *ctx = w->ctx;
+  const gsri_node *nodes = ctx->nodes;
+  for (unsigned i = from; i < to;) {
+    unsigned s = i++;
+    while (i < to && !is_entry(nodes[kid(ctx, b, i)].kind))
+      i++;
+    int some = 0;
+    for (unsigned k = s; k < i; k++) {
+      unsigned st = labelled(ctx, kid(ctx, b, k));
+      if (holds_entry(ctx, st)) {
+        *why = "a label or case comes after it inside a statement";
+        return 0;
+      }
+      if (nodes[st].kind == CXCursor_DeclStmt && i < nodes[b].n_kids &&
+          is_entry(nodes[kid(ctx, b, i)].kind)) {
+        *why = "a declaration before a label or case after it";
+        return 0;
+      }
+      /* A void function's final 'return;' goes where the body ends. */
+      some |= nodes[st].kind != CXCursor_NullStmt &&
+              !(st == kid(ctx, b, nodes[b].n_kids - 1) &&
+                nodes[st].kind == CXCursor_ReturnStmt && !nodes[st].n_kids &&
+                nodes[b].parent != GSR_NO_NODE &&
+                nodes[nodes[b].parent].kind == CXCursor_FunctionDecl);
     }
-  return 0;
+    if (!some)
+      continue;
+    size_t s0, e0;
+    if (!anchorable(w, labelled(ctx, kid(ctx, b, s)), &s0, &e0) ||
+        !anchorable(w, kid(ctx, b, i - 1), &s0, &e0)) {
+      *why = "code after it is written by a macro";
+      return 0;
+    }
+    *code = 1;
+    if (!segs)
+      continue;
+    size_t k = 0;
+    while (k < r->n_segs && !(r->segs[k].block == b && r->segs[k].from == s))
+      k++;
+    if (k < r->n_segs)
+      continue;
+    segment *g = grow(w->ctx, &r->segs, &r->n_segs, sizeof *g);
+    if (!g)
+      return 0;
+    *g = (segment){b, s, i};
+  }
+  return 1;
 }
 
-/* A return after a function's last barrier that only some work-items take
- * jumps to the function's exit, which a return before the barriers (one
- * the whole group takes) also reaches, and so does a continue to its
- * loop's next turn; PoCL takes such a branch as one the whole group takes,
- * and runs what the others run after it in every work-item
- * (docs/pocl.md, section 8). So every late jump (meeting_block()) becomes
- * a goto to a label at the end of the block where its ways meet, which an
- * anchor follows, and there the ways meet before they meet any other:
- *   - 'return;' and 'continue;' become 'goto gsync_return;' and
- *     'goto gsync_continue;';
- *   - 'return e;' becomes '{ gsync_ret = (e); goto gsync_return; }', with
- *     gsync_ret declared at the top of the body and returned after the
- *     label at its end;
- *   - where code follows the meeting block, the return also sets
- *     gsync_returned, and that code is put in 'if (!gsync_returned)';
- *   - a function's final return is one of them once another is.
- * Where other ways come in after a late jump (a label, a switch's cases),
- * or code follows a late continue's block, nothing changes: a warning; so
- * for a late goto to a label that a goto before the barriers goes to.
- * Sets *end_written where the labels end the function's body. */
+/* The code late jump l's ways skip on the way to its target, from its
+ * meeting point out through the blocks around it to l->scope, added to
+ * r's segments as add_runs() does. */
+static int skips(walk *w, const late *l, routes *r, int segs, int *code,
+                 const char **why) {
+  const gsri_node *nodes = w->ctx->nodes;
+  *code = 0;
+  for (unsigned b = l->meet, from = l->at;;) {
+    if (nodes[b].kind == CXCursor_CompoundStmt &&
+        !add_runs(w, b, from, b == l->scope ? l->limit : nodes[b].n_kids, r,
+                  segs, code, why))
+      return 0;
+    if (b == l->scope || nodes[b].parent == GSR_NO_NODE)
+      return 1;
+    unsigned c = b;
+    b = nodes[b].parent;
+    from = kid_index(w->ctx, b, c) + 1;
+  }
+}
+
+/* The name of jump node j's kind. */
+static const char *jump_kind(const gsri_ctx *ctx, unsigned j) {
+  switch (ctx->nodes[j].kind) {
+  case CXCursor_ReturnStmt:
+    return "return";
+  case CXCursor_ContinueStmt:
+    return "continue";
+  case CXCursor_BreakStmt:
+    return "break";
+  default:
+    return "goto";
+  }
+}
+
+/* Point p's label, with a space before it. */
+static void point_name(const gsri_ctx *ctx, const point *p, char *out,
+                       size_t size) {
+  int n = snprintf(out, size, " gsync_%s", jump_kind(ctx, p->jump));
+  if (p->number && n > 0 && (size_t)n < size)
+    snprintf(out + n, size - (size_t)n, "_%u", p->number + 1);
+}
+
+/* Marks the late jumps of r to target as not routed; with why, a warning
+ * about the first. */
+static void unroute(walk *w, routes *r, unsigned target, const char *why) {
+  int warned = !why;
+  for (size_t i = 0; i < r->n_jumps; i++)
+    if (r->jumps[i].target == target && r->jumps[i].route) {
+      if (!warned++)
+        unrouted(w, r->jumps[i].jump, jump_kind(w->ctx, r->jumps[i].jump), why);
+      r->jumps[i].route = 0;
+    }
+}
+
+/* Finds jump node j's target, the block where what it skips ends and
+ * that block's kid where that is (late); 0 where j is not a jump that
+ * late_jumps() routes. */
+static int target_of(walk *w, unsigned body, unsigned j, late *l) {
+  gsri_ctx *ctx = w->ctx;
+  const gsri_node *nodes = ctx->nodes;
+  switch (nodes[j].kind) {
+  case CXCursor_ReturnStmt:
+    l->target = l->scope = body;
+    l->limit = nodes[body].n_kids;
+    return 1;
+  case CXCursor_ContinueStmt: {
+    /* A continue of a loop with a global barrier is one the whole group
+     * takes (the uniformity check), and abort.c's guard is where it
+     * goes. */
+    unsigned loop = jump_target(w, j);
+    if (loop == GSR_NO_NODE || !w->reach[loop] || reaches_global(w, loop) ||
+        (l->scope = loop_body(ctx, loop)) == GSR_NO_NODE)
+      return 0;
+    l->target = loop;
+    l->limit = nodes[l->scope].n_kids;
+    return 1;
+  }
+  case CXCursor_BreakStmt: {
+    /* A break that leaves a loop with a barrier leaves the others at its
+     * next barrier: not one of the whole group is undefined. */
+    unsigned s = jump_target(w, j);
+    if (s == GSR_NO_NODE || nodes[s].kind != CXCursor_SwitchStmt ||
+        nodes[s].n_kids < 2)
+      return 0;
+    l->scope = kid(ctx, s, nodes[s].n_kids - 1);
+    if (nodes[l->scope].kind != CXCursor_CompoundStmt)
+      return 0;
+    l->target = s;
+    l->limit = nodes[l->scope].n_kids;
+    return 1;
+  }
+  case CXCursor_GotoStmt: {
+    CXCursor label = gsri_goto_label(ctx, j);
+    unsigned at = GSR_NO_NODE;
+    for (unsigned k = body; k < nodes[body].end && !clang_Cursor_isNull(label);
+         k++)
+      if (nodes[k].kind == CXCursor_LabelStmt &&
+          clang_equalLocations(clang_getCursorLocation(nodes[k].c),
+                               clang_getCursorLocation(label))) {
+        at = k;
+        break;
+      }
+    unsigned a = at == GSR_NO_NODE ? GSR_NO_NODE : nodes[at].parent;
+    if (a == GSR_NO_NODE || nodes[a].kind != CXCursor_CompoundStmt || j < a ||
+        j >= nodes[a].end || kid_index(ctx, a, at) <= kid_index(ctx, a, j)) {
+      unsigned path;
+      if (meeting(w, j, body, nodes[body].n_kids, &path) != GSR_NO_NODE)
+        unrouted(w, j, "goto",
+                 "its label is not after it in a block around it");
+      return 0;
+    }
+    l->target = at;
+    l->scope = a;
+    l->limit = kid_index(ctx, a, at);
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* A jump that only some work-items take after the last barrier before its
+ * target (a return after the function's last, a continue after its
+ * loop's, a switch's break after the last in its case, a goto after the
+ * last before its label: a *late jump*) goes where a way that passed no
+ * barrier also goes: the exit after an early return or discovery's, the
+ * loop's next turn, the switch's end after another case, the label. PoCL
+ * takes such a branch as one the whole group takes, and runs what the
+ * others run after it in every work-item (docs/pocl.md, section 8). So
+ * every late jump (meeting()) becomes a goto to a label where the ways of
+ * its meeting block meet, before any other comes in: before the first
+ * label or case after it there, else at the block's end; an anchor
+ * follows the label.
+ *   - 'return;', 'continue;', 'break;', 'goto L;' become 'goto
+ *     gsync_<kind>[_n];'; 'return e;' becomes '{ gsync_ret = (e); goto
+ *     gsync_return; }', with gsync_ret declared at the top of the body and
+ *     returned after the label at its end;
+ *   - where code lies between that label and the jump's target, the jump
+ *     also sets gsync_jump (1 for a return, 2 on for each other target),
+ *     and that code is put in 'if (!gsync_jump) { ... }', one for each
+ *     run of statements between labels and cases; the target sets
+ *     gsync_jump back to 0 (the loop body's top, after the switch, after
+ *     the label).
+ * A jump is routed where its meeting point has another, or it is in a
+ * statement of its block (only some take it); then so is every late jump
+ * to its target. Where that cannot be done (a goto to a label that is not
+ * after it in a block around it, a label inside the code to skip, a
+ * declaration a label would take out of scope), nothing changes for that
+ * target: a warning. Sets *end_written where a label ends the body. */
 static void late_jumps(walk *w, unsigned root, unsigned body,
                        int *end_written) {
   gsri_ctx *ctx = w->ctx;
@@ -440,87 +658,137 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
   size_t body_start, body_end;
   if (!anchorable(w, body, &body_start, &body_end))
     return;
-  unsigned last = nodes[body].n_kids
-                      ? ctx->kids[nodes[body].kids + nodes[body].n_kids - 1]
-                      : GSR_NO_NODE;
-  /* The late jumps. */
-  late *jumps = NULL;
-  size_t n_jumps = 0;
-  unsigned labels[2] = {0, 0}; /* the last return's, continue's */
-  int early_end = 0;           /* a late return other than the final one */
-  int skip = 0;
-  for (unsigned j = body; j < nodes[body].end; j++) {
-    int ret = nodes[j].kind == CXCursor_ReturnStmt;
-    if (nodes[j].kind == CXCursor_GotoStmt) {
-      /* A goto goes where it says: where a goto before the barriers goes
-       * too, the ways cannot meet first. */
-      int after;
-      if (meeting_block(w, j, body, &after) != GSR_NO_NODE &&
-          early_goto_alike(w, body, j))
-        unrouted(w, j, "goto",
-                 "a goto taken before the barriers goes to the same label");
-      continue;
-    }
-    if (!ret && nodes[j].kind != CXCursor_ContinueStmt)
-      continue;
-    unsigned top = body;
-    if (!ret) {
-      /* A continue of a loop with a global barrier is one the whole group
-       * takes (the uniformity check), and abort.c's guard is where it
-       * goes. */
-      unsigned loop = jump_target(w, j);
-      if (loop == GSR_NO_NODE || !w->reach[loop] || reaches_global(w, loop) ||
-          (top = loop_body(ctx, loop)) == GSR_NO_NODE)
-        continue;
-    }
-    int after;
-    late l = {.jump = j, .meet = meeting_block(w, j, top, &after)};
-    if (l.meet == GSR_NO_NODE)
-      continue;
-    size_t start, end, meet_start, meet_end;
-    if (after > MEET_CODE || (!ret && after == MEET_CODE)) {
-      unrouted(w, j, ret ? "return" : "continue",
-               after == MEET_LABEL    ? "a label or case follows it"
-               : after == MEET_SWITCH ? "it leaves a switch's case"
-                                      : "code follows the branch it leaves");
-      continue;
-    }
-    if (!anchorable(w, j, &start, &end) ||
-        !anchorable(w, l.meet, &meet_start, &meet_end) ||
-        (ret && (end - start < 6 || memcmp(ctx->src + start, "return", 6))) ||
-        (ret && value && nodes[j].n_kids != 1)) {
-      miss(w, j);
-      continue;
-    }
-    l.skip = after == MEET_CODE;
-    skip |= l.skip;
-    early_end |= ret && j != last;
-    /* gsync_return is the body's; gsync_continue the first loop's. */
-    if (!seen_meet(ctx, jumps, n_jumps, &l))
-      l.label = !ret ? labels[1]++ : l.meet == body ? 0 : ++labels[0];
-    late *grown = realloc(jumps, (n_jumps + 1) * sizeof *jumps);
-    if (!grown) {
-      gsri_nomem(ctx);
-      free(jumps);
-      return;
-    }
-    jumps = grown;
-    jumps[n_jumps++] = l;
-  }
-  /* A final return alone is where its ways meet already. */
-  size_t keep = 0;
-  for (size_t i = 0; i < n_jumps; i++)
-    if (nodes[jumps[i].jump].kind != CXCursor_ReturnStmt || early_end)
-      jumps[keep++] = jumps[i];
-  n_jumps = keep;
-  int returns = 0, at_body = 0;
-  for (size_t i = 0; i < n_jumps; i++) {
-    returns |= nodes[jumps[i].jump].kind == CXCursor_ReturnStmt;
-    at_body |= jumps[i].meet == body;
-  }
+  unsigned n_body = nodes[body].n_kids;
+  routes r = {0};
   gsri_buf text = {0};
-  if (returns && (value || skip)) {
-    if (value) {
+  closing *closings = NULL;
+  size_t n_closings = 0;
+  /* The late jumps, and where their ways meet. */
+  for (unsigned j = body + 1; j < nodes[body].end; j++) {
+    late l = {.jump = j};
+    if (!target_of(w, body, j, &l) ||
+        (l.meet = meeting(w, j, l.scope, l.limit, &l.path)) == GSR_NO_NODE)
+      continue;
+    unsigned end = l.meet == l.scope ? l.limit : nodes[l.meet].n_kids;
+    l.at = l.path + 1;
+    while (l.at < end && !holds_entry(ctx, kid(ctx, l.meet, l.at)))
+      l.at++;
+    if (l.at == end && nodes[j].kind != CXCursor_GotoStmt)
+      l.at = nodes[l.meet].n_kids;
+    late *slot = grow(ctx, &r.jumps, &r.n_jumps, sizeof *slot);
+    if (!slot)
+      goto done;
+    *slot = l;
+  }
+  /* Which are routed: a jump that only some take, or one whose ways meet
+   * another's; then every jump to its target. */
+  for (size_t i = 0; i < r.n_jumps; i++) {
+    late *l = &r.jumps[i];
+    int need = nodes[l->jump].parent != l->meet;
+    for (size_t k = 0; k < r.n_jumps && !need; k++)
+      need = k != i && r.jumps[k].meet == l->meet && r.jumps[k].at == l->at;
+    for (size_t k = 0; k < r.n_jumps && need; k++)
+      if (r.jumps[k].target == l->target)
+        r.jumps[k].route = 1;
+  }
+  /* Once a return is, so is the function's final one where it is not
+   * late (a label before it): every routed way leaves by the label at the
+   * body's end. */
+  unsigned final =
+      n_body ? labelled(ctx, kid(ctx, body, n_body - 1)) : GSR_NO_NODE;
+  int final_seen = 0, returns_routed = 0;
+  for (size_t i = 0; i < r.n_jumps; i++) {
+    final_seen |= r.jumps[i].jump == final;
+    returns_routed |= r.jumps[i].route && r.jumps[i].target == body;
+  }
+  if (returns_routed && !final_seen && final != GSR_NO_NODE &&
+      nodes[final].kind == CXCursor_ReturnStmt) {
+    late *slot = grow(ctx, &r.jumps, &r.n_jumps, sizeof *slot);
+    if (!slot)
+      goto done;
+    *slot = (late){.jump = final,
+                   .target = body,
+                   .scope = body,
+                   .limit = n_body,
+                   .meet = body,
+                   .path = n_body - 1,
+                   .at = n_body,
+                   .route = 1};
+  }
+  /* Those that cannot be: their targets stay as they are. */
+  for (size_t i = 0; i < r.n_jumps; i++) {
+    late *l = &r.jumps[i];
+    size_t s, e, ms, me;
+    const char *why = NULL;
+    int code;
+    if (!l->route)
+      continue;
+    if (!anchorable(w, l->jump, &s, &e) || !anchorable(w, l->meet, &ms, &me) ||
+        (nodes[l->jump].kind == CXCursor_ReturnStmt &&
+         (e - s < 6 || memcmp(ctx->src + s, "return", 6) ||
+          (value && nodes[l->jump].n_kids != 1))) ||
+        !anchorable(w, l->scope, &s, &e) ||
+        (nodes[l->target].kind == CXCursor_SwitchStmt &&
+         !anchorable(w, l->target, &s, &e)) ||
+        (nodes[l->target].kind == CXCursor_LabelStmt &&
+         (!nodes[l->target].n_kids ||
+          !anchorable(w, kid(ctx, l->target, 0), &s, &e)))) {
+      miss(w, l->jump);
+      unroute(w, &r, l->target, NULL);
+      continue;
+    }
+    if (!skips(w, l, &r, 0, &code, &why))
+      unroute(w, &r, l->target, why);
+  }
+  /* The code each skips; gsync_jump's values; the meeting points. */
+  int returns = 0, flags = 0;
+  unsigned next_id = 2, numbers[4] = {1, 0, 0, 0};
+  for (size_t i = 0; i < r.n_jumps; i++) {
+    late *l = &r.jumps[i];
+    const char *why;
+    int code;
+    if (!l->route)
+      continue;
+    int ret = nodes[l->jump].kind == CXCursor_ReturnStmt;
+    returns |= ret;
+    if (!skips(w, l, &r, 1, &code, &why))
+      goto done;
+    if (code) {
+      flags = 1;
+      l->id = ret ? 1 : 0;
+      for (size_t k = 0; k < r.n_jumps && !l->id; k++)
+        if (r.jumps[k].target == l->target && r.jumps[k].id)
+          l->id = r.jumps[k].id;
+      if (!l->id)
+        l->id = next_id++;
+    }
+    size_t p = 0;
+    while (p < r.n_points &&
+           !(r.points[p].meet == l->meet && r.points[p].at == l->at))
+      p++;
+    size_t ps = 0, pe;
+    anchorable(w, kid(ctx, l->meet, l->path), &ps, &pe);
+    if (p == r.n_points) {
+      point *pt = grow(ctx, &r.points, &r.n_points, sizeof *pt);
+      if (!pt)
+        goto done;
+      *pt = (point){.meet = l->meet, .at = l->at, .jump = l->jump, .from = ps};
+      if (!(ret && l->meet == body && l->at == n_body)) {
+        const char *kind = jump_kind(ctx, l->jump);
+        unsigned c = kind[0] == 'r'   ? 0
+                     : kind[0] == 'c' ? 1
+                     : kind[0] == 'b' ? 2
+                                      : 3;
+        pt->number = numbers[c]++;
+      }
+    } else if (ps < r.points[p].from) {
+      r.points[p].from = ps;
+    }
+    l->point = (unsigned)p;
+  }
+  /* The declarations. */
+  if ((returns && value) || flags) {
+    if (returns && value) {
       /* 'const int f()' returns an int. */
       CXString spelling = clang_getTypeSpelling(result);
       const char *type = clang_getCString(spelling);
@@ -529,100 +797,154 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
       gsri_buf_printf(&text, " %s gsync_ret;", type);
       clang_disposeString(spelling);
     }
-    if (skip)
-      gsri_buf_puts(&text, " int gsync_returned = 0;");
+    if (flags)
+      gsri_buf_puts(&text, " int gsync_jump = 0;");
     gsri_insert_at_top(ctx, body_start + 1, body_end - 1,
                        gsri_buf_text(ctx, &text));
   }
-  /* The jumps, and the code after a meeting block in 'if
-   * (!gsync_returned)': one '{' before the first statement after each
-   * block on the way up, and as many '}' at the end of the block around
-   * them (inserts alike at one place are one). */
-  unsigned *opens = NULL; /* blocks that get '}', with repeats */
-  size_t n_opens = 0;
-  for (size_t i = 0; i < n_jumps; i++) {
-    const late *l = &jumps[i];
-    int ret = nodes[l->jump].kind == CXCursor_ReturnStmt;
-    char label[48];
-    label_name(ctx, l, label, sizeof label);
+  /* The jumps, and their targets' resets. */
+  for (size_t i = 0; i < r.n_jumps; i++) {
+    const late *l = &r.jumps[i];
+    if (!l->route)
+      continue;
+    char label[48], set[48] = "";
+    point_name(ctx, &r.points[l->point], label, sizeof label);
+    if (l->id)
+      snprintf(set, sizeof set, " gsync_jump = %u;", l->id);
     size_t start, end;
     anchorable(w, l->jump, &start, &end);
     empty(&text);
-    if (ret && value) {
+    if (nodes[l->jump].kind == CXCursor_ReturnStmt && value) {
       size_t e0 = gsri_skip_blank(ctx, start + 6);
       gsri_add_edit(ctx, start, e0 - start, "{ gsync_ret = (");
-      gsri_buf_printf(&text, ");%s goto%s; }",
-                      l->skip ? " gsync_returned = 1;" : "", label);
+      gsri_buf_printf(&text, ");%s goto%s; }", set, label);
       gsri_add_edit(ctx, end - 1, 1, gsri_buf_text(ctx, &text));
     } else {
-      gsri_buf_printf(&text, "%sgoto%s;%s",
-                      l->skip ? "{ gsync_returned = 1; " : "", label,
-                      l->skip ? " }" : "");
+      if (l->id)
+        gsri_buf_printf(&text, "{%s goto%s; }", set, label);
+      else
+        gsri_buf_printf(&text, "goto%s;", label);
       gsri_add_edit(ctx, start, end - start, gsri_buf_text(ctx, &text));
     }
-    if (!l->skip)
+    /* The target's reset, once. */
+    int first = l->id >= 2;
+    for (size_t k = 0; k < i && first; k++)
+      first = !(r.jumps[k].route && r.jumps[k].target == l->target &&
+                r.jumps[k].id);
+    if (!first)
       continue;
-    for (unsigned c = l->meet, b = nodes[c].parent; c != body;
-         c = b, b = nodes[b].parent) {
-      if (nodes[b].kind != CXCursor_CompoundStmt)
-        continue;
-      const unsigned *kids = ctx->kids + nodes[b].kids;
-      unsigned k = 0, n = nodes[b].n_kids;
-      while (k < n && kids[k] != c)
-        k++;
-      while (++k < n && nodes[kids[k]].kind == CXCursor_NullStmt)
-        ;
-      size_t s0, e0;
-      if (k == n || !anchorable(w, kids[k], &s0, &e0))
-        continue;
-      unsigned *grown = realloc(opens, (n_opens + 2) * sizeof *opens);
-      if (!grown) {
-        gsri_nomem(ctx);
-        break;
+    size_t ts, te;
+    unsigned t = l->target;
+    empty(&text);
+    if (nodes[t].kind == CXCursor_LabelStmt) {
+      /* After the label, before what skips the code after it. */
+      size_t as, ae;
+      anchorable(w, kid(ctx, t, 0), &ts, &te);
+      anchorable(w, l->scope, &as, &ae);
+      gsri_buf_printf(&text, "gsync_jump = gsync_jump == %u ? 0 : gsync_jump; ",
+                      l->id);
+      gsri_insert_before_top(ctx, ts, ae, gsri_buf_text(ctx, &text));
+    } else if (nodes[t].kind == CXCursor_SwitchStmt) {
+      anchorable(w, t, &ts, &te);
+      unsigned parent = nodes[t].parent;
+      if (parent == GSR_NO_NODE || nodes[parent].kind != CXCursor_CompoundStmt)
+        gsri_wrap(ctx, ts, te);
+      gsri_buf_printf(&text, " gsync_jump = gsync_jump == %u ? 0 : gsync_jump;",
+                      l->id);
+      gsri_insert_at_end(ctx, ts, te, gsri_buf_text(ctx, &text));
+    } else {
+      /* A loop body's top, where no other way has gsync_jump set;
+       * plan_function() puts braces around one that has none. */
+      anchorable(w, l->scope, &ts, &te);
+      if (nodes[l->scope].kind == CXCursor_CompoundStmt) {
+        ts++;
+        te--;
       }
-      opens = grown;
-      size_t o = 0;
-      while (o < n_opens && opens[o + 1] != kids[k])
-        o += 2;
-      if (o < n_opens)
-        continue;
-      opens[n_opens++] = b;
-      opens[n_opens++] = kids[k];
-      gsri_insert_before_top(ctx, s0, e0, "if (!gsync_returned) { ");
+      gsri_buf_puts(&text, " gsync_jump = 0;");
+      gsri_insert_at_top(ctx, ts, te, gsri_buf_text(ctx, &text));
     }
   }
-  for (size_t o = 0; o < n_opens; o += 2) {
-    size_t count = 0, first = n_opens, bs, be;
-    for (size_t p = 0; p < n_opens; p += 2)
-      if (opens[p] == opens[o]) {
-        count++;
-        first = p < first ? p : first;
-      }
-    if (first != o || !anchorable(w, opens[o], &bs, &be))
-      continue;
-    int space = gsri_brace_after_blank(ctx, be);
+  /* The code the jumps skip: 'if (!gsync_jump) {' before each run, and
+   * the labels and the runs' '}' where they end, inner ones first. */
+  for (size_t g = 0; g < r.n_segs; g++) {
+    const segment *sg = &r.segs[g];
+    size_t s0, e0, s1, e1, bs, be;
+    anchorable(w, labelled(ctx, kid(ctx, sg->block, sg->from)), &s0, &e0);
+    anchorable(w, kid(ctx, sg->block, sg->to - 1), &s1, &e1);
+    anchorable(w, sg->block, &bs, &be);
+    gsri_insert_before_top(ctx, s0, e1, "if (!gsync_jump) { ");
+    closing *c = grow(ctx, &closings, &n_closings, sizeof *c);
+    if (!c)
+      goto done;
+    *c = (closing){sg->to == nodes[sg->block].n_kids ? be - 1 : e1, s0, 0, g};
+  }
+  for (size_t p = 0; p < r.n_points; p++) {
+    const point *pt = &r.points[p];
+    if (pt->meet == body && pt->at == n_body &&
+        nodes[pt->jump].kind == CXCursor_ReturnStmt)
+      continue; /* the body's end, below */
+    size_t s0, e0;
+    if (pt->at == nodes[pt->meet].n_kids) {
+      anchorable(w, pt->meet, &s0, &e0);
+      e0--;
+    } else {
+      anchorable(w, kid(ctx, pt->meet, pt->at - 1), &s0, &e0);
+    }
+    closing *c = grow(ctx, &closings, &n_closings, sizeof *c);
+    if (!c)
+      goto done;
+    *c = (closing){e0, pt->from, 1, p};
+  }
+  for (size_t i = 0; i < n_closings; i++) {
+    /* Inner ones first: a label before the '}' of a run that holds its
+     * first jump, after the '}' of one that does not. */
+    size_t first = i;
+    for (size_t k = i + 1; k < n_closings; k++) {
+      const closing *a = &closings[k], *b = &closings[first];
+      if (a->at < b->at ||
+          (a->at == b->at &&
+           (a->from > b->from || (a->from == b->from && a->label))))
+        first = k;
+    }
+    closing t = closings[i];
+    closings[i] = closings[first];
+    closings[first] = t;
+  }
+  for (size_t i = 0; i < n_closings;) {
+    const closing *c = &closings[i];
+    int block_end = ctx->src[c->at] == '}';
+    int space = block_end && gsri_brace_after_blank(ctx, c->at + 1);
     empty(&text);
-    for (size_t c = 0; c < count; c++)
+    if (c->label) {
+      const point *pt = &r.points[c->which];
+      char label[48];
+      point_name(ctx, pt, label, sizeof label);
+      /* The anchor that ends a branch follows, unless a '}' comes
+       * first. */
+      int anchored = block_end && pt->at == nodes[pt->meet].n_kids &&
+                     ends_anchored(w, pt->meet) &&
+                     !(i + 1 < n_closings && closings[i + 1].at == c->at);
+      gsri_buf_printf(&text, "%s:%s", label + space,
+                      anchored ? (space ? " " : "")
+                      : space  ? w->both
+                               : w->trail);
+      gsri_insert_before_end(ctx, c->from, c->at, gsri_buf_text(ctx, &text));
+      i++;
+      continue;
+    }
+    /* A run of '}' at one place is one insert (two alike would be one). */
+    size_t k = i;
+    for (; k < n_closings && !closings[k].label && closings[k].at == c->at; k++)
       gsri_buf_puts(&text, space ? "} " : " }");
-    gsri_insert_before_end(ctx, bs + 1, be - 1, gsri_buf_text(ctx, &text));
+    gsri_insert_at_end(ctx, closings[k - 1].from, c->at,
+                       gsri_buf_text(ctx, &text));
+    i = k;
   }
-  free(opens);
-  /* The labels: at the end of each meeting block, after the braces. */
-  for (size_t i = 0; i < n_jumps; i++) {
-    const late *l = &jumps[i];
-    late first = *l;
-    if (seen_meet(ctx, jumps, i, &first) || l->meet == body)
-      continue;
-    char label[48];
-    label_name(ctx, l, label, sizeof label);
-    size_t ms, me;
-    anchorable(w, l->meet, &ms, &me);
-    int space = gsri_brace_after_blank(ctx, me);
-    empty(&text);
-    gsri_buf_printf(&text, "%s:%s", label + space,
-                    ends_anchored(w, l->meet) ? (space ? " " : "") : w->trail);
-    gsri_insert_before_end(ctx, ms + 1, me - 1, gsri_buf_text(ctx, &text));
-  }
+  /* The body's end. */
+  int at_body = 0;
+  for (size_t p = 0; p < r.n_points; p++)
+    at_body |= r.points[p].meet == body && r.points[p].at == n_body &&
+               nodes[r.points[p].jump].kind == CXCursor_ReturnStmt;
   if (at_body || (returns && value)) {
     *end_written = 1;
     int space = gsri_brace_after_blank(ctx, body_end);
@@ -633,8 +955,12 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
     gsri_insert_before_end(ctx, body_start + 1, body_end - 1,
                            gsri_buf_text(ctx, &text));
   }
+done:
   gsri_buf_free(&text);
-  free(jumps);
+  free(closings);
+  free(r.jumps);
+  free(r.points);
+  free(r.segs);
 }
 
 /* Plans the anchors of one function, whose nodes are [root, end). */

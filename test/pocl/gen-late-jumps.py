@@ -1,34 +1,43 @@
 """Every shape of a late jump, run on the OpenCL device (docs/pocl.md,
-section 8): a return after a function's last barrier, or a continue after
-its loop's last, that only some work-items of a group take, where a way
-that passes no barrier (an earlier return the whole group takes, a
-continue, a goto) ends at the same place. PoCL 3.1 ran the code after such
-a jump in every work-item, or crashed, unless the ways that leave after
-the barrier meet first; the tool routes each late jump to a label where
-they do (anchor.c, late_jumps()).
+section 8): a return after a function's last barrier, a continue after
+its loop's last, a switch's break after the last in its case, or a goto
+after the last before its label, that only some work-items of a group
+take, where a way that passes no barrier (an earlier return the whole
+group takes, a continue, a goto, another case, an if's other way) ends at
+the same place. PoCL 3.1 ran the code after such a jump in every
+work-item, or crashed, unless the ways that leave after the barrier meet
+first; the tool routes each late jump to a label where they do (anchor.c,
+late_jumps()).
 
-The kernels are drawn from a table: each tail (a leader's add behind a
+The kernels are drawn from tables: each tail (a leader's add behind a
 return the others take, written nine ways) in each place (the function's
 end, a branch that ends the function, a branch that more code follows),
-in a helper that returns nothing and one that returns a value; and a
-continue in a kernel's own loop, a goto over the barriers to a label, and
-returns in two nested branches. Every kernel is a helper with a group sum
-(barrier()) called in a chunk loop strided by the number of groups, for
-three rounds of a global barrier; the tool's output is built once
-optimised and once with -cl-opt-disable, each in a process of its own
-under a timeout (a hang is a failure), and every kernel's four arrays are
-compared with what this script computes. The tool must write no warning.
-PoCL takes about a second to compile each kernel: unless --all,
-optimised builds run all but the branches that code follows, and
--cl-opt-disable builds those and the function ends (void); the last four
-kernels run at both.
+in a helper that returns nothing and one that returns a value; a continue
+in a kernel's own loop, a goto over the barriers to a label, returns in
+two nested branches; and the jumps that other ways meet after (a label
+or a case after the jump, a goto to a label an early goto or an if's
+other way reaches, a switch's break, a continue with code after its
+branch, a goto in a loop and out of one, two labels), where the code
+between the meeting point and the target is skipped and gsync_jump set
+back. Every kernel is a helper with a group sum (barrier()) called in a
+chunk loop strided by the number of groups, for three rounds of a global
+barrier; the tool's output is built once optimised and once with
+-cl-opt-disable, each run by gsync-arrays (test/pocl/arrays-host.c, a C
+host through libgsync, so that the GPU machine runs them too) in a
+process of its own under a timeout (a hang is a failure), and every
+kernel's four arrays are compared with what this script computes. The tool must write no warning. PoCL takes about a
+second to compile each kernel: unless --all, optimised builds run all but
+the branches that code follows, and -cl-opt-disable builds those and the
+function ends (void); the other kernels run at both.
 
 With --warned, the late jumps the tool leaves as they are instead (a
-label or case after the jump, a goto to a label an early goto takes, a
-continue with code after its branch): each must be warned about, and
-what PoCL makes of them is printed (docs/pocl.md, section 8).
+label inside a statement of the code a return must skip, a declaration
+there that a label after it would take out of scope, a goto into a
+block): each must be warned about, and what PoCL makes of them is
+printed (docs/pocl.md, section 8).
 
-usage: gen-late-jumps.py --tool GSYNC_REWRITE --work DIR [--all | --warned]
+usage: gen-late-jumps.py [--tool GSYNC_REWRITE] --host GSYNC_ARRAYS
+                         [--platform NAME] --work DIR [--all | --warned]
 """
 import argparse
 import os
@@ -169,53 +178,203 @@ def shapes():
     body = (f"back[v * get_local_size(0) + get_local_id(0)] += "
             f"{CALL.format(id=ident)};")
     yield ident, text + kernel(ident, body), {"mark": (0,), "back": (0,)}
+    yield from entry_shapes()
+
+
+def visit(ident, text, kind="void"):
+    """A helper visit_<ident> of text (indented)."""
+    return (f"static {kind} visit_{ident}(uint v, {ARGS}) {{\n"
+            + indent(text, 2) + "}\n")
+
+
+def call(ident, value=False):
+    """The kernel's statement that calls visit_<ident>."""
+    if value:
+        return (f"back[v * get_local_size(0) + get_local_id(0)] += "
+                f"{CALL.format(id=ident)};")
+    return CALL.format(id=ident) + ";"
+
+
+# Statements after a label, where lid's declaration may be jumped over.
+MORE_ANY = MORE.replace("lid", "get_local_id(0)")
+MARK_ANY = MARK.replace("lid", "get_local_id(0)")
+BACK_ANY = "back[v * get_local_size(0) + get_local_id(0)] += 1;"
+EVERY = {lid: 1 for lid in range(LOCAL)}
+
+
+def when(skipped, kept):
+    """Expected counts for every v: skipped for the groups that skip v,
+    kept for the others ({work-item: count a round})."""
+    return lambda v: skipped if SKIP[v] else kept
+
+
+def even(v):
+    return v % 2 == 0 and not SKIP[v]
+
+
+def entry_shapes():
+    """Late jumps where other ways come in after them or that are not
+    returns: a label or a case after the jump, a goto to a label an early
+    goto or a way past no barrier reaches too, a switch's break, a continue
+    with code after its branch, and the targets' resets of gsync_jump in a
+    loop. (identifier, source, expected) as shapes()."""
+    head = ("if (skip[v])\n  goto done;\nuint lid = get_local_id(0);\n"
+            "uint s = group_sum(v + lid, part);\n")
+    yield ("return_before_label",
+           visit("return_before_label", head + f"if (lid != 0)\n  return;\n"
+                 f"{ADD}\ndone:\n  {MORE_ANY}\n")
+           + kernel("return_before_label", call("return_before_label")),
+           {"more": when(EVERY, {0: 1})})
+    yield ("value_before_label",
+           visit("value_before_label",
+                 head + f"if (lid != 0)\n  return 0;\n{ADD}\ndone:\n"
+                 f"  {MORE_ANY}\nreturn 1;\n", "uint")
+           + kernel("value_before_label",
+                    call("value_before_label", True)),
+           {"more": when(EVERY, {0: 1}), "back": when(EVERY, {0: 1})})
+    yield ("goto_to_early_label",
+           visit("goto_to_early_label", head + f"if (lid != 0)\n  goto done;\n"
+                 f"{ADD}\ndone:\n  {MORE_ANY}\n")
+           + kernel("goto_to_early_label", call("goto_to_early_label")),
+           {"more": when(EVERY, EVERY)})
+    case = ("if (skip[v])\n  return;\nuint lid = get_local_id(0);\n"
+            "switch (v % 2) {\ncase 0: {\n  uint s = group_sum(v + lid, part);\n"
+            "  if (lid != 0)\n    JUMP\n  " + ADD + "\n  break;\n}\n"
+            "default:\n  " + MARK_ANY + "\n  break;\n}\n" + MORE_ANY + "\n")
+    yield ("return_in_case",
+           visit("return_in_case", case.replace("JUMP", "return;"))
+           + kernel("return_in_case", call("return_in_case")),
+           {"adds": even, "mark": lambda v: {} if even(v) or SKIP[v] else EVERY,
+            "more": lambda v: {} if SKIP[v] else {0: 1} if even(v) else EVERY})
+    yield ("break_in_case",
+           visit("break_in_case",
+                 case.replace("JUMP", "{\n    " + BACK_ANY + "\n    break;\n  }"))
+           + kernel("break_in_case", call("break_in_case")),
+           {"adds": even,
+            "back": lambda v: {1: 1, 2: 1, 3: 1} if even(v) else {},
+            "mark": lambda v: {} if even(v) or SKIP[v] else EVERY,
+            "more": lambda v: {} if SKIP[v] else EVERY})
+    yield ("return_in_bare_case",
+           visit("return_in_bare_case",
+                 "if (skip[v])\n  return 0;\nuint lid = get_local_id(0);\n"
+                 "uint s;\nswitch (v % 2) {\ncase 0:\n"
+                 "  s = group_sum(v + lid, part);\n  if (lid != 0)\n"
+                 f"    return 0;\n  {ADD}\n  break;\ndefault:\n  {MARK_ANY}\n"
+                 "  break;\n}\nreturn 1;\n", "uint")
+           + kernel("return_in_bare_case", call("return_in_bare_case", True)),
+           {"adds": even, "mark": lambda v: {} if even(v) or SKIP[v] else EVERY,
+            "back": lambda v: {} if SKIP[v] else {0: 1} if even(v) else EVERY})
+    body = ("if (skip[v])\n  continue;\nuint lid = get_local_id(0);\n"
+            "if (v < 1000) {\n  uint s = group_sum(v + lid, part);\n"
+            f"  if (lid != v % {LOCAL}) {{\n    {MARK}\n    continue;\n  }}\n"
+            f"  {ADD}\n}}\n{MORE_ANY}")
+    yield ("continue_then_code", kernel("continue_then_code", body),
+           {"mark": lambda v: {} if SKIP[v] else
+            {lid: 1 for lid in range(LOCAL) if lid != v % LOCAL},
+            "more": lambda v: {} if SKIP[v] else {v % LOCAL: 1}})
+    fall = ("uint lid = get_local_id(0);\nif (skip[v] == 0) {\n"
+            "  uint s = group_sum(v + lid, part);\n  if (lid != 0) JUMP\n"
+            f"  {ADD}\n}}\n")
+    yield ("goto_fallthrough",
+           visit("goto_fallthrough", fall.replace("JUMP", "\n    goto done;")
+                 + "done:\n  ;\n")
+           + kernel("goto_fallthrough", call("goto_fallthrough")), {})
+    yield ("goto_fallthrough_more",
+           visit("goto_fallthrough_more",
+                 fall.replace("JUMP", f"{{\n    {MARK}\n    goto done;\n  }}")
+                 + f"{MORE_ANY}\ndone:\n  {BACK_ANY}\n")
+           + kernel("goto_fallthrough_more", call("goto_fallthrough_more")),
+           {"mark": (1, 2, 3), "more": when(EVERY, {0: 1}),
+            "back": when(EVERY, EVERY)})
+    yield ("goto_in_loop",
+           visit("goto_in_loop",
+                 "uint lid = get_local_id(0);\n"
+                 "for (uint i = 0; i < 2; i++) {\n  if (skip[v])\n    goto next;\n"
+                 "  {\n    uint s = group_sum(v + lid, part);\n"
+                 f"    if (lid == i + 1) {{\n      {MARK}\n      goto next;\n"
+                 f"    }}\n    if (i == 0 && lid == 0)\n      {ADD}\n  }}\n"
+                 f"  {MORE}\nnext:\n  ;\n}}\n")
+           + kernel("goto_in_loop", call("goto_in_loop")),
+           {"mark": {1: 1, 2: 1}, "more": {0: 2, 1: 1, 2: 1, 3: 2}})
+    yield ("goto_out_of_loop",
+           visit("goto_out_of_loop",
+                 head + "for (uint i = 1; i < get_local_size(0); i++)\n"
+                 f"  if (lid == i)\n    goto done;\n{ADD}\ndone:\n"
+                 f"  {BACK_ANY}\n")
+           + kernel("goto_out_of_loop", call("goto_out_of_loop")),
+           {"back": when(EVERY, EVERY)})
+    yield ("two_labels",
+           visit("two_labels",
+                 "if (skip[v])\n  goto first;\nuint lid = get_local_id(0);\n"
+                 "uint s = group_sum(v + lid, part);\nif (lid == 1)\n"
+                 "  return 0;\nif (lid == 2)\n  goto second;\n"
+                 f"if (lid == 0)\n  {ADD}\nfirst:\n  {MORE_ANY}\nsecond:\n"
+                 "  return 1;\n", "uint")
+           + kernel("two_labels", call("two_labels", True)),
+           {"more": when(EVERY, {0: 1, 3: 1}),
+            "back": when(EVERY, {0: 1, 2: 1, 3: 1})})
 
 
 def warned_shapes():
-    """Late jumps the tool leaves as they are, with a warning (another way
-    comes in after them): (identifier, source, expected) as shapes()."""
-    head = ("  if (skip[v])\n    goto done;\n  uint lid = get_local_id(0);\n"
-            "  uint s = group_sum(v + lid, part);\n")
-    for ident, jump in (("return_before_label", "return;"),
-                        ("goto_to_early_label", "goto done;")):
-        text = (f"static void visit_{ident}(uint v, {ARGS}) {{\n" + head +
-                f"  if (lid != 0)\n    {jump}\n  {ADD}\ndone:\n  ;\n}}\n")
-        yield ident, text + kernel(ident, CALL.format(id=ident) + ";"), {}
-    ident = "return_in_case"
-    text = (f"static void visit_{ident}(uint v, {ARGS}) {{\n"
-            "  if (skip[v])\n    return;\n  uint lid = get_local_id(0);\n"
-            "  switch (v < 1000 ? 0 : 1) {\n  case 0: {\n"
-            "    uint s = group_sum(v + lid, part);\n    if (lid != 0)\n"
-            f"      return;\n    {ADD}\n    break;\n  }}\n  default:\n"
-            "    break;\n  }\n}\n")
-    yield ident, text + kernel(ident, CALL.format(id=ident) + ";"), {}
-    ident = "continue_then_code"
-    body = ("if (skip[v])\n  continue;\nuint lid = get_local_id(0);\n"
-            "if (v < 1000) {\n  uint s = group_sum(v + lid, part);\n"
-            f"  if (lid != 0) {{\n    {MARK}\n    continue;\n  }}\n  {ADD}\n}}\n"
-            + MORE.replace("lid", "get_local_id(0)"))
-    yield ident, kernel(ident, body), {"mark": (1, 2, 3), "more": (0,)}
+    """Late jumps the tool leaves as they are, with a warning: a label
+    inside a statement of the code a return must skip, a declaration there
+    that a label after it would take out of scope, a goto into a block.
+    (identifier, source, expected) as shapes()."""
+    head = ("uint lid = get_local_id(0);\n"
+            "uint s = group_sum(v + lid, part);\n")
+    yield ("label_in_statement",
+           visit("label_in_statement",
+                 "if (skip[v])\n  goto inner;\n" + head +
+                 f"if (lid != 0)\n  return;\n{ADD}\nif (v < 1000) {{\n"
+                 f"inner:\n  {MORE_ANY}\n}}\n")
+           + kernel("label_in_statement", call("label_in_statement")),
+           {"more": when(EVERY, {0: 1})})
+    yield ("declaration_before_label",
+           visit("declaration_before_label",
+                 "if (skip[v])\n  goto first;\nif (v > 1000)\n  goto second;\n"
+                 + head + f"if (lid != 0)\n  return;\n{ADD}\nfirst:\n  ;\n"
+                 "uint t = get_local_id(0);\n"
+                 "more[v * get_local_size(0) + t] += 1;\nsecond:\n  ;\n")
+           + kernel("declaration_before_label",
+                    call("declaration_before_label")),
+           {"more": when(EVERY, {0: 1})})
+    yield ("goto_into_block",
+           visit("goto_into_block",
+                 "if (skip[v])\n  return;\n" + head +
+                 f"if (lid != 0)\n  goto inside;\n{ADD}\nif (v < 1000) {{\n"
+                 f"inside:\n  {MORE_ANY}\n}}\n")
+           + kernel("goto_into_block", call("goto_into_block")),
+           {"more": when({}, EVERY)})
 
 
 def expected(want):
-    """The four arrays a kernel must leave, by want (shapes())."""
+    """The four arrays a kernel must leave, by want (shapes()): for each
+    array, the work-items that count 1 a round in every group not skipped,
+    or a function of v giving {work-item: count a round} for every v; and
+    "adds", a function of v that says if out[v] gets its group's sum (by
+    default every v not skipped)."""
     out = [0] * N
     arrays = {name: [0] * (N * LOCAL) for name in ("mark", "back", "more")}
+    adds = want.get("adds", lambda v: not SKIP[v])
     for v in range(N):
-        if SKIP[v]:
-            continue
-        out[v] = ROUNDS * sum(v + i for i in range(LOCAL))
+        if adds(v):
+            out[v] = ROUNDS * sum(v + i for i in range(LOCAL))
         for name, lids in want.items():
-            for lid in lids:
-                arrays[name][v * LOCAL + lid] = ROUNDS
+            if name == "adds":
+                continue
+            counts = (lids(v) if callable(lids) else
+                      lids if isinstance(lids, dict) and not SKIP[v] else
+                      {} if SKIP[v] else {lid: 1 for lid in lids})
+            for lid, count in counts.items():
+                arrays[name][v * LOCAL + lid] = ROUNDS * count
     return out, arrays
 
 
 def at_level(ident, options):
     """Nonzero if kernel ident runs built with options without --all:
     optimised all but the branches that code follows, with
-    -cl-opt-disable those and the function ends (void); the last four
-    kernels at both."""
+    -cl-opt-disable those and the function ends (void); the kernels
+    outside the tails' table at both."""
     if not ident.endswith(("_void", "_value")):
         return 1
     if not options:
@@ -223,86 +382,80 @@ def at_level(ident, options):
     return "_branch_more_" in ident or ident.endswith("_end_void")
 
 
-def run(work, options, only=(), warned=False):
-    """Runs every kernel of the output built with options; prints one line
-    a kernel."""
-    import numpy as np
-    import pyopencl as cl
-    import gsync
-    prog = gsync.load(os.path.join(work, "out.json"),
-                      source_path=os.path.join(work, "out.cl"))
-    context = cl.Context([gsync.pick_device()])
-    queue = cl.CommandQueue(context)
-    built = prog.build(context, options=[options] if options else [])
-    flags = cl.mem_flags
-    skip = cl.Buffer(context, flags.READ_ONLY | flags.COPY_HOST_PTR,
-                     hostbuf=np.array(SKIP, np.uint32))
-    for ident, _, want in (warned_shapes() if warned else shapes()):
-        if only and ident not in only:
+def check(lines, kernels):
+    """'ident: right' or 'ident: WRONG arrays...' for each kernel of
+    kernels (identifier, source, expected) that gsync-arrays printed the
+    arrays of in lines ('k_IDENT I V0 V1 ...'); other lines as they are."""
+    got, said = {}, []
+    for line in lines:
+        words = line.split()
+        if len(words) > 2 and words[0].startswith("k_") and words[1].isdigit():
+            got.setdefault(words[0][2:], {})[int(words[1])] = [
+                int(x) for x in words[2:]]
+        else:
+            said.append(line)
+    for ident, _, want in kernels:
+        if ident not in got:
             continue
-        bufs = [cl.Buffer(context, flags.READ_WRITE, 4 * n)
-                for n in (N, N * LOCAL, N * LOCAL, N * LOCAL)]
-        for b in bufs:
-            cl.enqueue_fill_buffer(queue, b, np.uint32(0), 0, b.size)
-        k = prog.kernel(queue, getattr(built, "k_" + ident), max_groups=GROUPS)
-        k(queue, GROUPS, LOCAL, *bufs, skip, cl.LocalMemory(4 * LOCAL))
-        got = []
-        for b in bufs:
-            a = np.empty(b.size // 4, np.uint32)
-            cl.enqueue_copy(queue, a, b)
-            got.append(a.tolist())
         out, arrays = expected(want)
         right = [out] + [arrays[n] for n in ("mark", "back", "more")]
-        wrong = [name for name, g, r in
-                 zip(("out", "mark", "back", "more"), got, right) if g != r]
-        print(f"{ident}: {'right' if not wrong else 'WRONG ' + ' '.join(wrong)}",
-              flush=True)
+        wrong = [name for i, (name, r) in
+                 enumerate(zip(("out", "mark", "back", "more"), right))
+                 if got[ident].get(i) != r]
+        said.append(f"{ident}: "
+                    + ("right" if not wrong else "WRONG " + " ".join(wrong)))
+    return said
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tool")
+    ap.add_argument("--tool", help="gsync-rewrite, which writes WORK/out.cl "
+                    "(without it, the output already there runs)")
+    ap.add_argument("--host", required=True,
+                    help="gsync-arrays (test/pocl/arrays-host.c)")
+    ap.add_argument("--platform", default="Portable Computing Language",
+                    help="the OpenCL platform whose name holds this")
     ap.add_argument("--work", required=True)
-    ap.add_argument("--run", metavar="OPTIONS")
     ap.add_argument("--timeout", type=int, default=500)
-    ap.add_argument("--only", nargs="*", default=(),
-                    help="with --run: these kernels alone")
     ap.add_argument("--all", action="store_true",
                     help="every kernel with -cl-opt-disable too")
     ap.add_argument("--warned", action="store_true",
                     help="the late jumps the tool warns about instead: "
-                    "each must be warned about; what PoCL makes of them is "
-                    "printed, not checked")
+                    "each must be warned about; what the device makes of "
+                    "them is printed, not checked")
     args = ap.parse_args()
-    if args.run is not None:
-        run(args.work, args.run, args.only, args.warned)
-        # PoCL's teardown at exit can take a minute and more after a few
-        # launches; there is nothing left to release.
-        sys.stdout.flush()
-        os._exit(0)
     os.makedirs(args.work, exist_ok=True)
-    source = os.path.join(args.work, "late-jumps.cl")
     kernels = list(warned_shapes() if args.warned else shapes())
-    with open(source, "w") as f:
-        f.write(SUM + "".join("\n" + text for _, text, _ in kernels))
-    r = subprocess.run([args.tool, source, "-o",
-                        os.path.join(args.work, "out.cl"), "--constraints",
-                        os.path.join(args.work, "out.json")],
-                       capture_output=True, text=True)
-    warnings = r.stderr.count(": warning: ")
-    if r.returncode != 0 or warnings != (len(kernels) if args.warned else 0):
-        print(f"FAIL: the tool (exit status {r.returncode}, {warnings} "
-              f"warnings):\n{r.stderr}")
-        return 1
+    with open(os.path.join(args.work, "skip.bin"), "wb") as f:
+        f.write(b"".join(int(x).to_bytes(4, "little") for x in SKIP))
+    if args.tool:
+        source = os.path.join(args.work, "late-jumps.cl")
+        with open(source, "w") as f:
+            f.write(SUM + "".join("\n" + text for _, text, _ in kernels))
+        r = subprocess.run([args.tool, source, "-o",
+                            os.path.join(args.work, "out.cl"), "--constraints",
+                            os.path.join(args.work, "out.json")],
+                           capture_output=True, text=True)
+        warnings = r.stderr.count(": warning: ")
+        if r.returncode != 0 or warnings != (len(kernels) if args.warned
+                                             else 0):
+            print(f"FAIL: the tool (exit status {r.returncode}, {warnings} "
+                  f"warnings):\n{r.stderr}")
+            return 1
     failed = 0
     for options in ("", "-cl-opt-disable"):
         what = options or "optimised"
-        names = [ident for ident, _, _ in kernels
-                 if args.all or args.warned or at_level(ident, options)]
+        run = [(ident, text, want) for ident, text, want in kernels
+               if args.all or args.warned or at_level(ident, options)]
+        cmd = [args.host, "--platform", args.platform,
+               "--cl", os.path.join(args.work, "out.cl"),
+               "--constraints", os.path.join(args.work, "out.json"),
+               "--groups", str(GROUPS), "--local", str(LOCAL),
+               "--arrays", f"{N},{N * LOCAL},{N * LOCAL},{N * LOCAL},{N}",
+               "--input", "4:" + os.path.join(args.work, "skip.bin"),
+               "--local-words", str(LOCAL), "--options", options]
         try:
-            r = subprocess.run([sys.executable, __file__, "--work", args.work,
-                                "--run=" + options, "--only"] + names
-                               + (["--warned"] if args.warned else []),
+            r = subprocess.run(cmd + ["k_" + ident for ident, _, _ in run],
                                capture_output=True, text=True,
                                timeout=args.timeout)
             lines = r.stdout.splitlines()
@@ -313,12 +466,13 @@ def main():
             out = e.stdout or b""
             lines = (out.decode() if isinstance(out, bytes) else out
                      ).splitlines() + [f"no end in {args.timeout} s"]
+        lines = check(lines, run)
         right = sum(line.endswith(": right") for line in lines)
         for line in lines:
             if not line.endswith(": right"):
                 print(f"FAIL: {what}: {line}")
-        failed += len(names) - right
-        print(f"{what}: {right} of {len(names)} right")
+        failed += len(run) - right
+        print(f"{what}: {right} of {len(run)} right")
     if args.warned:
         print(f"warned late jumps: {len(kernels)} kernels, each warned "
               f"about; {failed} runs wrong or not ended")

@@ -1,12 +1,14 @@
 // Late jumps (docs/pocl.md, section 8): a return after a function's last
-// barrier, or a continue after its loop's last, that only some work-items
-// take becomes a goto to a label where the ways after that barrier meet,
-// before an anchor, and not at the exit (or the loop's next turn) that a
-// way past no barrier also reaches. A value goes through gsync_ret; code
-// after the branch the return leaves is skipped by gsync_returned. Where
-// another way comes in after the jump (a label, a switch's other case),
-// the jump stays and the tool warns. test/pocl/late-jumps.test runs every
-// shape on PoCL.
+// barrier, a continue after its loop's last, a switch's break after the
+// last in its case, a goto after the last before its label, that only
+// some work-items take, becomes a goto to a label where the ways after
+// that barrier meet, before an anchor and before any label or case where
+// other ways come in, and not at the exit (the loop's next turn, the
+// switch's end, the label) that a way past no barrier also reaches. A
+// value goes through gsync_ret; the code between that label and the
+// jump's target is skipped by gsync_jump, which the target sets back. A
+// goto into a block stays, and the tool warns. test/pocl/late-jumps.test
+// runs every shape on PoCL.
 // RUN: %gsync %s -o %t.cl 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.cl
 // RUN: FileCheck --check-prefix=WARN %s < %t.err
@@ -38,8 +40,7 @@ static uint leader_sum(uint v, global uint *out, global const uint *skip,
 }
 
 // A return in a branch that more code follows: it meets the branch's
-// other ways at its end (gsync_return_2), and gsync_returned skips the
-// rest.
+// other ways at its end (gsync_return_2), and gsync_jump skips the rest.
 static void in_branch(uint v, global uint *out, global const uint *skip,
                       local uint *part) {
   if (skip[v])
@@ -53,8 +54,9 @@ static void in_branch(uint v, global uint *out, global const uint *skip,
   out[v + 100] += 1;
 }
 
-// A label after the late return: the goto's way comes in there, before
-// the return's ways could meet; an anchor goes before every label.
+// A label after the late return: the goto's way comes in there, so the
+// return's ways meet before it, and gsync_jump skips what follows it; an
+// anchor goes before every label.
 static void after_label(uint v, global uint *out, global const uint *skip,
                         local uint *part) {
   if (skip[v])
@@ -67,8 +69,9 @@ done:
   out[v + 200] = 1;
 }
 
-// A barrier in a test, and a return in a switch's case: the other case
-// ends where it would meet.
+// A barrier in a test, and a return in a switch's case: its ways and the
+// case's break meet before the next case, which both skip; the break's
+// value of gsync_jump ends after the switch.
 static uint in_switch(uint v, local uint *part) {
   switch (v % 3) {
   case 0:
@@ -81,8 +84,8 @@ static uint in_switch(uint v, local uint *part) {
   return 0;
 }
 
-// A late goto to the label that a goto before the barriers goes to: the
-// goto goes where it says, and the tool warns.
+// A late goto to the label that a goto before the barriers goes to: its
+// ways meet before the label.
 static void goto_both(uint v, global uint *out, global const uint *skip,
                       local uint *part) {
   if (skip[v])
@@ -93,6 +96,37 @@ static void goto_both(uint v, global uint *out, global const uint *skip,
   out[v] += s;
 done:
   ;
+}
+
+// A late goto to a label that a way past no barrier reaches too (the
+// if's other way), with code between: gsync_jump skips it, and the label
+// sets it back.
+static void fall_through(uint v, global uint *out, global const uint *skip,
+                         local uint *part) {
+  if (skip[v] == 0) {
+    uint s = group_sum(v, part);
+    if (get_local_id(0) != 0)
+      goto done;
+    out[v] += s;
+  }
+  out[v + 400] += 1;
+done:
+  out[v + 500] += 1;
+}
+
+// A late goto into a block: nothing can meet before it; the tool warns.
+static void into_block(uint v, global uint *out, global const uint *skip,
+                       local uint *part) {
+  if (skip[v])
+    return;
+  uint s = group_sum(v, part);
+  if (get_local_id(0) != 0)
+    goto inside;
+  out[v] += s;
+  if (v < 100) {
+  inside:
+    out[v + 600] += 1;
+  }
 }
 
 // A late continue, and a late return in the kernel, whose discovery exit
@@ -106,6 +140,8 @@ kernel void k(global uint *out, global const uint *skip, uint n,
     after_label(v, out, skip, part);
     out[v + 300] += in_switch(v, part);
     goto_both(v, out, skip, part);
+    fall_through(v, out, skip, part);
+    into_block(v, out, skip, part);
     uint s = leader_sum(v, out, skip, part);
     if (get_local_id(0) != 0)
       continue;
@@ -129,50 +165,75 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:   { gsync_ret = (0); goto gsync_return; }
 // CHECK-NEXT: gsync_return: gsync_anchor_here(); return gsync_ret; }
 // CHECK:      static void in_branch(uint v, global uint *out, global const uint *skip,
-// CHECK-NEXT:                       local uint *part) { int gsync_returned = 0;
+// CHECK-NEXT:                       local uint *part) { int gsync_jump = 0;
 // CHECK-NEXT:   if (skip[v])
 // CHECK-NEXT:     return; gsync_anchor_here();
 // CHECK-NEXT:   if (v < 100) { gsync_anchor_here();
 // CHECK-NEXT:     uint s = group_sum(v, part);
 // CHECK-NEXT:     if (get_local_id(0) != 0)
-// CHECK-NEXT:       { gsync_returned = 1; goto gsync_return_2; } gsync_anchor_here();
+// CHECK-NEXT:       { gsync_jump = 1; goto gsync_return_2; } gsync_anchor_here();
 // CHECK-NEXT:     out[v] += s;
 // CHECK-NEXT:   gsync_return_2: gsync_anchor_here(); } gsync_anchor_here();
-// CHECK-NEXT:   if (!gsync_returned) { out[v + 100] += 1;
+// CHECK-NEXT:   if (!gsync_jump) { out[v + 100] += 1;
 // CHECK-NEXT: } gsync_anchor_here(); }
 // CHECK:      static void after_label(uint v, global uint *out, global const uint *skip,
-// CHECK-NEXT:                         local uint *part) {
+// CHECK-NEXT:                         local uint *part) { int gsync_jump = 0;
 // CHECK-NEXT:   if (skip[v])
 // CHECK-NEXT:     goto done; gsync_anchor_here();
 // CHECK-NEXT:   uint s = group_sum(v, part);
 // CHECK-NEXT:   if (get_local_id(0) != 0)
-// CHECK-NEXT:     return; gsync_anchor_here();
-// CHECK-NEXT:   out[v] += s;
+// CHECK-NEXT:     { gsync_jump = 1; goto gsync_return_2; } gsync_anchor_here();
+// CHECK-NEXT:   out[v] += s; gsync_return_2: gsync_anchor_here();
 // CHECK-NEXT: gsync_anchor_here(); done:
-// CHECK-NEXT:   out[v + 200] = 1;
-// CHECK-NEXT: gsync_anchor_here(); }
-// CHECK:      static uint in_switch(uint v, local uint *part) {
+// CHECK-NEXT:   if (!gsync_jump) { out[v + 200] = 1;
+// CHECK-NEXT: } gsync_anchor_here(); }
+// CHECK:      static uint in_switch(uint v, local uint *part) { uint gsync_ret; int gsync_jump = 0;
 // CHECK-NEXT:   switch (v % 3) {
 // CHECK-NEXT:   case 0:
 // CHECK-NEXT:     { gsync_anchor_here(); if (group_sum(v, part) > 10 && get_local_id(0) != 0)
-// CHECK-NEXT:       { gsync_anchor_here(); return 1; gsync_anchor_here(); } gsync_anchor_here(); }
-// CHECK-NEXT:     break;
+// CHECK-NEXT:       { gsync_anchor_here(); { gsync_ret = (1); gsync_jump = 1; goto gsync_return_2; } gsync_anchor_here(); } gsync_anchor_here(); }
+// CHECK-NEXT:     { gsync_jump = 2; goto gsync_return_2; } gsync_return_2: gsync_anchor_here();
 // CHECK-NEXT:   default:
-// CHECK-NEXT:     break;
-// CHECK-NEXT:   } gsync_anchor_here();
-// CHECK-NEXT:   gsync_anchor_here(); return 0;
-// CHECK-NEXT: }
+// CHECK-NEXT:     if (!gsync_jump) { break;
+// CHECK-NEXT:   } } gsync_jump = gsync_jump == 2 ? 0 : gsync_jump; gsync_anchor_here();
+// CHECK-NEXT:   if (!gsync_jump) { { gsync_ret = (0); goto gsync_return; }
+// CHECK-NEXT: } gsync_return: gsync_anchor_here(); return gsync_ret; }
 // CHECK:      static void goto_both(uint v, global uint *out, global const uint *skip,
 // CHECK-NEXT:                       local uint *part) {
 // CHECK-NEXT:   if (skip[v])
 // CHECK-NEXT:     goto done; gsync_anchor_here();
 // CHECK-NEXT:   uint s = group_sum(v, part);
 // CHECK-NEXT:   if (get_local_id(0) != 0)
-// CHECK-NEXT:     goto done; gsync_anchor_here();
-// CHECK-NEXT:   out[v] += s;
+// CHECK-NEXT:     goto gsync_goto; gsync_anchor_here();
+// CHECK-NEXT:   out[v] += s; gsync_goto: gsync_anchor_here();
 // CHECK-NEXT: gsync_anchor_here(); done:
 // CHECK-NEXT:   ;
 // CHECK-NEXT: }
+// CHECK:      static void fall_through(uint v, global uint *out, global const uint *skip,
+// CHECK-NEXT:                          local uint *part) { int gsync_jump = 0;
+// CHECK-NEXT:   if (skip[v] == 0) { gsync_anchor_here();
+// CHECK-NEXT:     uint s = group_sum(v, part);
+// CHECK-NEXT:     if (get_local_id(0) != 0)
+// CHECK-NEXT:       { gsync_jump = 2; goto gsync_goto; } gsync_anchor_here();
+// CHECK-NEXT:     out[v] += s;
+// CHECK-NEXT:   gsync_goto: gsync_anchor_here(); } gsync_anchor_here();
+// CHECK-NEXT:   if (!gsync_jump) { out[v + 400] += 1; }
+// CHECK-NEXT: gsync_anchor_here(); done:
+// CHECK-NEXT:   gsync_jump = gsync_jump == 2 ? 0 : gsync_jump; out[v + 500] += 1;
+// CHECK-NEXT: }
+// CHECK:      static void into_block(uint v, global uint *out, global const uint *skip,
+// CHECK-NEXT:                        local uint *part) {
+// CHECK-NEXT:   if (skip[v])
+// CHECK-NEXT:     return; gsync_anchor_here();
+// CHECK-NEXT:   uint s = group_sum(v, part);
+// CHECK-NEXT:   if (get_local_id(0) != 0)
+// CHECK-NEXT:     goto inside; gsync_anchor_here();
+// CHECK-NEXT:   out[v] += s;
+// CHECK-NEXT:   if (v < 100) {
+// CHECK-NEXT:   gsync_anchor_here(); inside:
+// CHECK-NEXT:     out[v + 600] += 1;
+// CHECK-NEXT:   }
+// CHECK-NEXT: gsync_anchor_here(); }
 // CHECK:      kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:               local uint *part, global uint *gsync_state) { local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) || !gsync_ctx_grid(gsync_ctx, gsync_shared)) return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   for (uint v = gsync_get_group_id(gsync_ctx, 0); v < n; v += gsync_get_num_groups(gsync_ctx, 0)) { gsync_anchor(gsync_ctx);
@@ -182,6 +243,8 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:     after_label(v, out, skip, part);
 // CHECK-NEXT:     out[v + 300] += in_switch(v, part);
 // CHECK-NEXT:     goto_both(v, out, skip, part);
+// CHECK-NEXT:     fall_through(v, out, skip, part);
+// CHECK-NEXT:     into_block(v, out, skip, part);
 // CHECK-NEXT:     uint s = leader_sum(v, out, skip, part);
 // CHECK-NEXT:     if (get_local_id(0) != 0)
 // CHECK-NEXT:       goto gsync_continue; gsync_anchor(gsync_ctx);
@@ -192,6 +255,4 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:     goto gsync_return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   out[n + gsync_get_group_id(gsync_ctx, 0)] = 1;
 // CHECK-NEXT: gsync_return: gsync_anchor(gsync_ctx); }
-// WARN: {{.*}}late-jumps.cl:64:5: warning: 'after_label' leaves after its last barrier by a return whose ways cannot meet before others come in: a label or case follows it (1 place); PoCL can run the code after it in every work-item (docs/pocl.md, section 8)
-// WARN: {{.*}}late-jumps.cl:76:7: warning: 'in_switch' leaves after its last barrier by a return whose ways cannot meet before others come in: it leaves a switch's case (1 place); PoCL can run the code after it in every work-item (docs/pocl.md, section 8)
-// WARN: {{.*}}late-jumps.cl:92:5: warning: 'goto_both' leaves after its last barrier by a goto whose ways cannot meet before others come in: a goto taken before the barriers goes to the same label (1 place); PoCL can run the code after it in every work-item (docs/pocl.md, section 8)
+// WARN: {{.*}}late-jumps.cl:124:5: warning: 'into_block' leaves after its last barrier by a goto whose ways cannot meet before others come in: its label is not after it in a block around it (1 place); PoCL can run the code after it in every work-item (docs/pocl.md, section 8)
