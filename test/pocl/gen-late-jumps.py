@@ -25,10 +25,9 @@ barrier; the tool's output is built once optimised and once with
 -cl-opt-disable, each run by gsync-arrays (test/pocl/arrays-host.c, a C
 host through libgsync, so that the GPU machine runs them too) in a
 process of its own under a timeout (a hang is a failure), and every
-kernel's four arrays are compared with what this script computes. The tool must write no warning. PoCL takes about a
-second to compile each kernel: unless --all, optimised builds run all but
-the branches that code follows, and -cl-opt-disable builds those and the
-function ends (void); the other kernels run at both.
+kernel's four arrays are compared with what this script computes. The
+tool must write no warning. PoCL takes about a second to compile each
+kernel: unless --all, each runs at one level at least (at_level()).
 
 With --warned, the late jumps the tool leaves as they are instead (a
 label inside a statement of the code a return must skip, a declaration
@@ -370,16 +369,27 @@ def expected(want):
     return out, arrays
 
 
+# The entry shapes that run at -cl-opt-disable too without --all: one of
+# each kind of jump and of way in.
+BOTH_LEVELS = ("return_before_label", "return_in_case", "break_in_case",
+               "continue_then_code", "goto_fallthrough_more", "goto_in_loop")
+
+
 def at_level(ident, options):
-    """Nonzero if kernel ident runs built with options without --all:
-    optimised all but the branches that code follows, with
-    -cl-opt-disable those and the function ends (void); the kernels
-    outside the tails' table at both."""
-    if not ident.endswith(("_void", "_value")):
-        return 1
+    """Nonzero if kernel ident runs built with options without --all, for
+    CI's time; each runs at one level at least. Of the tails' table,
+    optimised all but the branches that code follows and the function
+    ends that return a value, with -cl-opt-disable those; the continues,
+    the goto and the nested branches at both; of the entry shapes, all
+    optimised and BOTH_LEVELS with -cl-opt-disable."""
+    tail = ident.endswith(("_void", "_value"))
+    late = ("_branch_more_" in ident or ident.endswith("_end_value"))
     if not options:
-        return "_branch_more_" not in ident
-    return "_branch_more_" in ident or ident.endswith("_end_void")
+        return not tail or not late
+    if tail:
+        return late
+    entries = [i for i, _, _ in entry_shapes()]
+    return ident not in entries or ident in BOTH_LEVELS
 
 
 def check(lines, kernels):
