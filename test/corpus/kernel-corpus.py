@@ -10,7 +10,7 @@ barrier:     global_barrier(); is put at the start of every kernel's body (a
              point every work-item reaches), the file is rewritten, every
              kernel must take part in the barrier (the constraints say so),
              and the output must build on the OpenCL device (CMD --build-only,
-             N builds at a time).
+             N builds at a time; with --run none, no build).
 
 --options F names a file of lines "NAME OPTIONS...": the -D options a file
 of that base name needs to be OpenCL C at all (given to gsync-rewrite and to
@@ -224,6 +224,8 @@ class Corpus:
             return 0, refused, "kernels left without a barrier: " + \
                 " ".join(left_out)
         taking_part = len(kernels) - len(left_out)
+        if self.build == ["none"]:
+            return taking_part, refused, None
         status, text = run(self.build + [
             "--build-only", cl + ".out.cl", "--options",
             " ".join(["-cl-std=CL1.2"] + opts)])
@@ -272,8 +274,9 @@ def main():
               f"byte for byte, {c.skipped} skipped, {len(c.failures)} failed")
     else:
         why = ", ".join(f"{k}: {v}" for k, v in sorted(c.refused.items()))
+        built = " and built" if c.build != ["none"] else ", not built"
         print(f"barrier: {c.kernels} kernels in {c.files} files rewritten with "
-              f"global_barrier() and built, {sum(c.refused.values())} refused "
+              f"global_barrier(){built}, {sum(c.refused.values())} refused "
               f"as documented ({why or 'none'}), {c.skipped} skipped, "
               f"{len(c.failures)} failed")
     sys.exit(1 if c.failures else 0)
