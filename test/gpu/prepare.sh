@@ -107,6 +107,14 @@ done
 # test/run/misuse.test makes them.
 rm -rf "$out/misuse"
 sh "$root/test/run/misuse-inputs.sh" "$tool" "$out/misuse" || exit 1
+# The late jumps' table and the shapes the tool warns about, rewritten
+# (test/pocl/gen-late-jumps.py; test/gpu/all.sh runs them).
+for w in late-jumps late-warned; do
+  rm -rf "$out/$w"
+  python3 "$root/test/pocl/gen-late-jumps.py" --tool "$tool" --prepare \
+    --host none --work "$out/$w" $([ $w = late-warned ] && echo --warned) ||
+    exit 1
+done
 echo $barriers > "$out/BARRIERS"
 echo "$default" > "$out/DEFAULT"
 for lib in libjson-c.so.5; do

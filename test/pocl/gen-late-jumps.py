@@ -35,7 +35,7 @@ there that a label after it would take out of scope, a goto into a
 block): each must be warned about, and what PoCL makes of them is
 printed (docs/pocl.md, section 8).
 
-usage: gen-late-jumps.py [--tool GSYNC_REWRITE] --host GSYNC_ARRAYS
+usage: gen-late-jumps.py [--tool GSYNC_REWRITE [--prepare]] --host GSYNC_ARRAYS
                          [--platform NAME] --work DIR [--all | --warned]
 """
 import argparse
@@ -429,6 +429,9 @@ def main():
     ap.add_argument("--timeout", type=int, default=500)
     ap.add_argument("--all", action="store_true",
                     help="every kernel with -cl-opt-disable too")
+    ap.add_argument("--prepare", action="store_true",
+                    help="with --tool: write the output, run nothing (for "
+                    "a machine without the tool: test/gpu/prepare.sh)")
     ap.add_argument("--warned", action="store_true",
                     help="the late jumps the tool warns about instead: "
                     "each must be warned about; what the device makes of "
@@ -452,6 +455,8 @@ def main():
             print(f"FAIL: the tool (exit status {r.returncode}, {warnings} "
                   f"warnings):\n{r.stderr}")
             return 1
+        if args.prepare:
+            return 0
     failed = 0
     for options in ("", "-cl-opt-disable"):
         what = options or "optimised"
