@@ -404,6 +404,8 @@ typedef struct point {
   unsigned jump;   /* the first jump that goes there, which names it */
   unsigned number; /* 0: gsync_<kind>, n: gsync_<kind>_<n+1> */
   size_t from;     /* where the statement that holds that jump starts */
+  int body_end;    /* the returns' at the body's end: gsync_return, which
+                      the body's end writes */
 } point;
 
 /* Block kids [from, to) that a routed jump's ways skip, from a label or a
@@ -520,18 +522,26 @@ static int skips(walk *w, const late *l, routes *r, int segs, int *code,
   }
 }
 
-/* The name of jump node j's kind. */
-static const char *jump_kind(const gsri_ctx *ctx, unsigned j) {
+/* The kinds of jump late_jumps() routes, by number (kind_of()). */
+static const char *const JUMP_KINDS[] = {"return", "continue", "break", "goto"};
+
+/* The number of jump node j's kind in JUMP_KINDS. */
+static unsigned kind_of(const gsri_ctx *ctx, unsigned j) {
   switch (ctx->nodes[j].kind) {
   case CXCursor_ReturnStmt:
-    return "return";
+    return 0;
   case CXCursor_ContinueStmt:
-    return "continue";
+    return 1;
   case CXCursor_BreakStmt:
-    return "break";
+    return 2;
   default:
-    return "goto";
+    return 3;
   }
+}
+
+/* The name of jump node j's kind. */
+static const char *jump_kind(const gsri_ctx *ctx, unsigned j) {
+  return JUMP_KINDS[kind_of(ctx, j)];
 }
 
 /* Point p's label, with a space before it. */
@@ -742,6 +752,7 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
   }
   /* The code each skips; gsync_jump's values; the meeting points. */
   int returns = 0, flags = 0;
+  /* gsync_return is the body's end's: a nested one is gsync_return_2. */
   unsigned next_id = 2, numbers[4] = {1, 0, 0, 0};
   for (size_t i = 0; i < r.n_jumps; i++) {
     late *l = &r.jumps[i];
@@ -773,14 +784,9 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
       if (!pt)
         goto done;
       *pt = (point){.meet = l->meet, .at = l->at, .jump = l->jump, .from = ps};
-      if (!(ret && l->meet == body && l->at == n_body)) {
-        const char *kind = jump_kind(ctx, l->jump);
-        unsigned c = kind[0] == 'r'   ? 0
-                     : kind[0] == 'c' ? 1
-                     : kind[0] == 'b' ? 2
-                                      : 3;
-        pt->number = numbers[c]++;
-      }
+      pt->body_end = ret && l->meet == body && l->at == n_body;
+      if (!pt->body_end)
+        pt->number = numbers[kind_of(ctx, l->jump)]++;
     } else if (ps < r.points[p].from) {
       r.points[p].from = ps;
     }
@@ -880,9 +886,8 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
   }
   for (size_t p = 0; p < r.n_points; p++) {
     const point *pt = &r.points[p];
-    if (pt->meet == body && pt->at == n_body &&
-        nodes[pt->jump].kind == CXCursor_ReturnStmt)
-      continue; /* the body's end, below */
+    if (pt->body_end)
+      continue; /* below */
     size_t s0, e0;
     if (pt->at == nodes[pt->meet].n_kids) {
       anchorable(w, pt->meet, &s0, &e0);
@@ -943,8 +948,7 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
   /* The body's end. */
   int at_body = 0;
   for (size_t p = 0; p < r.n_points; p++)
-    at_body |= r.points[p].meet == body && r.points[p].at == n_body &&
-               nodes[r.points[p].jump].kind == CXCursor_ReturnStmt;
+    at_body |= r.points[p].body_end;
   if (at_body || (returns && value)) {
     *end_written = 1;
     int space = gsri_brace_after_blank(ctx, body_end);
