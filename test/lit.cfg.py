@@ -89,6 +89,8 @@ config.environment["GSYNC_CHECK_CACHE"] = ""
 
 
 src = config.source_root
+# A GSYNC_SANITIZE build.
+sanitize = config.sanitize.upper() in ("ON", "1", "TRUE", "YES")
 # The leak checker stays on for the tool; for the run-test host it would
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
 config.substitutions.append(
@@ -99,7 +101,7 @@ config.substitutions.append(
 # run tests already did; the tool's rewrites there are what counts.
 config.substitutions.append(
     ("%corpus-run", "none"
-     if config.sanitize.upper() in ("ON", "1", "TRUE", "YES")
+     if sanitize
      else "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
 config.substitutions.append(
     ("%gsync-check", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_check))
@@ -139,7 +141,7 @@ barrier_runs = " ".join([
 config.test_format = ShTestPerBarrier(
     config.gsync_tool, barrier_runs,
     few=("tree", "atomic-or")
-    if config.sanitize.upper() in ("ON", "1", "TRUE", "YES") else ())
+    if sanitize else ())
 config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%apps", os.path.join(src, "apps")))
@@ -172,7 +174,7 @@ else:
     config.substitutions.append(("%as-user", ""))
 config.substitutions.append(
     ("%char-device", "sh " + os.path.join(src, "test", "utils", "char-device")))
-if config.sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+if sanitize:
     config.available_features.add("sanitize")
 if config.ninja:
     config.available_features.add("ninja")
@@ -183,7 +185,7 @@ if config.ninja:
 # it, or ASan fails on the first C++ exception PyOpenCL throws (its
 # __cxa_throw finds no real one to call).
 runtimes = []
-if config.sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+if sanitize:
     runtimes = [
         subprocess.run([config.c_compiler, "-print-file-name=" + n],
                        capture_output=True, text=True).stdout.strip()
