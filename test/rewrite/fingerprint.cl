@@ -53,6 +53,19 @@
 // RUN: %python %S/../utils/crlf.py to %s > %t.crlf.cl
 // RUN: %gsync --barrier=flip %t.crlf.cl -o %t.crlf.out.cl --constraints %t.crlf.json
 // RUN: %python %S/../utils/fingerprint.py %t.crlf.out.cl %t.crlf.json | FileCheck --check-prefix=SAME %s
+//
+// An output edited by hand no longer matches its fingerprint; --seal
+// writes the edited file's into both (diagnostic variants only).
+// RUN: cp %t.cl %t.edit.cl && cp %t.json %t.edit.json
+// RUN: printf '/* edited */\n' >> %t.edit.cl
+// RUN: %python %S/../utils/fingerprint.py %t.edit.cl %t.edit.json | FileCheck --check-prefix=EDITED %s
+// EDITED:      output_bytes: differs
+// EDITED-NEXT: source: [[FP:[0-9a-f]+]]
+// EDITED-NEXT: json: [[FP]]
+// EDITED-NOT:  hash: [[FP]]
+// RUN: %python %S/../utils/fingerprint.py --seal %t.edit.cl %t.edit.json | FileCheck --check-prefix=SEALED %s
+// SEALED: sealed: [[FP:[0-9a-f]+]]
+// RUN: %python %S/../utils/fingerprint.py %t.edit.cl %t.edit.json | FileCheck --check-prefix=SAME %s
 
 kernel void k(global uint *a) {
   a[get_global_id(0)] += 1;
