@@ -652,7 +652,11 @@ static int target_of(walk *w, unsigned body, unsigned j, late *l) {
  *     and that code is put in 'if (!gsync_jump) { ... }', one for each
  *     run of statements between labels and cases; the target sets
  *     gsync_jump back to 0 (the loop body's top, after the switch, after
- *     the label).
+ *     the label), with 'gsync_jump *= gsync_jump != K;' where another
+ *     target's value may pass: arithmetic, no branch at any optimisation
+ *     level. A conditional expression is branches and a phi at
+ *     -cl-opt-disable, and PoCL 5.0 lost a return's flag through one
+ *     after a switch (docs/pocl.md, section 8).
  * A jump is routed where its meeting point has another, or it is in a
  * statement of its block (only some take it); then so is every late jump
  * to its target. Where that cannot be done (a goto to a label that is not
@@ -847,16 +851,14 @@ static void late_jumps(walk *w, unsigned root, unsigned body,
       size_t as, ae;
       anchorable(w, kid(ctx, t, 0), &ts, &te);
       anchorable(w, l->scope, &as, &ae);
-      gsri_buf_printf(&text, "gsync_jump = gsync_jump == %u ? 0 : gsync_jump; ",
-                      l->id);
+      gsri_buf_printf(&text, "gsync_jump *= gsync_jump != %u; ", l->id);
       gsri_insert_before_top(ctx, ts, ae, gsri_buf_text(ctx, &text));
     } else if (nodes[t].kind == CXCursor_SwitchStmt) {
       anchorable(w, t, &ts, &te);
       unsigned parent = nodes[t].parent;
       if (parent == GSR_NO_NODE || nodes[parent].kind != CXCursor_CompoundStmt)
         gsri_wrap(ctx, ts, te);
-      gsri_buf_printf(&text, " gsync_jump = gsync_jump == %u ? 0 : gsync_jump;",
-                      l->id);
+      gsri_buf_printf(&text, " gsync_jump *= gsync_jump != %u;", l->id);
       gsri_insert_at_end(ctx, ts, te, gsri_buf_text(ctx, &text));
     } else {
       /* A loop body's top, where no other way has gsync_jump set;

@@ -195,7 +195,7 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:     { gsync_jump = 2; goto gsync_return_2; } gsync_return_2: gsync_anchor_here();
 // CHECK-NEXT:   default:
 // CHECK-NEXT:     if (!gsync_jump) { break;
-// CHECK-NEXT:   } } gsync_jump = gsync_jump == 2 ? 0 : gsync_jump; gsync_anchor_here();
+// CHECK-NEXT:   } } gsync_jump *= gsync_jump != 2; gsync_anchor_here();
 // CHECK-NEXT:   if (!gsync_jump) { { gsync_ret = (0); goto gsync_return; }
 // CHECK-NEXT: } gsync_return: gsync_anchor_here(); return gsync_ret; }
 // CHECK:      static void goto_both(uint v, global uint *out, global const uint *skip,
@@ -219,7 +219,7 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:   gsync_goto: gsync_anchor_here(); } gsync_anchor_here();
 // CHECK-NEXT:   if (!gsync_jump) { out[v + 400] += 1; }
 // CHECK-NEXT: gsync_anchor_here(); done:
-// CHECK-NEXT:   gsync_jump = gsync_jump == 2 ? 0 : gsync_jump; out[v + 500] += 1;
+// CHECK-NEXT:   gsync_jump *= gsync_jump != 2; out[v + 500] += 1;
 // CHECK-NEXT: }
 // CHECK:      static void into_block(uint v, global uint *out, global const uint *skip,
 // CHECK-NEXT:                        local uint *part) {
