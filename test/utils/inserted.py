@@ -63,7 +63,10 @@ def read(path):
 def main():
     args = sys.argv[1:]
     found, checked = [], 0
-    if args[:1] == ["--tool"] and len(args) > 2:
+    usage = "\n".join(__doc__.strip().splitlines()[5:7])
+    if args[:1] == ["--tool"]:
+        if len(args) < 3:
+            sys.exit(usage)
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out.cl")
             for path in args[2:]:
@@ -80,7 +83,7 @@ def main():
     elif len(args) == 2:
         found = added(read(args[0]), read(args[1]), args[1])
     else:
-        sys.exit(__doc__.strip().splitlines()[6])
+        sys.exit(usage)
     for line in found:
         print(line)
     print(f"inserted conditional expressions: {len(found)}")
