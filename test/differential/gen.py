@@ -29,6 +29,19 @@ seeds the tests and docs/pocl.md name as they were):
     the shape PoCL runs wrong where the tool's anchors do not reach it
     (docs/pocl.md, section 8). About a third of the seeds from
     GROUP_SEEDS (5000) on draw it, from a stream of their own.
+  - late jumps of every kind (from LATE_SEEDS on, from a stream of their
+    own): a jump that some work-items of a group take after its last
+    barrier, written as a `goto` over the first work-item's add, a
+    `switch` on the local id with a `break` or a `return` in a case (and
+    a case that falls through into `default:`), a `break` out of a
+    `do { } while (0)`, a value-returning helper's `return 0;` for the
+    others; with the group's early exit, before its barriers, written
+    as a `goto` to the same label the late one takes. The kernel's own
+    tail and its uniform exits get `goto` and `switch` spellings too.
+    These are the shapes of test/pocl/gen-late-jumps.py's table, which
+    PoCL runs wrong when they reach their target with a way of the whole
+    group (docs/pocl.md, section 8); PoCL gets some of the inputs wrong
+    too, so their reference is NVIDIA's (replay.py run --ref-only).
 
 Every kernel has the signature
     kernel void k(global int *a, global int *b, global int *f, int n, int k)
@@ -46,6 +59,9 @@ import sys
 # ones stay the kernels that the tests, docs/pocl.md and truth-nvidia.txt
 # name.
 GROUP_SEEDS = 5000
+# Seeds from here on may draw late jumps (Kernel.late, Kernel.tail); the
+# lower ones draw what they always drew.
+LATE_SEEDS = 6000
 
 # Local shapes: the first of each dimensionality is its plain one.
 SHAPES = {1: [(8,), (16,), (32,), (64,)],
@@ -54,12 +70,19 @@ SHAPES = {1: [(8,), (16,), (32,), (64,)],
               (4, 1, 1)]}
 
 
+def first_error(stderr):
+    """The tool's first error line in stderr (clang's warnings, such as
+    a switch on a boolean, may come before it), else its first line."""
+    lines = stderr.strip().splitlines() or ["no message"]
+    return next((line for line in lines if ": error: " in line), lines[0])
+
+
 def refused(returncode, message):
-    """Whether the tool's exit status and first line of error say that
-    the uniformity check refused the kernel (conservative, no wrong
-    result): exit 1 and a message about work-items, as every error of
-    the check is. A crash (a signal, a sanitizer's status) never is. One
-    rule for run.py and replay.py."""
+    """Whether the tool's exit status and first error line (first_error)
+    say that the uniformity check refused the kernel (conservative, no
+    wrong result): exit 1 and a message about work-items, as every error
+    of the check is. A crash (a signal, a sanitizer's status) never is.
+    One rule for run.py and replay.py."""
     return returncode == 1 and "work-item" in message
 
 
@@ -110,6 +133,9 @@ class Kernel:
         self.g = (random.Random(seed * 104729 + 7)
                   if not classic and seed >= GROUP_SEEDS else None)
         self.grouped = self.g is not None and self.g.random() < 0.6
+        # Late jumps, from LATE_SEEDS on, from a stream of their own.
+        self.j = (random.Random(seed * 15485863 + 11)
+                  if not classic and seed >= LATE_SEEDS else None)
         self.helpers = []
         self.header = []
         self.count = 0
@@ -252,6 +278,59 @@ class Kernel:
             f"if ({lid} != 0) return; atomic_add(&f[{slot}], s);"]))
         return out
 
+    def late(self, chunk, slot, helper):
+        """group_chunk's statements with the first work-item's add after
+        the sum written as a late jump (seeds from LATE_SEEDS on; else as
+        they are), and the group's early exit, if any, maybe as a goto to
+        the late jump's label; for a helper (a function of its own) or the
+        caller's loop body. Returns (statements, the helper's return
+        type): "int" when the helper returns 0 to the others and the sum
+        to the first work-item, which its caller adds."""
+        j = self.j
+        if j is None:
+            return chunk, "void"
+        lid = self.lid()
+        self.count += 1
+        label = f"L{self.count}"
+        add = f"atomic_add(&f[{slot}], s);"
+        forms = [
+            f"if ({lid} != 0) goto {label}; {add}",
+            f"if ({lid} == 0) {{ {add} goto {label}; }} lb[{lid}] = 0;",
+            f"switch ({lid}) {{ case 0: {add} break; default: break; }}",
+            f"switch ({lid} != 0) {{ case 1: break; default: {add} }}",
+            f"switch ({lid} == 0) {{ case 1: {add} break; case 0: "
+            f"lb[{lid}] = 0; }}",
+            f"do {{ if ({lid} != 0) break; {add} }} while (0);"]
+        if helper:
+            forms += [
+                f"switch ({lid} != 0) {{ case 1: return; default: {add} }}",
+                f"switch ({lid}) {{ case 0: {add} return; default: "
+                f"lb[{lid}] = 0; }}",
+                f"if ({lid} != 0) {{ goto {label}; }} else {add}",
+                "int"]
+        form = j.choice(forms)
+        kind = "void"
+        early = [line for line in chunk if line.startswith("if ((a[(c *")]
+        if form == "int":
+            kind = "int"
+            out = [line.replace("return;", "return 0;") for line in chunk[:-1]]
+            out.append(j.choice([f"if ({lid} != 0) return 0; return s;",
+                                 f"switch ({lid}) {{ case 0: return s; "
+                                 "default: return 0; }",
+                                 f"if ({lid} == 0) return s; return 0;"]))
+            return out, kind
+        out = chunk[:-1] + [form]
+        if early and j.random() < 0.5:
+            # The early exit to the label the late goto takes (or to one
+            # of its own at the end): a helper's is a return, the caller's
+            # loop has made its a continue.
+            exit = "return;" if helper else "continue;"
+            out = [line.replace(exit, f"goto {label};") if line in early
+                   else line for line in out]
+        if f"goto {label}" in " ".join(out):
+            out.append(f"{label}: ;")
+        return out, kind
+
     def group_count(self, cond):
         """count_where's statements with the count made a work-group a
         chunk (work-group code only, no global barrier, before the one that
@@ -269,9 +348,13 @@ class Kernel:
             self.count += 1
             name = f"g{self.count}"
             static = "static " if g.random() < 0.6 else ""
-            self.define(f"{static}void {name}({params}, int c) {{\n  "
+            chunk, kind = self.late(chunk, "slot", True)
+            self.define(f"{static}{kind} {name}({params}, int c) {{\n  "
                         + "\n  ".join(chunk) + "\n}\n")
-            chunk = [f"{name}(a, f, lb, n, slot, c);"]
+            call = f"{name}(a, f, lb, n, slot, c)"
+            chunk = ([f"{call};"] if kind == "void" else
+                     [f"{{ int t = {call}; if ({self.lid()} == 0) "
+                      "atomic_add(&f[slot], t); }"])
         else:
             # The caller's own code: a return would leave it. The group's
             # exit becomes a skip; the first work-item's exit becomes its
@@ -282,6 +365,8 @@ class Kernel:
             chunk = [line.replace(f"if ({lid} != 0) return; ",
                                   f"if ({lid} == 0) ")
                      .replace("return;", "continue;") for line in chunk]
+            if self.j is not None and self.j.random() < 0.7:
+                chunk, _ = self.late(chunk, "slot", False)
         stop = ""
         if g.random() < 0.3:
             # A return inside the loop that leaves out the same chunks in
@@ -398,11 +483,25 @@ class Kernel:
         behind a test of several parts or an exit that the others take."""
         c = self.x.randint(0, 3)
         first = f"{self.gid()} == 0"
-        return self.x.choice([
+        tail = self.x.choice([
             f"if ({first} && k > {c}) f[0] += 1;",
             f"if (!({first}) || k == {c}) return; f[1] += 7;",
             f"{{ int i = {self.gid()}; if (i == 0 && n > {40 * c}) "
             "f[2] ^= 5; }"])
+        if self.j is None or self.j.random() < 0.4:
+            return tail
+        # Late jumps (from LATE_SEEDS on) of the kernel itself.
+        self.count += 1
+        label = f"T{self.count}"
+        gid, lid = self.gid(), self.lid()
+        return self.j.choice([
+            f"if (!({first}) || k == {c}) goto {label}; f[1] += 7; "
+            f"{label}: ;",
+            f"switch ({gid}) {{ case 0: f[0] += 3; break; default: break; }}",
+            f"switch ({gid} != 0) {{ case 1: return; default: f[2] ^= 5; }}",
+            f"if ({first}) {{ f[1] += 7; goto {label}; }} lb[{lid}] = {c}; "
+            f"{label}: ;",
+            f"do {{ if (!({first})) break; f[0] += 1; }} while (0);"])
 
     def header_name(self, stem):
         return f"{stem}.h"
@@ -411,10 +510,16 @@ class Kernel:
         """The kernel's file; it includes header_name(stem) if the kernel
         has a header (header_text())."""
         body = []
+        end = False
         for _ in range(self.r.randint(1, 3)):
             body += self.block(0)
             if self.chance(0.2):
                 body.append(f"if (k == {self.x.randint(0, 4)}) return;")
+                if self.j is not None and self.j.random() < 0.5:
+                    # A uniform exit as a goto over the barriers after it
+                    # (from LATE_SEEDS on).
+                    body[-1] = body[-1].replace("return;", "goto done;")
+                    end = True
         if self.chance(0.4):
             if self.g is not None:
                 # The last statement may be a count's read of f[0..2], in
@@ -428,6 +533,8 @@ class Kernel:
             split = self.x.randint(1, len(self.helpers))
             self.header = self.helpers[:split]
             self.helpers = self.helpers[split:]
+        if end:
+            body.append("done: ;")
         include = (f'#include "{self.header_name(stem)}"\n'
                    if self.header else "")
         return (include + "\n".join(self.helpers)

@@ -4,8 +4,9 @@ machine), in two halves:
   replay.py prepare --tool GSYNC_REWRITE --out DIR [--kernel FILE]... SEED...
       here: writes, for each seed, gen.py's kernel (and header), the
       reference (global_barrier() as barrier()), the default output and
-      the --no-discovery output with their constraints, and the inputs
-      run.py would draw, into DIR/seedN/
+      the --no-discovery output with their constraints and the tool's
+      messages (disc.err, nd.err), and the inputs run.py would draw,
+      into DIR/seedN/
   replay.py run --host "GSYNC_DIFFHOST" --platform NAME [--jobs J]
                 [--ref-only] DIR
       there: runs every seed of DIR with test/differential/host.c on the
@@ -75,7 +76,10 @@ def prepare(args):
                  "-o", os.path.join(d, name + ".cl"),
                  "--constraints", os.path.join(d, name + ".json")],
                 capture_output=True, text=True, check=False)
-            first = (proc.stderr.strip().splitlines() or ["no message"])[0]
+            with open(os.path.join(d, name + ".err"), "w",
+                      encoding="utf-8") as out:
+                out.write(proc.stderr)
+            first = gen.first_error(proc.stderr)
             meta["variants"][name] = (
                 "ok" if proc.returncode == 0 else
                 ("refused: " if gen.refused(proc.returncode, first)

@@ -123,7 +123,7 @@ def rewrite(tool, src_path, name, flags):
                            "--constraints", out + ".json"],
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        first = (proc.stderr.strip().splitlines() or ["no message"])[0]
+        first = gen.first_error(proc.stderr)
         if gen.refused(proc.returncode, first):
             raise Refused(f"{name}: {first}")
         raise RuntimeError(f"{name}: the tool refused: {first}")

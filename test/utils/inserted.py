@@ -6,14 +6,16 @@ finds inserted or replaced.
 
 usage: inserted.py IN.cl OUT.cl
        inserted.py --tool GSYNC_REWRITE FILE.cl...
-The second form rewrites each file (no options) and checks it; a file the
-tool does not rewrite is named ("not rewritten: NAME") and left out.
+The second form rewrites each file with --inline-includes (and no other
+option) and checks it against the file with its quoted includes put in
+its place as the tool does; a file the tool does not rewrite is named
+("not rewritten: NAME") and left out.
 
 Prints one line per '?' the tool added, with the tokens around it, then
 "inserted conditional expressions: N"; exits 1 if N > 0. An output that
-is its input byte for byte (no global_barrier()) has none. Code of a
-header the rewrite put into the output counts as added: run it on
-inputs without #include.
+is its input byte for byte (no global_barrier()) has none. In the first
+form, code of a header the rewrite put into the output counts as added:
+give it inputs without #include.
 
 Why: at -cl-opt-disable clang writes a conditional expression as two
 branches and a phi, and PoCL 5.0 lost a late return's flag through the
@@ -60,6 +62,19 @@ def read(path):
         return f.read()
 
 
+def expand(path):
+    """path's text with each #include "NAME" of a file beside it replaced
+    by that file's text, expanded too: the input as --inline-includes
+    puts the headers' code into the output."""
+    folder = os.path.dirname(os.path.abspath(path))
+
+    def one(m):
+        name = os.path.join(folder, m.group(1))
+        return expand(name) if os.path.isfile(name) else m.group(0)
+    return re.sub(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[^\n]*$', one,
+                  read(path), flags=re.M)
+
+
 def main():
     args = sys.argv[1:]
     found, checked = [], 0
@@ -70,14 +85,15 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out.cl")
             for path in args[2:]:
-                r = subprocess.run([args[1], path, "-o", out],
+                r = subprocess.run([args[1], "--inline-includes", path,
+                                    "-o", out],
                                    capture_output=True, text=True)
                 if r.returncode != 0:
                     # Named, for the test to check which: a kernel that
                     # needs build options of its own, or is refused.
                     print(f"not rewritten: {os.path.basename(path)}")
                     continue
-                found += added(read(path), read(out), path)
+                found += added(expand(path), read(out), path)
                 checked += 1
         print(f"checked: {checked} files")
     elif len(args) == 2:
