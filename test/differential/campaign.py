@@ -20,7 +20,7 @@ docs/pocl.md gives the figures of the long runs.
 usage: campaign.py --tool GSYNC_REWRITE --work DIR --log FILE
                    [--first N] [--seeds COUNT] [--budget SECONDS]
                    [--jobs J] [--seed-timeout SECONDS] [--O0]
-                   [--variants disc,nd,spin0] [--truth FILE]"""
+                   [--variants disc,nd,spin0] [--truth FILE|fibers]"""
 import argparse
 import collections
 import os

@@ -20,6 +20,7 @@
  * reference (global_barrier() as barrier()) runs in one. Exit status 0
  * when a result was printed. */
 #include "../utils/build-output.h"
+#include "fnv.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -29,13 +30,6 @@
 static int fail(const char *what, cl_int rc) {
   printf("error: %s (%d)\n", what, (int)rc);
   return 1;
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t len) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < len; i++)
-    h = (h ^ b[i]) * 1099511628211ull;
-  return h;
 }
 
 int main(int argc, char **argv) {
@@ -152,8 +146,7 @@ int main(int argc, char **argv) {
         clEnqueueReadBuffer(q, bufs[2], CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
   if (rc != CL_SUCCESS)
     return fail("clEnqueueReadBuffer", rc);
-  uint64_t h =
-      fnv(fnv(fnv(14695981039346656037ull, a, n * 4), b, n * 4), f, 3 * 4);
+  uint64_t h = fnv(fnv(fnv(FNV_START, a, n * 4), b, n * 4), f, 3 * 4);
   printf("result %016llx%s\n", (unsigned long long)h,
          aborted ? " aborted" : "");
   return 0;

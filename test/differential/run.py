@@ -29,12 +29,14 @@ loops and early exits (the seeds that tests and docs/pocl.md name).
 
 With --truth, a seed's reference is another device's result for the
 input (test/differential/truth-nvidia.txt: NVIDIA's, whose work-group
-barrier is the hardware's): PoCL gets some inputs wrong at every
-optimisation level (docs/pocl.md, section 6), and then ref agrees with
-a wrong output. INPUT then means that ref-O2 differs from the truth.
+barrier is the hardware's), or with --truth fibers the input run as C
+with every work-item a thread of control of its own (fibers.py, any
+seed, no device): PoCL gets some inputs wrong at every optimisation level
+(docs/pocl.md, sections 6 and 8), and then ref agrees with a wrong
+output. INPUT then means that ref-O2 differs from the truth.
 
 usage: run.py --tool GSYNC_REWRITE --work DIR [--O0] [--classic]
-              [--truth FILE] [--variants disc,nd,spin0]
+              [--truth FILE|fibers] [--variants disc,nd,spin0]
               [--kernel FILE]... SEED...
 Exit status 1 if any seed failed. It imports the gsync package of this
 source tree, which loads the libgsync that $GSYNC_LIBRARY names (the
@@ -55,6 +57,12 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import gen  # noqa: E402
 import gsync  # noqa: E402
+import fibers  # noqa: E402
+
+# --truth fibers: each case's reference from fibers.py (the input run
+# with every work-item a thread of control of its own, on the CPU without
+# OpenCL).
+FIBERS = "fibers"
 
 warnings.simplefilter("ignore")  # PyOpenCL's build-log warnings
 REFERENCE = ("#define global_barrier() "
@@ -144,6 +152,7 @@ def check_seed(tool, work, seed, ctx, queue, o0=False, classic=False,
     return check_kernel(tool, work, f"seed {seed}", stem, src, kernel.guarded,
                         gen.inputs(seed), ctx, queue, o0,
                         kernel.local(), only,
+                        truths if truths == FIBERS else
                         None if classic else (truths or {}).get(str(seed)))
 
 
@@ -160,7 +169,8 @@ def check_file(tool, work, path, ctx, queue, o0=False, only=VARIANTS,
     for label, local in shapes:
         lines.append(check_kernel(tool, work, label, name, src, False,
                                   gen.inputs(), ctx, queue, o0, local,
-                                  only, (truths or {}).get(label)))
+                                  only, truths if truths == FIBERS
+                                  else (truths or {}).get(label)))
     return "\n".join(lines)
 
 
@@ -190,6 +200,11 @@ def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue,
     head = f"{label} ({'guarded' if guarded else 'grid-stride'}, " \
            f"local size {shape}, n {n}, k {k})"
     include = f"-I{work}"
+    if truth == FIBERS:
+        try:
+            truth = fibers.reference(work, stem, src, local, n, k, a0)
+        except RuntimeError as e:
+            return f"FAIL {head}: no reference: {e}"
     try:
         if truth is None:
             ref, _ = run(REFERENCE + src, f"-cl-opt-disable {include}", 1,
@@ -251,7 +266,9 @@ def main():
     parser.add_argument("--truth",
                         help="a file of 'SEED HASH' lines: each seed's "
                         "reference result from another device (replay.py "
-                        "run --ref-only), which then is the reference")
+                        "run --ref-only), which then is the reference; or "
+                        "'fibers': each case's from fibers.py, the input "
+                        "run with a fiber a work-item on the CPU")
     parser.add_argument("--variants", default=",".join(VARIANTS),
                         help="which outputs run: disc (the default output; "
                         "nd and nd2 without discovery; spin0 without the "
@@ -265,7 +282,9 @@ def main():
     tool, work, o0 = args.tool, args.work, args.o0
     only = tuple(args.variants.split(","))
     truths = {}
-    if args.truth:
+    if args.truth == FIBERS:
+        truths = FIBERS
+    elif args.truth:
         with open(args.truth, encoding="utf-8") as f:
             truths = dict(line.split()[:2] for line in f if line.strip())
     lines = [lambda s=s: check_seed(tool, work, s, ctx, queue, o0,

@@ -1,0 +1,137 @@
+"""The differential test's reference without OpenCL: a seed's input
+(global_barrier() as barrier(), in one work-group) compiled as C with
+fibers.c and run with every work-item a thread of control of its own (a
+fiber with its own stack), barrier() a switch to the next until all have
+come. That is what NVIDIA's driver does with the reference
+(truth-nvidia.txt), on any machine with a C compiler: PoCL gets some
+inputs wrong at every optimisation level (docs/pocl.md, sections 6 and
+8), so its own run of the input is no reference for them.
+
+  fibers.py [--jobs J] [--check FILE] [--work DIR] SEED...
+      prints 'SEED HASH' for each seed (what replay.py run --ref-only
+      prints); with --check FILE (truth-nvidia.txt), compares each with
+      the file's line for that seed instead and prints the ones that
+      differ, then 'fibers: N seeds, S same, D differ, E errors'.
+      Exit status 1 if any differs or fails.
+
+run.py --truth fibers takes each seed's reference from here.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HARNESS = os.path.join(HERE, "fibers.c")
+# The reference's global barrier: a work-group barrier (run.py's
+# REFERENCE, which imports PyOpenCL; the same text).
+REFERENCE = ("#define global_barrier() "
+             "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n")
+# A `local` array of a function: one for the whole work-group, which the
+# fibers share as a static one.
+LOCAL_ARRAY = re.compile(r"\b(?:__)?local\s+(\w+)\s+(\w+)\s*\[")
+
+
+def reference(work, stem, src, local, n, k, a0, timeout=120):
+    """The result hash of src (gen.py's signature, headers already in
+    work) run as one group of the local size on inputs n, k and a0 (a
+    list or numpy array of int32); raises RuntimeError saying why none
+    could be made."""
+    code = os.path.join(work, f"{stem}.fibers.c")
+    exe = os.path.join(work, f"{stem}.fibers")
+    data = os.path.join(work, f"{stem}.fibers.in")
+    with open(code, "w", encoding="utf-8") as out:
+        out.write(REFERENCE + LOCAL_ARRAY.sub(r"static \1 \2[", src))
+    with open(data, "wb") as out:
+        out.write(b"".join(int(v).to_bytes(4, "little", signed=True)
+                           for v in [n, k, *a0]))
+    cc = subprocess.run(
+        [os.environ.get("CC", "cc"), "-std=gnu11", "-O1", "-fwrapv",
+         f'-DKERNEL_FILE="{os.path.basename(code)}"',
+         "-I", work, HARNESS, "-o", exe],
+        capture_output=True, text=True, check=False)
+    if cc.returncode != 0:
+        first = next((line for line in cc.stderr.splitlines()
+                      if "error" in line), cc.stderr.strip()[:200])
+        raise RuntimeError(f"fibers reference does not compile: {first}")
+    shape = "x".join(str(d) for d in local)
+    try:
+        p = subprocess.run([exe, data, shape], capture_output=True,
+                           text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"fibers reference still running after "
+                           f"{timeout} s") from None
+    out = p.stdout.strip()
+    if p.returncode != 0 or not out.startswith("result "):
+        raise RuntimeError(f"fibers reference: {out or p.stderr.strip()}"
+                           f" (exit {p.returncode})")
+    return out.split()[1]
+
+
+def seed_reference(seed, work):
+    """reference() of gen.py's seed on run.py's inputs for it."""
+    sys.path.insert(0, HERE)
+    import gen  # noqa: E402
+    import run  # noqa: E402  (draw_inputs; PyOpenCL)
+    kernel = gen.Kernel(seed)
+    stem = f"seed{seed}"
+    src = kernel.source(stem)
+    for name, text in kernel.headers(stem).items():
+        with open(os.path.join(work, name), "w", encoding="utf-8") as out:
+            out.write(text)
+    local, n, k, a0 = run.draw_inputs(gen.inputs(seed), kernel.guarded,
+                                      kernel.local())
+    return reference(work, stem, src, local, n, k, a0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--check", help="a file of 'SEED HASH' lines")
+    ap.add_argument("--work", help="where the builds go (default: a "
+                    "temporary directory)")
+    ap.add_argument("seeds", type=int, nargs="+")
+    args = ap.parse_args()
+    truths = {}
+    if args.check:
+        with open(args.check, encoding="utf-8") as f:
+            truths = dict(line.split()[:2] for line in f if line.strip())
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.work or tmp
+
+        def one(seed):
+            d = os.path.join(work, f"s{seed}")
+            os.makedirs(d, exist_ok=True)
+            try:
+                return seed, seed_reference(seed, d), None
+            except RuntimeError as e:
+                return seed, None, str(e)
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(one, args.seeds))
+    same = differ = errors = 0
+    for seed, value, why in results:
+        if why:
+            errors += 1
+            print(f"{seed} error: {why}")
+        elif not args.check:
+            print(f"{seed} {value}")
+        elif str(seed) not in truths:
+            errors += 1
+            print(f"{seed} not in {args.check}")
+        elif truths[str(seed)] == value:
+            same += 1
+        else:
+            differ += 1
+            print(f"{seed} differs: fibers {value}, "
+                  f"{args.check} {truths[str(seed)]}")
+    if args.check:
+        print(f"fibers: {len(results)} seeds, {same} same, {differ} differ, "
+              f"{errors} errors")
+    return 1 if differ or errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
