@@ -16,7 +16,7 @@
  *
  * and it prints what gsync-diffhost prints for the same run: "result HASH",
  * the FNV-1a of a, b and f[0..2] after the launch. The kernel file is the
- * reference (global_barrier() as barrier()) with its `local` arrays made
+ * reference (global_barrier() as barrier()) with its `local` variables made
  * `static` (one work-group: every work-item shares them); fibers.py does that.
  * What the shims cover is what gen.py's kernels and the hand-written ones
  * of kernels/ use: the work-item functions of one group at offset 0, the

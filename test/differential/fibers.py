@@ -7,11 +7,13 @@ come. That is what NVIDIA's driver does with the reference
 inputs wrong at every optimisation level (docs/pocl.md, sections 6 and
 8), so its own run of the input is no reference for them.
 
-  fibers.py [--jobs J] [--check FILE] [--work DIR] SEED...
-      prints 'SEED HASH' for each seed (what replay.py run --ref-only
+  fibers.py [--jobs J] [--check FILE] [--work DIR] [--kernel FILE]...
+            SEED...
+      prints 'SEED HASH' for each seed, and 'LABEL HASH' for each local
+      size of each kernel written by hand (what replay.py run --ref-only
       prints); with --check FILE (truth-nvidia.txt), compares each with
       the file's line for that seed instead and prints the ones that
-      differ, then 'fibers: N seeds, S same, D differ, E errors'.
+      differ, then 'fibers: N cases, S same, D differ, E errors'.
       Exit status 1 if any differs or fails.
 
 run.py --truth fibers takes each seed's reference from here.
@@ -30,9 +32,10 @@ HARNESS = os.path.join(HERE, "fibers.c")
 # REFERENCE, which imports PyOpenCL; the same text).
 REFERENCE = ("#define global_barrier() "
              "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n")
-# A `local` array of a function: one for the whole work-group, which the
-# fibers share as a static one.
-LOCAL_ARRAY = re.compile(r"\b(?:__)?local\s+(\w+)\s+(\w+)\s*\[")
+# A `local` variable of a function (a declaration: after `;`, `{` or `}`,
+# where a parameter comes after `(` or `,`): one for the whole work-group,
+# which the fibers share as a static one.
+LOCAL_DECLARATION = re.compile(r"([;{}]\s*)(?:__)?local\b")
 
 
 def reference(work, stem, src, local, n, k, a0, timeout=120):
@@ -44,7 +47,7 @@ def reference(work, stem, src, local, n, k, a0, timeout=120):
     exe = os.path.join(work, f"{stem}.fibers")
     data = os.path.join(work, f"{stem}.fibers.in")
     with open(code, "w", encoding="utf-8") as out:
-        out.write(REFERENCE + LOCAL_ARRAY.sub(r"static \1 \2[", src))
+        out.write(REFERENCE + LOCAL_DECLARATION.sub(r"\1static", src))
     with open(data, "wb") as out:
         out.write(b"".join(int(v).to_bytes(4, "little", signed=True)
                            for v in [n, k, *a0]))
@@ -87,13 +90,37 @@ def seed_reference(seed, work):
     return reference(work, stem, src, local, n, k, a0)
 
 
+def kernel_references(path, work):
+    """[(label, hash or None, why)] for a kernel written by hand
+    (gen.hand_kernel: its local sizes and headers, inputs from
+    gen.inputs()), a label per local size as run.py --kernel names them."""
+    sys.path.insert(0, HERE)
+    import gen  # noqa: E402
+    import run  # noqa: E402
+    name, src, shapes, headers = gen.hand_kernel(path)
+    for header, text in headers.items():
+        with open(os.path.join(work, header), "w", encoding="utf-8") as out:
+            out.write(text)
+    results = []
+    for label, local in shapes:
+        local, n, k, a0 = run.draw_inputs(gen.inputs(), False, local)
+        try:
+            results.append((label, reference(work, name, src, local, n, k,
+                                             a0), None))
+        except RuntimeError as e:
+            results.append((label, None, str(e)))
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--check", help="a file of 'SEED HASH' lines")
     ap.add_argument("--work", help="where the builds go (default: a "
                     "temporary directory)")
-    ap.add_argument("seeds", type=int, nargs="+")
+    ap.add_argument("--kernel", action="append", default=[],
+                    help="also a kernel file written by hand")
+    ap.add_argument("seeds", type=int, nargs="*")
     args = ap.parse_args()
     truths = {}
     if args.check:
@@ -111,24 +138,28 @@ def main():
                 return seed, None, str(e)
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(one, args.seeds))
+        for i, path in enumerate(args.kernel):
+            d = os.path.join(work, f"k{i}")
+            os.makedirs(d, exist_ok=True)
+            results += kernel_references(path, d)
     same = differ = errors = 0
-    for seed, value, why in results:
+    for label, value, why in results:
         if why:
             errors += 1
-            print(f"{seed} error: {why}")
+            print(f"{label} error: {why}")
         elif not args.check:
-            print(f"{seed} {value}")
-        elif str(seed) not in truths:
+            print(f"{label} {value}")
+        elif str(label) not in truths:
             errors += 1
-            print(f"{seed} not in {args.check}")
-        elif truths[str(seed)] == value:
+            print(f"{label} not in {args.check}")
+        elif truths[str(label)] == value:
             same += 1
         else:
             differ += 1
-            print(f"{seed} differs: fibers {value}, "
-                  f"{args.check} {truths[str(seed)]}")
+            print(f"{label} differs: fibers {value}, "
+                  f"{args.check} {truths[str(label)]}")
     if args.check:
-        print(f"fibers: {len(results)} seeds, {same} same, {differ} differ, "
+        print(f"fibers: {len(results)} cases, {same} same, {differ} differ, "
               f"{errors} errors")
     return 1 if differ or errors else 0
 
