@@ -41,7 +41,8 @@ seeds the tests and docs/pocl.md name as they were):
     These are the shapes of test/pocl/gen-late-jumps.py's table, which
     PoCL runs wrong when they reach their target with a way of the whole
     group (docs/pocl.md, section 8); PoCL gets some of the inputs wrong
-    too, so their reference is NVIDIA's (replay.py run --ref-only).
+    too, so their reference is fibers.py's (run.py --truth fibers) or
+    NVIDIA's (replay.py run --ref-only).
 
 Every kernel has the signature
     kernel void k(global int *a, global int *b, global int *f, int n, int k)
