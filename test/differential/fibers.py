@@ -27,11 +27,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
 HARNESS = os.path.join(HERE, "fibers.c")
-# The reference's global barrier: a work-group barrier (run.py's
-# REFERENCE, which imports PyOpenCL; the same text).
-REFERENCE = ("#define global_barrier() "
-             "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n")
 # A `local` variable of a function (a declaration: after `;`, `{` or `}`,
 # where a parameter comes after `(` or `,`): one for the whole work-group,
 # which the fibers share as a static one.
@@ -47,7 +46,7 @@ def reference(work, stem, src, local, n, k, a0, timeout=120):
     exe = os.path.join(work, f"{stem}.fibers")
     data = os.path.join(work, f"{stem}.fibers.in")
     with open(code, "w", encoding="utf-8") as out:
-        out.write(REFERENCE + LOCAL_DECLARATION.sub(r"\1static", src))
+        out.write(gen.REFERENCE + LOCAL_DECLARATION.sub(r"\1static", src))
     with open(data, "wb") as out:
         out.write(b"".join(int(v).to_bytes(4, "little", signed=True)
                            for v in [n, k, *a0]))
@@ -76,15 +75,11 @@ def reference(work, stem, src, local, n, k, a0, timeout=120):
 
 def seed_reference(seed, work):
     """reference() of gen.py's seed on run.py's inputs for it."""
-    sys.path.insert(0, HERE)
-    import gen  # noqa: E402
-    import run  # noqa: E402  (draw_inputs; PyOpenCL)
+    import run  # noqa: E402  (draw_inputs; PyOpenCL; run imports fibers)
     kernel = gen.Kernel(seed)
     stem = f"seed{seed}"
     src = kernel.source(stem)
-    for name, text in kernel.headers(stem).items():
-        with open(os.path.join(work, name), "w", encoding="utf-8") as out:
-            out.write(text)
+    gen.write_headers(work, kernel.headers(stem))
     local, n, k, a0 = run.draw_inputs(gen.inputs(seed), kernel.guarded,
                                       kernel.local())
     return reference(work, stem, src, local, n, k, a0)
@@ -94,13 +89,9 @@ def kernel_references(path, work):
     """[(label, hash or None, why)] for a kernel written by hand
     (gen.hand_kernel: its local sizes and headers, inputs from
     gen.inputs()), a label per local size as run.py --kernel names them."""
-    sys.path.insert(0, HERE)
-    import gen  # noqa: E402
-    import run  # noqa: E402
+    import run  # noqa: E402  (as in seed_reference)
     name, src, shapes, headers = gen.hand_kernel(path)
-    for header, text in headers.items():
-        with open(os.path.join(work, header), "w", encoding="utf-8") as out:
-            out.write(text)
+    gen.write_headers(work, headers)
     results = []
     for label, local in shapes:
         local, n, k, a0 = run.draw_inputs(gen.inputs(), False, local)

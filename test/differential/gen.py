@@ -71,6 +71,21 @@ SHAPES = {1: [(8,), (16,), (32,), (64,)],
               (4, 1, 1)]}
 
 
+# The reference: the input with its global barrier a work-group barrier,
+# run as one work-group (run.py and replay.py on OpenCL, fibers.py on the
+# CPU).
+REFERENCE = ("#define global_barrier() "
+             "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n")
+
+
+def write_headers(folder, headers):
+    """Writes a kernel's headers ({file name: text}, Kernel.headers or
+    hand_kernel's) into folder, where its #include finds them."""
+    for name, text in headers.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
+            out.write(text)
+
+
 def first_error(stderr):
     """The tool's first error line in stderr (clang's warnings, such as
     a switch on a boolean, may come before it), else its first line."""
@@ -325,8 +340,8 @@ class Kernel:
             # The early exit to the label the late goto takes (or to one
             # of its own at the end): a helper's is a return, the caller's
             # loop has made its a continue.
-            exit = "return;" if helper else "continue;"
-            out = [line.replace(exit, f"goto {label};") if line in early
+            leave = "return;" if helper else "continue;"
+            out = [line.replace(leave, f"goto {label};") if line in early
                    else line for line in out]
         if f"goto {label}" in " ".join(out):
             out.append(f"{label}: ;")

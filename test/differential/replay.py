@@ -55,14 +55,12 @@ def prepare(args):
     for stem, seed, src, headers, guarded, r, local in cases:
         d = os.path.join(args.out, stem)
         os.makedirs(d, exist_ok=True)
-        for name, text in headers.items():
-            with open(os.path.join(d, name), "w", encoding="utf-8") as out:
-                out.write(text)
+        gen.write_headers(d, headers)
         local, n, k, a0 = run.draw_inputs(r, guarded, local)
         with open(os.path.join(d, "src.cl"), "w", encoding="utf-8") as out:
             out.write(src)
         with open(os.path.join(d, "ref.cl"), "w", encoding="utf-8") as out:
-            out.write(run.REFERENCE + src)
+            out.write(gen.REFERENCE + src)
         with open(os.path.join(d, "input.bin"), "wb") as out:
             out.write(run.np.array([n, k], run.np.int32).tobytes() +
                       a0.tobytes())

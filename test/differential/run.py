@@ -65,8 +65,6 @@ import fibers  # noqa: E402
 FIBERS = "fibers"
 
 warnings.simplefilter("ignore")  # PyOpenCL's build-log warnings
-REFERENCE = ("#define global_barrier() "
-             "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n")
 VARIANTS = ("disc", "nd", "spin0")
 
 
@@ -146,9 +144,7 @@ def check_seed(tool, work, seed, ctx, queue, o0=False, classic=False,
     kernel = gen.Kernel(seed, classic)
     stem = f"seed{seed}"
     src = kernel.source(stem)  # draws the header's helpers too
-    for name, text in kernel.headers(stem).items():
-        with open(os.path.join(work, name), "w", encoding="utf-8") as out:
-            out.write(text)
+    gen.write_headers(work, kernel.headers(stem))
     return check_kernel(tool, work, f"seed {seed}", stem, src, kernel.guarded,
                         gen.inputs(seed), ctx, queue, o0,
                         kernel.local(), only,
@@ -162,9 +158,7 @@ def check_file(tool, work, path, ctx, queue, o0=False, only=VARIANTS,
     grid-stride style (gen.hand_kernel: its local sizes and headers); its
     inputs come from gen.inputs(); one line for each local size."""
     name, src, shapes, headers = gen.hand_kernel(path)
-    for header, text in headers.items():
-        with open(os.path.join(work, header), "w", encoding="utf-8") as out:
-            out.write(text)
+    gen.write_headers(work, headers)
     lines = []
     for label, local in shapes:
         lines.append(check_kernel(tool, work, label, name, src, False,
@@ -207,11 +201,11 @@ def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue,
             return f"FAIL {head}: no reference: {e}"
     try:
         if truth is None:
-            ref, _ = run(REFERENCE + src, f"-cl-opt-disable {include}", 1,
+            ref, _ = run(gen.REFERENCE + src, f"-cl-opt-disable {include}", 1,
                          None)
         else:
             ref = truth
-        ref_o2, _ = run(REFERENCE + src, include, 1, None)
+        ref_o2, _ = run(gen.REFERENCE + src, include, 1, None)
         results = {}
         variants = [("disc", ["--inline-includes"], [1 if guarded else 17]),
                     ("nd", ["--inline-includes", "--no-discovery"], [1, 2]),

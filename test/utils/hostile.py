@@ -199,8 +199,8 @@ def run_case(tool, tmp, case):
     try:
         # stderr to a file and the child reaped with wait4, for its rusage.
         with open(os.path.join(where, "stderr"), "w+b") as errf:
-            p = subprocess.Popen([tool] + case.args + ["in.cl", "-o", "out.cl"],
-                                 cwd=where, stdin=r,
+            argv = [tool] + case.args + ["in.cl", "-o", "out.cl"]
+            p = subprocess.Popen(argv, cwd=where, stdin=r,
                                  stdout=subprocess.DEVNULL, stderr=errf)
             killer = threading.Timer(2 * case.wall, p.kill)
             killer.start()
