@@ -1,12 +1,14 @@
 #!/bin/sh
-# Sets up and runs the whole test suite twice: a normal build with warnings
-# as errors, then a build under AddressSanitizer + UndefinedBehaviorSanitizer;
+# Sets up and runs the whole test suite: a build under AddressSanitizer +
+# UndefinedBehaviorSanitizer runs every test it can, and a plain build
+# with warnings as errors the rest (see below);
 # then each of the three fuzzers for 10 seconds (fuzz/check.sh SECONDS runs
 # them longer). lit starts the tests that took longest first, from
 # test/.lit_test_times.txt (a run's own times once it has one), so that the
 # long ones overlap with the rest on a machine of two cores. Ends with one line
-# "N passed, N failed" counting the three steps (the two suites and the
-# fuzzers), each judged by its exit status.
+# "N passed, N failed" counting the four steps (the two suites, the check
+# that they ran every test between them, and the fuzzers), each judged by
+# its exit status.
 set -u
 cd "$(dirname "$0")/.."
 lit=/usr/lib/llvm-14/build/utils/lit/lit.py
@@ -30,11 +32,22 @@ step() {
 # A test may take up to 600 s (PoCL compiling the differential tests'
 # kernels optimised, under the sanitizers, beside another test); a hang
 # still fails.
-for dir in build build-asan; do
-  echo "== tests: $dir"
-  step env UBSAN_OPTIONS=print_stacktrace=1 \
-    /usr/bin/python3 "$lit" -sv --timeout 600 "$dir/test"
-done
+# The plain build runs only what the sanitizer build does not run alike
+# (test/lit.cfg.py, sanitizer-build-follows): its other barriers, the tests
+# the sanitizers cannot host, and the corpus's builds on the device. Every
+# other test checks the same in both builds, both optimised, and runs once,
+# under the sanitizers.
+# test/utils/suites-cover.py then checks that every test ran in one of them.
+echo "== tests: build (what build-asan does not run alike)"
+step /usr/bin/python3 "$lit" -sv --timeout 600 -o build/test/check.json \
+  --param sanitizer-build-follows=1 build/test
+echo "== tests: build-asan"
+step env UBSAN_OPTIONS=print_stacktrace=1 /usr/bin/python3 "$lit" -sv \
+  --timeout 600 -o build-asan/test/check.json build-asan/test
+echo "== every test in one of the two"
+/usr/bin/python3 "$lit" --show-tests build/test > build/test/all-tests.txt
+step /usr/bin/python3 test/utils/suites-cover.py build/test/all-tests.txt \
+  build/test/check.json build-asan/test/check.json
 # The fuzzers, 10 seconds each over their committed corpora (fuzz/README.md):
 # a smoke run; campaigns of hours are fuzz/check.sh with a longer time.
 echo "== fuzz: 10 s each over fuzz/corpus*"

@@ -45,6 +45,7 @@
 #               this build, installed (see its header)
 #   %man        docs/gsync-rewrite.1, the manual page
 #   %python     the Python that runs lit (for test/utils/*.py)
+#   %lit        that Python with the lit that runs this suite
 #   %as-user    runs a command as an unprivileged user when the tests run
 #               as root (setpriv, as nobody), so that permissions apply;
 #               nothing otherwise
@@ -66,6 +67,8 @@
 import os
 import subprocess
 import sys
+
+import lit
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "utils"))
 from barrier_format import ShTestPerBarrier  # noqa: E402
@@ -138,10 +141,21 @@ barrier_runs = " ".join([
 # A test running %barrier-runs becomes one lit test per barrier
 # (test/utils/barrier_format.py); in the sanitizer build, for the default
 # barrier and one with per-group flags only.
+sanitizer_few = ("tree", "atomic-or")
+# With --param sanitizer-build-follows=1 (scripts/check.sh, which runs the
+# sanitizer build's suite next), the plain build leaves to it every test
+# that it runs alike, and runs only the others: the barriers it leaves
+# out, the tests it does not support, and those using %corpus-run, which
+# it replaces with 'none'.
+follows = lit_config.params.get("sanitizer-build-follows", "0") == "1"
+if follows and not sanitize:
+    lit_config.note("the tests that the sanitizer build runs alike are "
+                    "left to it (--param sanitizer-build-follows=1)")
 config.test_format = ShTestPerBarrier(
     config.gsync_tool, barrier_runs,
-    few=("tree", "atomic-or")
-    if sanitize else ())
+    few=sanitizer_few if sanitize else (),
+    alike=(sanitizer_few, ("%corpus-run",))
+    if follows and not sanitize else None)
 config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%apps", os.path.join(src, "apps")))
@@ -157,6 +171,9 @@ config.substitutions.append(("%examples", os.path.join(src, "examples")))
 config.substitutions.append(
     ("%man", os.path.join(src, "docs", "gsync-rewrite.1")))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%lit", sys.executable + " " + os.path.join(
+        os.path.dirname(os.path.dirname(lit.__file__)), "lit.py")))
 config.substitutions.append(("%timeout-short", "timeout -k 5 30"))
 config.substitutions.append(("%timeout", "timeout -k 5 120"))
 config.substitutions.append(

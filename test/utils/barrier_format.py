@@ -3,6 +3,7 @@ test/lit.cfg.py). In a module of its own because lit sends the format to
 its worker processes, which find a class by its module's name."""
 import subprocess
 
+import lit.BooleanExpression
 import lit.formats
 import lit.Test
 import lit.TestRunner
@@ -29,12 +30,23 @@ class ShTestPerBarrier(lit.formats.ShTest):
     With few set (the sanitizer build), only the barriers named there: the
     host code (the tool, gsync-run, libgsync) runs the same for every
     barrier, and what differs between barriers, the kernel, the sanitizers
-    do not see; the plain build runs them all."""
+    do not see; the plain build runs them all.
 
-    def __init__(self, tool, barrier_runs, few=()):
+    With alike set (the plain build, when scripts/check.sh runs the
+    sanitizer build after it), a test that the sanitizer build runs alike
+    is left to it and not run here. alike is (few, differ): the sanitizer
+    build's few, and the substitutions it replaces with something else
+    (a test using one checks something else there). A test runs alike
+    unless its REQUIRES or UNSUPPORTED lines keep it from a build with the
+    "sanitize" feature, it uses a substitution of differ, or it is a
+    barrier not in few. Both builds are optimised alike (-O2), so such a
+    test checks there what it checks here, and the sanitizers besides."""
+
+    def __init__(self, tool, barrier_runs, few=(), alike=None):
         super().__init__(execute_external=False)
         self.tool, self.barrier_runs = tool, barrier_runs
         self.few = few
+        self.alike = alike
         self.names = None
 
     def barriers(self):
@@ -63,12 +75,39 @@ class ShTestPerBarrier(lit.formats.ShTest):
             with open(src, encoding="utf-8", errors="replace") as f:
                 matrix = "%barrier-runs" in f.read()
             if not matrix:
-                yield test
+                if not self.left_to_sanitizer_build(test, src, ""):
+                    yield test
                 continue
             # With no tool to ask, one test that fails in the driver.
             for b in self.barriers() or [""]:
-                yield BarrierTest(suite, test.path_in_suite + (b,),
-                                  localConfig, src, b)
+                if not self.left_to_sanitizer_build(test, src, b):
+                    yield BarrierTest(suite, test.path_in_suite + (b,),
+                                      localConfig, src, b)
+
+    def left_to_sanitizer_build(self, test, src, barrier):
+        """Whether the sanitizer build runs this test alike (see alike)."""
+        if self.alike is None:
+            return False
+        few, differ = self.alike
+        if barrier and barrier not in few:
+            return False
+        with open(src, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        if any(sub in text for sub in differ):
+            return False
+        features = set(test.config.available_features) | {"sanitize"}
+        triple = getattr(test.config, "target_triple", "") or ""
+        lines = lit.TestRunner.parseIntegratedTestScriptCommands(
+            src, ["REQUIRES:", "UNSUPPORTED:"])
+        for _, keyword, line in lines:
+            for expr in line.split(","):
+                if not expr.strip():
+                    continue
+                value = lit.BooleanExpression.BooleanExpression.evaluate(
+                    expr.strip(), features, triple)
+                if value != (keyword == "REQUIRES:"):
+                    return False
+        return True
 
     def execute(self, test, litConfig):
         only = getattr(test, "barrier", "")
