@@ -98,9 +98,17 @@ def host(args, d, meta, cl, groups, constraints=None, options=""):
     try:
         p = subprocess.run(cmd, capture_output=True, text=True,
                            timeout=args.timeout, check=False)
-        return (p.stdout.strip().splitlines() or ["error: no output"])[-1]
     except subprocess.TimeoutExpired:
         return "error: timed out"
+    out = p.stdout.strip().splitlines()
+    if out:
+        return out[-1]
+    # No result line: what the host (or the driver, crashing) said last.
+    err = p.stderr.strip().splitlines()
+    status = (f"killed by signal {-p.returncode}" if p.returncode < 0
+              else f"exit status {p.returncode}")
+    return f"error: no output ({status}" + (f"; {err[-1][:200]}" if err
+                                            else "") + ")"
 
 
 def replay_seed(args, d):
