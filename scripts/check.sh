@@ -1,7 +1,7 @@
 #!/bin/sh
-# Sets up and runs the whole test suite: a build under AddressSanitizer +
-# UndefinedBehaviorSanitizer runs every test it can, and a plain build
-# with warnings as errors the rest (see below);
+# Sets up and runs the whole test suite: a plain build with warnings as
+# errors, then a build under AddressSanitizer + UndefinedBehaviorSanitizer
+# (a test that runs no OpenCL runs in only one of them; see below);
 # then each of the three fuzzers for 10 seconds (fuzz/check.sh SECONDS runs
 # them longer). lit starts the tests that took longest first, from
 # test/.lit_test_times.txt (a run's own times once it has one), so that the
@@ -32,13 +32,14 @@ step() {
 # A test may take up to 600 s (PoCL compiling the differential tests'
 # kernels optimised, under the sanitizers, beside another test); a hang
 # still fails.
-# The plain build runs only what the sanitizer build does not run alike
-# (test/lit.cfg.py, sanitizer-build-follows): its other barriers, the tests
-# the sanitizers cannot host, and the corpus's builds on the device. Every
-# other test checks the same in both builds, both optimised, and runs once,
-# under the sanitizers.
+# The plain build runs first, less the tests that run no OpenCL and that
+# the sanitizer build runs alike (test/lit.cfg.py, sanitizer-build-follows):
+# those check the same in both builds, both optimised, and run once, under
+# the sanitizers. The tests that run OpenCL run in both: PoCL compiles
+# their kernels here, about twice as fast as under the sanitizer's
+# allocator, and the sanitizer build finds them in PoCL's kernel cache.
 # test/utils/suites-cover.py then checks that every test ran in one of them.
-echo "== tests: build (what build-asan does not run alike)"
+echo "== tests: build (less what build-asan runs alike without OpenCL)"
 step /usr/bin/python3 "$lit" -sv --timeout 600 -o build/test/check.json \
   --param sanitizer-build-follows=1 build/test
 echo "== tests: build-asan"

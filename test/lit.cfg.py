@@ -46,6 +46,10 @@
 #   %man        docs/gsync-rewrite.1, the manual page
 #   %python     the Python that runs lit (for test/utils/*.py)
 #   %lit        that Python with the lit that runs this suite
+#   %opencl CMD  runs CMD, a command of the test's own that runs OpenCL
+#               (a program it builds, a script using PyOpenCL): a test
+#               runs OpenCL only through a substitution that says so
+#               (test/utils/barrier_format.py)
 #   %as-user    runs a command as an unprivileged user when the tests run
 #               as root (setpriv, as nobody), so that permissions apply;
 #               nothing otherwise
@@ -94,44 +98,41 @@ config.environment["GSYNC_CHECK_CACHE"] = ""
 src = config.source_root
 # A GSYNC_SANITIZE build.
 sanitize = config.sanitize.upper() in ("ON", "1", "TRUE", "YES")
+# The substitutions that run OpenCL (build or launch kernels on the
+# device), each declared with opencl(): scripts/check.sh's plain build
+# keeps every test using one (see sanitizer-build-follows below).
+runs_opencl = ["%barrier-runs"]
+
+
+def opencl(name, value):
+    config.substitutions.append((name, value))
+    runs_opencl.append(name)
+
+
 # The leak checker stays on for the tool; for the run-test host it would
 # report the OpenCL driver's (PoCL's) own allocations, not ours to fix.
-config.substitutions.append(
-    ("%gsync-run", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
+no_leaks = "env ASAN_OPTIONS=detect_leaks=0 "
+opencl("%gsync-run", no_leaks + config.gsync_run)
 # The corpus tests' builds of their outputs on the OpenCL device: none in
 # the sanitizer build, where they cost a minute and a half (PoCL's
 # compiler under the sanitizer's allocator) to test what the plain build's
 # run tests already did; the tool's rewrites there are what counts.
-config.substitutions.append(
-    ("%corpus-run", "none"
-     if sanitize
-     else "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_run))
-config.substitutions.append(
-    ("%gsync-check", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_check))
+opencl("%corpus-run", "none" if sanitize else no_leaks + config.gsync_run)
+opencl("%gsync-check", no_leaks + config.gsync_check)
 config.substitutions.append(
     ("%check-report", sys.executable + " " +
      os.path.join(src, "test", "utils", "check-report.py")))
-config.substitutions.append(
-    ("%gsync-diffhost",
-     "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_diffhost))
-config.substitutions.append(("%gsync-arrays", config.gsync_arrays))
-config.substitutions.append(
-    ("%gsync-watch", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_watch))
-config.substitutions.append(
-    ("%gsync-hostile",
-     "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_hostile))
-config.substitutions.append(
-    ("%gsync-misuse", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_misuse))
-config.substitutions.append(
-    ("%heat-host", "env ASAN_OPTIONS=detect_leaks=0 " + config.heat_host))
-config.substitutions.append(
-    ("%gsync-app", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_app))
-config.substitutions.append(
-    ("%gsync-graph", "env ASAN_OPTIONS=detect_leaks=0 " + config.gsync_graph))
-config.substitutions.append(
-    ("%graph-barriers", "env ASAN_OPTIONS=detect_leaks=0 sh " +
-     os.path.join(src, "test", "utils", "graph-barriers") + " " +
-     config.gsync_tool + " " + config.gsync_graph))
+opencl("%gsync-diffhost", no_leaks + config.gsync_diffhost)
+opencl("%gsync-arrays", config.gsync_arrays)
+opencl("%gsync-watch", no_leaks + config.gsync_watch)
+opencl("%gsync-hostile", no_leaks + config.gsync_hostile)
+opencl("%gsync-misuse", no_leaks + config.gsync_misuse)
+opencl("%heat-host", no_leaks + config.heat_host)
+opencl("%gsync-app", no_leaks + config.gsync_app)
+opencl("%gsync-graph", no_leaks + config.gsync_graph)
+opencl("%graph-barriers", no_leaks + "sh " +
+       os.path.join(src, "test", "utils", "graph-barriers") + " " +
+       config.gsync_tool + " " + config.gsync_graph)
 barrier_runs = " ".join([
         sys.executable, os.path.join(src, "test", "utils", "barrier-runs.py"),
         "--tool", config.gsync_tool, "--run", config.gsync_run,
@@ -143,19 +144,26 @@ barrier_runs = " ".join([
 # barrier and one with per-group flags only.
 sanitizer_few = ("tree", "atomic-or")
 # With --param sanitizer-build-follows=1 (scripts/check.sh, which runs the
-# sanitizer build's suite next), the plain build leaves to it every test
-# that it runs alike, and runs only the others: the barriers it leaves
-# out, the tests it does not support, and those using %corpus-run, which
-# it replaces with 'none'.
+# sanitizer build's suite next), the plain build leaves to it each test
+# that runs no OpenCL and that it runs alike. A test that runs OpenCL stays
+# here too: PoCL compiles each kernel here first, about twice as fast as
+# under the sanitizer's allocator, and the sanitizer build's run of the
+# same test then finds it in PoCL's kernel cache (the two builds give the
+# same sources and options). Kept as well: the barriers it leaves out and
+# the tests it does not support.
 follows = lit_config.params.get("sanitizer-build-follows", "0") == "1"
 if follows and not sanitize:
-    lit_config.note("the tests that the sanitizer build runs alike are "
-                    "left to it (--param sanitizer-build-follows=1)")
+    lit_config.note("the tests that run no OpenCL and that the sanitizer "
+                    "build runs alike are left to it "
+                    "(--param sanitizer-build-follows=1)")
+# A test that uses none of the substitutions that run OpenCL runs with no
+# OpenCL platform to find (test/utils/barrier_format.py).
+no_vendors = os.path.join(config.test_exec_root, "no-opencl-vendors")
+os.makedirs(no_vendors, exist_ok=True)
 config.test_format = ShTestPerBarrier(
-    config.gsync_tool, barrier_runs,
+    config.gsync_tool, barrier_runs, runs_opencl, no_vendors,
     few=sanitizer_few if sanitize else (),
-    alike=(sanitizer_few, ("%corpus-run",))
-    if follows and not sanitize else None)
+    sanitizer_follows=follows and not sanitize)
 config.substitutions.append(("%check-rules", config.check_rules))
 config.substitutions.append(("%gsync", config.gsync_tool))
 config.substitutions.append(("%apps", os.path.join(src, "apps")))
@@ -171,6 +179,9 @@ config.substitutions.append(("%examples", os.path.join(src, "examples")))
 config.substitutions.append(
     ("%man", os.path.join(src, "docs", "gsync-rewrite.1")))
 config.substitutions.append(("%python", sys.executable))
+# Marks a command of the test's own (a program it builds, a script using
+# PyOpenCL) that runs OpenCL: "%opencl CMD" runs CMD.
+opencl("%opencl", "env")
 config.substitutions.append(
     ("%lit", sys.executable + " " + os.path.join(
         os.path.dirname(os.path.dirname(lit.__file__)), "lit.py")))
@@ -181,8 +192,7 @@ config.substitutions.append(
 config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%src-root", src))
 config.substitutions.append(("%build-root", config.build_root))
-config.substitutions.append(
-    ("%build-example", os.path.join(src, "test", "utils", "build-example")))
+opencl("%build-example", os.path.join(src, "test", "utils", "build-example"))
 if os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"):
     config.substitutions.append(
         ("%as-user",
@@ -208,13 +218,12 @@ if sanitize:
                        capture_output=True, text=True).stdout.strip()
         for n in ("libasan.so", "libstdc++.so.6")]
 python_preload = "'" + " ".join(runtimes) + "'"
-config.substitutions.append(("%libgsync-preload", python_preload))
+opencl("%libgsync-preload", python_preload)
 # The build's libgsync.so, as python/CMakeLists.txt wrote its path for the
 # package of the build tree.
 with open(os.path.join(config.build_root, "python", "gsync",
                        "libgsync-path.txt")) as f:
-    config.substitutions.append(
-        ("%with-libgsync", "env GSYNC_LIBRARY=" + f.read().strip()))
+    opencl("%with-libgsync", "env GSYNC_LIBRARY=" + f.read().strip())
 # The gsync Python package's tests run on the python3 CMake found (Debian's,
 # where python3-pyopencl is), not necessarily the one running lit.
 gsync_python = " ".join([
@@ -225,10 +234,9 @@ gsync_python = " ".join([
     "GSYNC_RUN=" + config.gsync_run,
     "ASAN_OPTIONS=detect_leaks=0",
     config.python3])
-config.substitutions.append(
-    ("%pytest", "timeout -k 5 300 " + gsync_python
-     + " -m pytest -q -p no:cacheprovider"))
-config.substitutions.append(("%pkg-python", gsync_python))
+opencl("%pytest", "timeout -k 5 300 " + gsync_python
+       + " -m pytest -q -p no:cacheprovider")
+opencl("%pkg-python", gsync_python)
 if subprocess.run([config.python3, "-c", "import pyopencl, numpy, pytest"],
                   stdout=subprocess.DEVNULL,
                   stderr=subprocess.DEVNULL).returncode == 0:
