@@ -68,12 +68,14 @@ def prepare(args):
                 "guarded": guarded, "variants": {}}
         for name, flags in ([] if args.ref_only else
                             [("disc", []), ("nd", ["--no-discovery"])]):
+            # In the seed's directory, with names relative to it (as host()
+            # builds): the outputs' #line directives and the build options
+            # are the same wherever DIR is, and a second run finds the
+            # first one's programs in PoCL's kernel cache.
             proc = subprocess.run(
-                [args.tool, "--inline-includes", *flags,
-                 os.path.join(d, "src.cl"),
-                 "-o", os.path.join(d, name + ".cl"),
-                 "--constraints", os.path.join(d, name + ".json")],
-                capture_output=True, text=True, check=False)
+                [args.tool, "--inline-includes", *flags, "src.cl",
+                 "-o", name + ".cl", "--constraints", name + ".json"],
+                cwd=d, capture_output=True, text=True, check=False)
             with open(os.path.join(d, name + ".err"), "w",
                       encoding="utf-8") as out:
                 out.write(proc.stderr)
@@ -88,15 +90,17 @@ def prepare(args):
 
 
 def host(args, d, meta, cl, groups, constraints=None, options=""):
-    cmd = shlex.split(args.host) + [
-        "--platform", args.platform, "--cl", os.path.join(d, cl),
-        "--input", os.path.join(d, "input.bin"), "--groups", str(groups),
-        "--local", "x".join(map(str, meta["local"])),
-        "--options", f"-I{d} {options}"]
+    # The host runs in the seed's directory (see prepare): a program
+    # named by a relative path is found from here first.
+    cmd = [os.path.abspath(w) if os.sep in w and os.path.exists(w) else w
+           for w in shlex.split(args.host)] + [
+        "--platform", args.platform, "--cl", cl, "--input", "input.bin",
+        "--groups", str(groups), "--local", "x".join(map(str, meta["local"])),
+        "--options", f"-I. {options}"]
     if constraints:
-        cmd += ["--constraints", os.path.join(d, constraints)]
+        cmd += ["--constraints", constraints]
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True,
+        p = subprocess.run(cmd, cwd=d, capture_output=True, text=True,
                            timeout=args.timeout, check=False)
     except subprocess.TimeoutExpired:
         return "error: timed out"
