@@ -14,6 +14,8 @@ class BarrierTest(lit.Test.Test):
     """One barrier of a scenario test that runs %barrier-runs: the test
     "run/helper.test/flip" is run/helper.test's CASE lines with flip."""
 
+    runs_opencl = True  # through %barrier-runs
+
     def __init__(self, suite, path_in_suite, config, source, barrier):
         super().__init__(suite, path_in_suite, config)
         self.source, self.barrier = source, barrier
@@ -77,18 +79,26 @@ class ShTestPerBarrier(lit.formats.ShTest):
             names = [n for n in names if n in self.few]
         return names
 
-    def runs_opencl(self, src):
-        with open(src, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        return any(sub in text for sub in self.opencl)
+    def runs_opencl(self, test, text=None):
+        """Whether test uses a substitution of opencl: found once, when
+        discovery reads the file (text), or here for a test lit made
+        itself (a file named on the command line)."""
+        if not hasattr(test, "runs_opencl"):
+            if text is None:
+                with open(test.getSourcePath(), encoding="utf-8",
+                          errors="replace") as f:
+                    text = f.read()
+            test.runs_opencl = any(sub in text for sub in self.opencl)
+        return test.runs_opencl
 
     def getTestsInDirectory(self, suite, path_in_suite, litConfig, localConfig):
         for test in super().getTestsInDirectory(suite, path_in_suite,
                                                 litConfig, localConfig):
             src = test.getSourcePath()
             with open(src, encoding="utf-8", errors="replace") as f:
-                matrix = "%barrier-runs" in f.read()
-            if not matrix:
+                text = f.read()
+            if "%barrier-runs" not in text:
+                self.runs_opencl(test, text)
                 if not self.left_to_sanitizer_build(test, src):
                     yield test
                 continue
@@ -100,7 +110,7 @@ class ShTestPerBarrier(lit.formats.ShTest):
     def left_to_sanitizer_build(self, test, src):
         """Whether the sanitizer build runs this test, which is not a
         barrier's, alike (see sanitizer_follows)."""
-        if not self.sanitizer_follows or self.runs_opencl(src):
+        if not self.sanitizer_follows or self.runs_opencl(test):
             return False
         features = set(test.config.available_features) | {"sanitize"}
         triple = getattr(test.config, "target_triple", "") or ""
@@ -120,7 +130,7 @@ class ShTestPerBarrier(lit.formats.ShTest):
         only = getattr(test, "barrier", "")
         subs = [("%barrier-runs", self.barrier_runs + (" --only " + only
                                                   if only else ""))]
-        if not self.runs_opencl(test.getSourcePath()):
+        if not self.runs_opencl(test):
             test.config = copy.copy(test.config)
             test.config.environment = dict(test.config.environment,
                                            OCL_ICD_VENDORS=self.no_vendors)
