@@ -18,10 +18,14 @@
 # builds) for tree, floor-release and floor-relaxed at CONFIGS, ROUNDS
 # times interleaved, then STRESS lines, then one line per config:
 #   FLOOR GxL tree_us release_us relaxed_us tree/release
+# and one per other variant (EXTRA_VARIANTS, TREE_VARIANTS):
+#   FLOOR+ GxL variant us variant/release
 # with the medians over the rounds. Environment: CONFIGS (default the six
 # shapes of bench/run-gpu.sh), ROUNDS (default 3), EPISODES (stress,
 # default 100000), PLAT (default NVIDIA), EXTRA_VARIANTS (more rules of
 # build/floor-kernels, rewritten there by hand, timed in the same rounds).
+# At prepare, TREE_VARIANTS (bench/rule-variants.sh) adds candidate builds
+# of tree, timed with the others (run reads the list prepare wrote).
 set -u
 # A failed gsync-bench shows: its message in the raw file, and a FAILED
 # line (a config it refuses, such as a local size the kernel cannot
@@ -30,6 +34,7 @@ set -o pipefail
 root=$(pwd)
 K=$root/build/floor-kernels
 B=${B:-$root/build/bench/gsync-bench}
+. "$root/bench/rule-variants.sh"
 variants="tree floor-release floor-relaxed${EXTRA_VARIANTS:+ $EXTRA_VARIANTS}"
 
 if [ "${1:-}" = prepare ]; then
@@ -46,6 +51,9 @@ if [ "${1:-}" = prepare ]; then
   sed -e '1s|barrier-tree:|barrier-floor-relaxed: NOT a correct barrier (bench/floor.sh);|' \
       -e 's/atom\.release\.gpu/atom.relaxed.gpu/g' -e 's/ld\.acquire\.gpu/ld.relaxed.gpu/g' \
       "$tree" > "$rules/barrier-floor-relaxed.cl"
+  rule_variants_write "$root" barrier-tree "$rules" "${TREE_VARIANTS:-}" || exit 1
+  variants="$variants $(rule_variant_names tree "${TREE_VARIANTS:-}")"
+  echo "$variants" > "$K/VARIANTS"
   for v in $variants; do
     for k in loop mp; do
       "$tool" --rules-dir="$rules" --barrier="$v" --no-discovery \
@@ -56,6 +64,7 @@ if [ "${1:-}" = prepare ]; then
   exit 0
 fi
 [ "${1:-}" = run ] || { echo "usage: bash bench/floor.sh prepare|run" >&2; exit 2; }
+[ -f "$K/VARIANTS" ] && variants=$(cat "$K/VARIANTS")
 [ -d "$root/build/gpu-lib" ] && export LD_LIBRARY_PATH=$root/build/gpu-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export GSYNC_PLATFORM=${PLAT:-NVIDIA}
 CONFIGS=${CONFIGS:-132x256,264x256,528x256,1056x256,132x1024,264x1024}
@@ -73,7 +82,9 @@ for v in $variants; do
     --configs "$CONFIGS" --episodes "${EPISODES:-100000}" 2>&1 | tee -a "$R" ||
     echo "FAILED stress $v rc=$?" | tee -a "$R"
 done
-awk '
+awk -v vlist="$variants" '
+  BEGIN { m = split(vlist, all, " "); nv = 0
+    for (i = 1; i <= m; i++) if (all[i] !~ /^(tree|floor-release|floor-relaxed)$/) vs[++nv] = all[i] }
   $1 == "RESULT" { split($2, p, "."); v = p[2]; k = $3 "x" $4
     n[v, k]++; t[v, k, n[v, k]] = $5; keys[k] = 1 }
   function med(v, k,   a, i, j, m, x) { m = n[v, k]
@@ -81,5 +92,7 @@ awk '
     for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     return m ? a[int((m + 1) / 2)] : 0 }
   END { for (k in keys) { a = med("tree", k); b = med("floor-release", k); c = med("floor-relaxed", k)
-    printf "FLOOR %s %.3f %.3f %.3f %s\n", k, a, b, c, (b > 0 ? sprintf("%.3f", a / b) : "nan") } }
+    printf "FLOOR %s %.3f %.3f %.3f %s\n", k, a, b, c, (b > 0 ? sprintf("%.3f", a / b) : "nan")
+    for (i = 1; i <= nv; i++) { x = med(vs[i], k)
+      printf "FLOOR+ %s %s %.3f %s\n", k, vs[i], x, (b > 0 ? sprintf("%.3f", x / b) : "nan") } } }
 ' "$R" | sort -t x -k2,2n -k1.7n

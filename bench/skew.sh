@@ -23,12 +23,14 @@
 # us are per phase. Environment: PLAT (default NVIDIA), BASE (default
 # 32x256), CONFIGS (default 132x256,264x256,528x256,1056x256), ROUNDS
 # (default 3), BARRIERS (default: those of test/gpu/barriers.sh that the
-# device's OpenCL C builds, prepared here).
+# device's OpenCL C builds, prepared here). At prepare, TREE_VARIANTS
+# (bench/rule-variants.sh) adds candidate builds of tree.
 set -u
 root=$(pwd)
 K=$root/build/skew-kernels
 B=${B:-$root/build/bench/gsync-bench}
 . "$root/test/gpu/barriers.sh"
+. "$root/bench/rule-variants.sh"
 
 if [ "${1:-}" = prepare ]; then
   tool=$root/build/tool/gsync-rewrite
@@ -43,7 +45,8 @@ if [ "${1:-}" = prepare ]; then
   sed -e '1s|barrier-tree:|barrier-tree-acqpoll: tree polling with acquire loads (bench/skew.sh control);|' \
       -e 's/return (gsync_tree_relaxed(p) \& 0x80000000u) == t;/return (gsync_tree_acquire(p) \& 0x80000000u) == t;/' \
       "$tree" > "$rules/barrier-tree-acqpoll.cl"
-  bs="$(gpu_list_barriers "$tool") tree-acqpoll"
+  rule_variants_write "$root" barrier-tree "$rules" "${TREE_VARIANTS:-}" || exit 1
+  bs="$(gpu_list_barriers "$tool") tree-acqpoll $(rule_variant_names tree "${TREE_VARIANTS:-}")"
   for b in $bs; do
     std=
     gpu_rule_needs_cl2 "$b" && std=-cl-std=CL3.0
