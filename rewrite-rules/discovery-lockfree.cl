@@ -71,7 +71,13 @@
  * Per device: on NVIDIA (sm_70+) the polls are PTX ld.relaxed.gpu,
  * participant 0 naps 100 ns between its polls and needs 4 still ones (on an
  * H100 that admits every co-resident group at 1x to 16x the co-resident
- * count; bench/results/h100.md), the others nap 200 ns between theirs.
+ * count; bench/results/h100.md), the others nap 200 ns between theirs
+ * (-DGSYNC_LF_WAIT_NAP=N sets it), and every participant first naps half a
+ * nanosecond for each polled group its increment found still to come, at
+ * most 2048 ns (-DGSYNC_LF_FIRST_NAP=N sets the most, 0 none): a poll
+ * right behind the increment queued among the others' increments at the
+ * same word, and a launch at 1x cost 1.25x a plain one instead of 1.18x
+ * (bench/disc.sh).
  * Elsewhere every access is an OpenCL 1.1 atomic and participant 0 needs
  * 64 still polls, but on a CPU device, whose threads pick up work-groups
  * tens of microseconds to milliseconds apart, 20 ms in which no
@@ -142,6 +148,19 @@ void gsync_lf_nap(uint ns) {}
 #define GSYNC_LF_CLOSED 0x40000000u
 #define GSYNC_LF_COME 0x3fffffffu
 
+/* GSYNC_LF_FIRST_NAP (ns, 0 for none): a participant naps
+ * min(due / 2, GSYNC_LF_FIRST_NAP) ns before its first poll, due being how
+ * many polled groups its increment found still to come, so that its polls
+ * do not queue among their increments at the poll (NVIDIA; elsewhere a
+ * nap is nothing). */
+#ifndef GSYNC_LF_FIRST_NAP
+#define GSYNC_LF_FIRST_NAP 2048u
+#endif
+/* GSYNC_LF_WAIT_NAP (ns): a waiting participant's nap between its polls. */
+#ifndef GSYNC_LF_WAIT_NAP
+#define GSYNC_LF_WAIT_NAP 200u
+#endif
+
 /* Whether a participant of generation gen must still wait for the count;
  * if not, *count holds it. */
 int gsync_lf_pending(global uint *s, uint gen, uint polled,
@@ -159,7 +178,7 @@ int gsync_lf_pending(global uint *s, uint gen, uint polled,
       return 0;
     }
   }
-  gsync_lf_nap(200u);
+  gsync_lf_nap(GSYNC_LF_WAIT_NAP);
   return 1;
 }
 
@@ -195,6 +214,8 @@ int gsync_join(global uint *s, local uint *shared,
       }
       atomic_xchg(poll, gen ^ GSYNC_LF_GEN);
     }
+    if (GSYNC_LF_FIRST_NAP != 0u && id != 0xffffffffu)
+      gsync_lf_nap(min((polled - 1u - id) / 2u, GSYNC_LF_FIRST_NAP));
     if (id == 0u) {
       uint seen = old + 1u, still = 0;
       ulong since = gsync_lf_mark();

@@ -50,6 +50,11 @@ TABLE = {
                             "MACROS)"),
     "GSYNC_LF_STILL": ("safe", "how long discovery waits for more groups: "
                        "fewer take part, or the spin limit ends the wait"),
+    "GSYNC_LF_FIRST_NAP": ("safe", "discovery's nap before a participant's "
+                           "first poll (NVIDIA): any value only delays it"),
+    "GSYNC_LF_WAIT_NAP": ("safe", "discovery's nap between a waiting "
+                          "participant's polls (NVIDIA): any value only "
+                          "delays them"),
     "GSYNC_NV_SM": ("safe", "picks NVIDIA's path or the portable one"),
     "gsync_spin_limit_ms": ("safe", "the output defines it after the "
                             "options: its own value wins"),
