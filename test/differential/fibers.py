@@ -103,6 +103,16 @@ def kernel_references(path, work):
     return results
 
 
+def read_truths(path):
+    """A truth file's 'LABEL HASH' lines (this tool's, or replay.py run
+    --ref-only's) as {label: hash}. A label whose line holds no hash
+    ('LABEL error: ...': no truth could be made) is left out, so a reader
+    takes it as a case without a truth."""
+    with open(path, encoding="utf-8") as f:
+        return {w[0]: w[1] for w in map(str.split, f)
+                if len(w) >= 2 and re.fullmatch(r"[0-9a-f]{16}", w[1])}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)
@@ -113,10 +123,7 @@ def main():
                     help="also a kernel file written by hand")
     ap.add_argument("seeds", type=int, nargs="*")
     args = ap.parse_args()
-    truths = {}
-    if args.check:
-        with open(args.check, encoding="utf-8") as f:
-            truths = dict(line.split()[:2] for line in f if line.strip())
+    truths = read_truths(args.check) if args.check else {}
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or tmp
 

@@ -8,13 +8,20 @@ machine), in two halves:
       messages (disc.err, nd.err), and the inputs run.py would draw,
       into DIR/seedN/
   replay.py run --host "GSYNC_DIFFHOST" --platform NAME [--jobs J]
-                [--ref-only] DIR
+                [--ref-only] [--truth FILE] DIR
       there: runs every seed of DIR with test/differential/host.c on the
       platform whose name holds NAME, as run.py runs them: ref built with
       -cl-opt-disable, ref-O2 optimised, disc (17 groups along dimension
       0 for grid-stride kernels), nd and nd2 built as libgsync builds
       them, and prints one line a seed, OK, FAIL, INPUT or REFUSED as
-      run.py does, then the counts.
+      run.py does, then the counts. With --truth FILE ('SEED HASH'
+      lines: fibers.py's, made here, or NVIDIA's run --ref-only) a seed
+      with a line there has it as its reference, as run.py --truth: PoCL
+      gets some inputs wrong, or crashes building them, at either level
+      (docs/pocl.md, sections 6 and 8), and then its own run of the input
+      is no reference; INPUT then means ref-O2 differs from the truth
+      and every output is right, and an output that differs from the
+      truth is a FAIL.
 
 With --ref-only, prepare writes only each seed's reference and inputs,
 and run prints the reference's result, 'SEED HASH' a line: a device
@@ -128,8 +135,14 @@ def replay_seed(args, d):
         why = meta["variants"][refused[0]]
         kind = "REFUSED" if why.startswith("refused: ") else "FAIL"
         return kind, f"{kind} {head}: {refused[0]}: {why}"
-    ref = host(args, d, meta, "ref.cl", 1, options="-cl-opt-disable")
+    truth = args.truths.get(str(meta["seed"]))
     ref_o2 = host(args, d, meta, "ref.cl", 1)
+    if truth is not None:
+        # The truth (fibers.py or NVIDIA): PoCL may get the input wrong,
+        # or crash building it, at either level; ref-O2 only says so.
+        ref = f"result {truth}"
+    else:
+        ref = host(args, d, meta, "ref.cl", 1, options="-cl-opt-disable")
     if not ref.startswith("result") and ref_o2.startswith("result"):
         # PoCL 5.0 aborts building some kernels at -cl-opt-disable (an
         # unused local array): the optimised build is then the reference.
@@ -144,6 +157,13 @@ def replay_seed(args, d):
         runs["nd2"] = host(args, d, meta, "nd.cl", 2, "nd.json")
     bad = [f"{name}({res})" if not res.startswith("result") else name
            for name, res in runs.items() if res != ref]
+    if bad and truth is not None:
+        # Against the truth a wrong output is wrong, whatever PoCL makes
+        # of the input.
+        return "FAIL", (f"FAIL {head}: differs from the truth: "
+                        + " ".join(bad) + ("; so does the input built "
+                                           "optimised" if ref_o2 != ref
+                                           else ""))
     if ref_o2 != ref:
         return "INPUT", (f"INPUT {head}: the input itself differs built "
                          "optimised" + (f"; so do {' '.join(bad)}" if bad
@@ -212,8 +232,19 @@ def main():
     r.add_argument("--ref-only", action="store_true",
                    help="print the reference's result of each seed, "
                    "'SEED HASH' (run.py --truth takes them)")
+    r.add_argument("--truth",
+                   help="a file of 'SEED HASH' lines (fibers.py, or run "
+                   "--ref-only on NVIDIA): a seed's reference is its line, "
+                   "and the input is built here only optimised, to say "
+                   "INPUT where it differs")
     r.add_argument("dir")
     args = parser.parse_args()
+    args.truths = {}
+    if getattr(args, "truth", None):
+        # A seed whose truth could not be made keeps PoCL's own reference.
+        sys.path.insert(0, HERE)
+        import fibers  # noqa: E402
+        args.truths = fibers.read_truths(args.truth)
     return prepare(args) if args.what == "prepare" else replay(args)
 
 
