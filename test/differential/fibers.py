@@ -113,6 +113,26 @@ def read_truths(path):
                 if len(w) >= 2 and re.fullmatch(r"[0-9a-f]{16}", w[1])}
 
 
+def verdict(head, bad, input_differs, against_truth):
+    """The line of run.py and replay.py for a case whose outputs in bad
+    (labels, with what went wrong) differ from the reference, and whose
+    input built optimised differs from it if input_differs: FAIL, INPUT
+    or OK, then head. Against a truth a wrong output is wrong, whatever
+    PoCL makes of the input; against PoCL's own run of the input, an
+    input that differs built optimised leaves the outputs unjudged."""
+    if bad and against_truth:
+        return (f"FAIL {head}: differs from the truth: {' '.join(bad)}"
+                + ("; so does the input built optimised" if input_differs
+                   else ""))
+    if input_differs:
+        return (f"INPUT {head}: the input itself differs built optimised"
+                + (f"; so do {' '.join(bad)}" if bad else
+                   "; every output is right"))
+    if bad:
+        return f"FAIL {head}: differs from the reference: {' '.join(bad)}"
+    return f"OK {head}"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)

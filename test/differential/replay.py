@@ -40,10 +40,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fibers  # noqa: E402
 
 
 def prepare(args):
-    sys.path.insert(0, HERE)
     import gen  # noqa: E402
     # PyOpenCL: only here, on the machine that prepares
     import run  # noqa: E402
@@ -157,21 +158,8 @@ def replay_seed(args, d):
         runs["nd2"] = host(args, d, meta, "nd.cl", 2, "nd.json")
     bad = [f"{name}({res})" if not res.startswith("result") else name
            for name, res in runs.items() if res != ref]
-    if bad and truth is not None:
-        # Against the truth a wrong output is wrong, whatever PoCL makes
-        # of the input.
-        return "FAIL", (f"FAIL {head}: differs from the truth: "
-                        + " ".join(bad) + ("; so does the input built "
-                                           "optimised" if ref_o2 != ref
-                                           else ""))
-    if ref_o2 != ref:
-        return "INPUT", (f"INPUT {head}: the input itself differs built "
-                         "optimised" + (f"; so do {' '.join(bad)}" if bad
-                                        else "; every output is right"))
-    if bad:
-        return "FAIL", (f"FAIL {head}: differs from the reference: "
-                        + " ".join(bad))
-    return "OK", f"OK {head}"
+    line = fibers.verdict(head, bad, ref_o2 != ref, truth is not None)
+    return line.split()[0], line
 
 
 def truth(args, d):
@@ -239,12 +227,9 @@ def main():
                    "INPUT where it differs")
     r.add_argument("dir")
     args = parser.parse_args()
-    args.truths = {}
-    if getattr(args, "truth", None):
-        # A seed whose truth could not be made keeps PoCL's own reference.
-        sys.path.insert(0, HERE)
-        import fibers  # noqa: E402
-        args.truths = fibers.read_truths(args.truth)
+    # A seed whose truth could not be made keeps PoCL's own reference.
+    args.truths = (fibers.read_truths(args.truth)
+                   if getattr(args, "truth", None) else {})
     return prepare(args) if args.what == "prepare" else replay(args)
 
 

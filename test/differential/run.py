@@ -240,19 +240,7 @@ def check_kernel(tool, work, label, stem, src, guarded, r, ctx, queue,
                    for name, (res, note) in results.items()}
     bad = [name + note for name, (res, note) in results.items()
            if res != ref or note]
-    if bad and truth is not None:
-        # Against the truth a wrong output is wrong, whatever PoCL makes
-        # of the input.
-        return (f"FAIL {head}: differs from the truth: {' '.join(bad)}"
-                + ("; so does the input built optimised" if ref_o2 != ref
-                   else ""))
-    if ref_o2 != ref:
-        return (f"INPUT {head}: the input itself differs built optimised"
-                + (f"; so do {' '.join(bad)}" if bad else
-                   "; every output is right"))
-    if bad:
-        return f"FAIL {head}: differs from the reference: {' '.join(bad)}"
-    return f"OK {head}"
+    return fibers.verdict(head, bad, ref_o2 != ref, truth is not None)
 
 
 def main():
