@@ -63,6 +63,11 @@
 // CHECK: /* discovery-lockfree: occupancy discovery without a lock. A polled group's
 // CHECK: #define GSYNC_LF_STILL 4u
 // CHECK: #define GSYNC_LF_STILL 64u
+// A participant's first poll waits while many groups are still due
+// (bench/results/h100.md, 2026-12-07 (c)); nothing off NVIDIA.
+// CHECK: #define GSYNC_LF_FIRST_NAP 2048u
+// CHECK: #define GSYNC_LF_WAIT_NAP 200u
+// CHECK:   gsync_lf_nap(GSYNC_LF_WAIT_NAP);
 // CHECK:   uint launched = gsync_launch_groups(), cap = s[gsync_word_poll_cap];
 // CHECK-NEXT:   return cap != 0u && cap < launched ? cap : launched;
 // CHECK:   uint polled = gsync_lf_polled(s);
@@ -77,6 +82,10 @@
 // CHECK-NEXT:       id = 0xffffffffu;
 // CHECK-NEXT:     if ((old & GSYNC_LF_COME) == polled - 1u) {
 // CHECK:           atomic_xchg(poll, gen ^ GSYNC_LF_GEN);
+// CHECK-NEXT:    }
+// CHECK-NEXT:    if (GSYNC_LF_FIRST_NAP != 0u && id != 0xffffffffu)
+// CHECK-NEXT:      gsync_lf_nap(min((polled - 1u - id) / 2u, GSYNC_LF_FIRST_NAP));
+// CHECK-NEXT:    if (id == 0u) {
 // CHECK:           uint was = atomic_cmpxchg(poll, seen, seen | GSYNC_LF_CLOSED);
 // CHECK-NOT: atomic_inc(&s[8])
 // CHECK: #line 1 "{{.*}}common.cl"
