@@ -353,13 +353,14 @@ static void insert_at_entry(gsri_ctx *ctx, gsri_func *fn, const char *what,
  * give; that exit is anchored as discovery's is (discovery-none.cl). */
 static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
 #define ENTRY_CTX                                                              \
-  " local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v;"                \
+  " local uint gsync_shared[GSYNC_SHARED_WORDS];"                              \
+  " struct gsync_ctx gsync_ctx_v;"                                             \
   " private struct gsync_ctx *gsync_ctx = &gsync_ctx_v;"
   insert_at_entry(
       ctx, fn, "insert discovery into kernel",
       ctx->no_discovery ? ENTRY_CTX
           " gsync_join_all(gsync_state, gsync_shared, gsync_ctx);"
-          " gsync_ctx_grid(gsync_ctx, gsync_shared);"
+          " gsync_ctx_launch(gsync_ctx);"
                         : ENTRY_CTX
           " if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) ||"
           " !gsync_ctx_grid(gsync_ctx, gsync_shared)) return;"

@@ -14,7 +14,7 @@ kernel void step(global uint *a, global uint *b, uint n) {
 }
 
 // CHECK: #line 1 "{{.*}}direct.cl"
-// CHECK: kernel void step(global uint *a, global uint *b, uint n, global uint *gsync_state) { local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) || !gsync_ctx_grid(gsync_ctx, gsync_shared)) return; gsync_anchor(gsync_ctx);
+// CHECK: kernel void step(global uint *a, global uint *b, uint n, global uint *gsync_state) { local uint gsync_shared[GSYNC_SHARED_WORDS]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) || !gsync_ctx_grid(gsync_ctx, gsync_shared)) return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   for (uint i = gsync_get_global_id(gsync_ctx, 0); i < n; i += gsync_get_global_size(gsync_ctx, 0))
 // CHECK-NEXT:     b[i] = a[i] + 1;
 // CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);

@@ -235,7 +235,7 @@ kernel void k(global uint *out, global const uint *skip, uint n,
 // CHECK-NEXT:   }
 // CHECK-NEXT: gsync_anchor_here(); }
 // CHECK:      kernel void k(global uint *out, global const uint *skip, uint n,
-// CHECK-NEXT:               local uint *part, global uint *gsync_state) { local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) || !gsync_ctx_grid(gsync_ctx, gsync_shared)) return; gsync_anchor(gsync_ctx);
+// CHECK-NEXT:               local uint *part, global uint *gsync_state) { local uint gsync_shared[GSYNC_SHARED_WORDS]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; if (!gsync_join(gsync_state, gsync_shared, gsync_ctx) || !gsync_ctx_grid(gsync_ctx, gsync_shared)) return; gsync_anchor(gsync_ctx);
 // CHECK-NEXT:   for (uint v = gsync_get_group_id(gsync_ctx, 0); v < n; v += gsync_get_num_groups(gsync_ctx, 0)) { gsync_anchor(gsync_ctx);
 // CHECK-NEXT:     if (skip[v])
 // CHECK-NEXT:       continue; gsync_anchor(gsync_ctx);

@@ -21,7 +21,7 @@ kernel void k(global uint *a, uint d) {
 // CHECK-EMPTY:
 // CHECK-NEXT: uint row(void) { return get_global_id(1); }
 // CHECK-EMPTY:
-// CHECK-NEXT: kernel void k(global uint *a, uint d, global uint *gsync_state) { local uint gsync_shared[11]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; gsync_join_all(gsync_state, gsync_shared, gsync_ctx); gsync_ctx_grid(gsync_ctx, gsync_shared);{{$}}
+// CHECK-NEXT: kernel void k(global uint *a, uint d, global uint *gsync_state) { local uint gsync_shared[GSYNC_SHARED_WORDS]; struct gsync_ctx gsync_ctx_v; private struct gsync_ctx *gsync_ctx = &gsync_ctx_v; gsync_join_all(gsync_state, gsync_shared, gsync_ctx); gsync_ctx_launch(gsync_ctx);{{$}}
 // CHECK-NEXT:   a[AT(get_global_id(0), row())] = get_num_groups(d) + get_group_id(2);
 // CHECK-NEXT:   gsync_barrier(gsync_ctx, 1);
 // CHECK-NEXT: }
