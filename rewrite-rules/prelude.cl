@@ -614,8 +614,8 @@ int gsync_grid_better(const uint *x, const uint *b) {
  * group, so all groups agree. The barrier is on every launch's path, the
  * search or not: a work-group compiler (PoCL) copies the rest of the
  * kernel after a barrier under a branch, and the five barriers the search
- * had under one cost PoCL's compile of each kernel more than half its
- * time. */
+ * had under one made PoCL's builds of the outputs 1.1-1.5 times as long
+ * (bench/pocl-build.py). */
 int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
   uint p = c->groups;
   uint n[3] = {(uint)get_num_groups(0), (uint)get_num_groups(1),
