@@ -155,16 +155,15 @@ struct gsync_ctx {
  *   2    the abort verdict (c->left);
  *   3    participant 0's count of the barriers it completed (gsync_ticks);
  *   4-6  participant 0's copy of the watch (gsync_watch_mode, _end);
- *   7-   the grid search's GSYNC_GRID_SLOTS words (gsync_ctx_grid).
+ *   7-10 the grid search's (gsync_ctx_grid).
  * Words 3-6 only participant 0's leader uses, apart from the words that
  * the other work-items read during the set-up, so it writes them without
  * waiting for the others. Barrier count and watch live here, not in the
  * context, where they would hold registers for the whole kernel (on an
  * H100 a kernel at 32 registers lost a quarter of its co-resident groups
  * to one). */
-#define GSYNC_GRID_SLOTS 32u
 #define GSYNC_SHARED_GRID 7u
-#define GSYNC_SHARED_WORDS (GSYNC_SHARED_GRID + GSYNC_GRID_SLOTS)
+#define GSYNC_SHARED_WORDS (GSYNC_SHARED_GRID + 4u)
 #define gsync_ticks(c) ((c)->left + 1)
 
 /* An anchor: a statement that a work-group compiler cannot move, merge or
@@ -491,18 +490,15 @@ void gsync_watch_start(private struct gsync_ctx *c) {
 #endif
 }
 
-/* Largest r with r^k <= p (k = 2 or 3), by bisection: integer only, no
- * sqrt or cbrt, which PoCL compiles from its library into every kernel. */
+/* Largest r with r^k <= p (k = 2 or 3): the float root, corrected. */
 uint gsync_root(uint p, uint k) {
-  uint lo = 0u, hi = k == 2u ? 65536u : 1626u; /* hi^k > 2^32 - 1 */
-  while (hi - lo > 1u) {
-    uint r = (lo + hi) / 2u;
-    if ((k == 2u ? (ulong)r * r : (ulong)r * r * r) <= p)
-      lo = r;
-    else
-      hi = r;
-  }
-  return lo;
+  uint r = (uint)(k == 2u ? sqrt((float)p) : cbrt((float)p));
+  while (r > 0u && (k == 2u ? (ulong)r * r : (ulong)r * r * r) > p)
+    r--;
+  while ((k == 2u ? (ulong)(r + 1u) * (r + 1u)
+                  : (ulong)(r + 1u) * (r + 1u) * (r + 1u)) <= p)
+    r++;
+  return r;
 }
 
 #ifdef gsync_ids_stored
@@ -558,113 +554,101 @@ int gsync_ctx_shape(private struct gsync_ctx *c, uint v0, uint v1, uint v2) {
   gsync_ctx_shape(c, (uint)get_num_groups(0), (uint)get_num_groups(1),        \
                   (uint)get_num_groups(2))
 
-/* Candidate k of the grid search below, of a launch of n[0] x n[1] x n[2]
- * groups of which p take part: 0 where it is no grid of the launch;
- * otherwise its extents in x[0..2] and its rounds in x[3]. */
-int gsync_grid_candidate(uint k, uint p, const uint *n, uint m_max,
-                         uint s_max, private uint *x) {
-  uint s = k / 2u % s_max + 1u, m = k / 2u / s_max % m_max + 1u;
-  uint d = k / 2u / s_max / m_max, q = p / m;
-  uint ne = n[d == 0u ? 1 : 0], nf = n[d == 2u ? 1 : 2];
-  if (m > n[d] || s > q / s || s > (k % 2u ? nf : ne))
-    return 0;
-  uint ve = k % 2u ? min(ne, q / s) : s, vf = k % 2u ? s : min(nf, q / s);
-  x[0] = d == 0u ? m : ve;
-  x[1] = d == 1u ? m : d == 0u ? ve : vf;
-  x[2] = d == 2u ? m : vf;
-  ulong r = (ulong)((n[0] + x[0] - 1u) / x[0]) * ((n[1] + x[1] - 1u) / x[1]) *
-            ((n[2] + x[2] - 1u) / x[2]);
-  x[3] = r < 0xffffffffu ? (uint)r : 0xffffffffu;
-  return 1;
-}
-
-/* Whether grid x (extents, rounds) beats b by the rules below: the larger
- * product, then the fewer rounds, then the wider in dimension 0, then 1.
- * b starts as no grid, {0, 0, 0, 0xffffffff}. */
-int gsync_grid_better(const uint *x, const uint *b) {
-  uint px = x[0] * x[1] * x[2], pb = b[0] * b[1] * b[2];
-  return px > pb ||
-         (px == pb &&
-          (x[3] < b[3] ||
-           (x[3] == b[3] && (x[0] > b[0] || (x[0] == b[0] && x[1] > b[1])))));
-}
-
-/* The virtual grid of a discovery launch. Discovery admitted c->groups
- * work-groups, numbered 0..c->groups-1, of a launch of n0 x n1 x n2
- * work-groups; they take part as a virtual grid v0 x v1 x v2 with every
- * v_d <= n_d, chosen by
+/* The virtual grid of a discovery launch (docs/nd.md). Discovery admitted
+ * c->groups work-groups, numbered 0..c->groups-1, of a launch of
+ * n0 x n1 x n2 work-groups; they take part as a virtual grid v0 x v1 x v2
+ * with every v_d <= n_d, chosen by
  *   1. the largest v0 v1 v2 <= P: the fewest admitted groups left out;
  *   2. then the fewest rounds ceil(n0/v0) ceil(n1/v1) ceil(n2/v2): the
  *      work of the busiest group of a grid-stride kernel whose domain the
  *      launch covers;
  *   3. then the widest in dimension 0, then in dimension 1.
- * When every launched group takes part (or the launch is 1-D) the grid is
- * the launch's shape (or P x 1 x 1) and needs no search.
+ * (gsync_ctx_shape above gives the ids.) When every launched group takes
+ * part (or the launch is 1-D) the grid is the launch's shape and needs no
+ * search; a build without discovery has none (gsync_ctx_launch).
  *
  * The search: the smallest extent m of a grid is at most cbrt(P), and the
  * other two are a best pair for the budget P / m, whose smaller one is at
  * most sqrt(P / m). So the candidates (dimension d, m <= cbrt(P), s <=
  * sqrt(P / m), which other dimension gets s), each completed with the
  * largest extent that fits, hold every optimal grid: 6 cbrt(P) sqrt(P) of
- * them (1920 at P = 1056). GSYNC_GRID_SLOTS work-items share them (k mod
- * the slots), each leaves its best candidate's k in its local word, and
- * after one work-group barrier every work-item picks the best of those.
- * Ties between candidates are the same grid, so all pick the same one; it
- * runs once per launch, with the same inputs in every participating
- * group, so all groups agree. The barrier is on every launch's path, the
- * search or not: a work-group compiler (PoCL) copies the rest of the
- * kernel after a barrier under a branch, and the five barriers the search
- * had under one made PoCL's builds of the outputs 1.1-1.5 times as long
- * (bench/pocl-build.py). */
+ * them (1920 at P = 1056). The group's work-items share them; four local
+ * atomics then pick the best, rule by rule, in the search's local words
+ * (GSYNC_SHARED_GRID on). It runs once per launch, with the same inputs in
+ * every participating group, so all agree. Its barriers sit under a
+ * branch, which makes PoCL copy the rest of the kernel after them (its
+ * builds of discovery outputs take 1.5-2.3 times the input's,
+ * bench/pocl-build.py); a search with one barrier on every launch's path
+ * (32 work-items' best candidates compared by all) built faster but made a
+ * partial N-D launch on the H100 60 us slower (bench/results/h100.md,
+ * 2026-12-07 d), and is not used. */
 int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
   uint p = c->groups;
-  uint n[3] = {(uint)get_num_groups(0), (uint)get_num_groups(1),
-               (uint)get_num_groups(2)};
-  uint v0 = n[0], v1 = n[1], v2 = n[2];
-  uint cands = 0u, m_max = 1u, s_max = 1u;
-  if ((ulong)n[0] * n[1] * n[2] > p) {
-    if (n[1] * n[2] == 1u) {
-      v0 = p;
-    } else {
-      m_max = gsync_root(p, 3u);
-      s_max = gsync_root(p, 2u);
-      cands = 6u * m_max * s_max;
+  uint n0 = (uint)get_num_groups(0), n1 = (uint)get_num_groups(1),
+       n2 = (uint)get_num_groups(2);
+  uint v0 = n0, v1 = n1, v2 = n2;
+  if ((ulong)n0 * n1 * n2 > p && n1 * n2 == 1u) {
+    v0 = p;
+  } else if ((ulong)n0 * n1 * n2 > p) {
+    gsync_anchor(c);
+    uint m_max = gsync_root(p, 3u), s_max = gsync_root(p, 2u);
+    uint items = (uint)(get_local_size(0) * get_local_size(1) *
+                        get_local_size(2));
+    uint me = (uint)((get_local_id(2) * get_local_size(1) + get_local_id(1)) *
+                         get_local_size(0) +
+                     get_local_id(0));
+    uint bp = 0u, br = 0xffffffffu, b0 = 0u, b1 = 0u;
+    for (uint k = me; k < 6u * m_max * s_max; k += items) {
+      uint s = k / 2u % s_max + 1u, m = k / 2u / s_max % m_max + 1u;
+      uint d = k / 2u / s_max / m_max, q = p / m;
+      uint nd = d == 0u ? n0 : d == 1u ? n1 : n2;
+      uint ne = d == 0u ? n1 : n0, nf = d == 2u ? n1 : n2;
+      if (m > nd || s > q / s || s > (k % 2u ? nf : ne))
+        continue;
+      uint ve = k % 2u ? min(ne, q / s) : s, vf = k % 2u ? s : min(nf, q / s);
+      uint x0 = d == 0u ? m : ve, x1 = d == 1u ? m : d == 0u ? ve : vf;
+      uint x2 = d == 2u ? m : vf, prod = x0 * x1 * x2;
+      ulong r = (ulong)((n0 + x0 - 1u) / x0) * ((n1 + x1 - 1u) / x1) *
+                ((n2 + x2 - 1u) / x2);
+      uint rounds = r < 0xffffffffu ? (uint)r : 0xffffffffu;
+      if (prod > bp ||
+          (prod == bp && (rounds < br || (rounds == br && (x0 > b0 ||
+                                          (x0 == b0 && x1 > b1)))))) {
+        bp = prod;
+        br = rounds;
+        b0 = x0;
+        b1 = x1;
+      }
     }
-  }
-  uint items = (uint)(get_local_size(0) * get_local_size(1) *
-                      get_local_size(2));
-  uint me = (uint)((get_local_id(2) * get_local_size(1) + get_local_id(1)) *
-                       get_local_size(0) +
-                   get_local_id(0));
-  for (uint j = me; j < GSYNC_GRID_SLOTS; j += items) {
-    uint b[4] = {0u, 0u, 0u, 0xffffffffu}, x[4], best = 0u;
-    for (uint k = j; k < cands; k += GSYNC_GRID_SLOTS)
-      if (gsync_grid_candidate(k, p, n, m_max, s_max, x) &&
-          gsync_grid_better(x, b)) {
-        b[0] = x[0];
-        b[1] = x[1];
-        b[2] = x[2];
-        b[3] = x[3];
-        best = k;
-      }
-    shared[GSYNC_SHARED_GRID + j] = best;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  gsync_anchor(c);
-  if (cands != 0u) {
-    uint b[4] = {0u, 0u, 0u, 0xffffffffu}, x[4];
-    for (uint j = 0; j < GSYNC_GRID_SLOTS; j++)
-      if (gsync_grid_candidate(shared[GSYNC_SHARED_GRID + j], p, n, m_max,
-                               s_max, x) &&
-          gsync_grid_better(x, b)) {
-        b[0] = x[0];
-        b[1] = x[1];
-        b[2] = x[2];
-        b[3] = x[3];
-      }
-    v0 = b[0];
-    v1 = b[1];
-    v2 = b[2];
+    if (gsync_leader()) {
+      shared[GSYNC_SHARED_GRID + 0u] = 0u;
+      shared[GSYNC_SHARED_GRID + 1u] = 0xffffffffu;
+      shared[GSYNC_SHARED_GRID + 2u] = 0u;
+      shared[GSYNC_SHARED_GRID + 3u] = 0u;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
+    atomic_max(&shared[GSYNC_SHARED_GRID + 0u], bp);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
+    int best = bp == shared[GSYNC_SHARED_GRID + 0u];
+    if (best)
+      atomic_min(&shared[GSYNC_SHARED_GRID + 1u], br);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
+    best = best && br == shared[GSYNC_SHARED_GRID + 1u];
+    if (best)
+      atomic_max(&shared[GSYNC_SHARED_GRID + 2u], b0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
+    best = best && b0 == shared[GSYNC_SHARED_GRID + 2u];
+    if (best)
+      atomic_max(&shared[GSYNC_SHARED_GRID + 3u], b1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gsync_anchor(c);
+    v0 = shared[GSYNC_SHARED_GRID + 2u];
+    v1 = shared[GSYNC_SHARED_GRID + 3u];
+    v2 = shared[GSYNC_SHARED_GRID + 0u] / (v0 * v1);
   }
   return gsync_ctx_shape(c, v0, v1, v2);
 }

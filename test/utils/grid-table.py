@@ -48,8 +48,8 @@ kernel void root_table(global const uint *p, global uint *out) {
 }
 """
 
-# (groups per dimension, local size): local sizes below and above the
-# search's 32 slots, 2-D and 3-D, one dimension far wider than the others.
+# (groups per dimension, local size): one work-item to 64, 2-D and 3-D,
+# one dimension far wider than the others.
 SHAPES = [((12, 10, 8), (4, 1, 1)),
           ((40, 30, 1), (8, 8, 1)),
           ((5, 6, 7), (2, 2, 2)),

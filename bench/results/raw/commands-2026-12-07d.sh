@@ -34,14 +34,14 @@
   tail -1 $OUT/replay-c8-portable.txt
   awk '{print $1}' $OUT/replay-c8-portable.txt | sort | uniq -c; grep -v "^OK\|^REFUSED\|^portable" $OUT/replay-c8-portable.txt | cut -c1-300 | head -20
 
-# Call 3 (.gpu/call9.sh), got no machine: loopnd.cl rewritten by the tool before
-# (6469944, built from a worktree) and after (this session's head), gsync-bench from build/bench.
+# Call 3 (.gpu/call9.sh; one try got no machine, the next ran it with rounds 1-3): loopnd.cl rewritten by the tool before
+# (6469944, built from a worktree) and after bf4a447 (the slot search), gsync-bench from build/bench.
   set -u
   . .gpu/on-gpu.sh >/dev/null 2>&1
   export LD_LIBRARY_PATH=$PWD/.gpu/c7/gpu-lib:$LD_LIBRARY_PATH
   cd .gpu/c9
   nvidia-smi -L
-  for r in 1 2 3 4 5; do
+  for r in 1 2 3; do
     for v in old new; do
       timeout 40 ./gsync-bench time-nd --cl loopnd.$v.cl --constraints loopnd.$v.json \
         --configs 33x32:16x16,66x64:16x16,22x24x8:8x8x4,44x48x8:8x8x4 --short 1 --long 3 --reps 9 \
