@@ -350,7 +350,10 @@ static void insert_at_entry(gsri_ctx *ctx, gsri_func *fn, const char *what,
  * risk for nothing. The one exception is the probe launch that measures
  * how many groups fit, in which no group takes part: gsync_join_all has
  * its return only in a build with -Dgsync_fit_probe, which libgsync's options
- * give; that exit is anchored as discovery's is (discovery-none.cl). */
+ * give; that exit is anchored as discovery's is (discovery-none.cl).
+ * Without discovery the virtual grid is the launch's (gsync_ctx_launch):
+ * no grid search, whose barriers under a branch PoCL's compile of the
+ * whole kernel paid for (bench/pocl-build.py). */
 static void plan_entry(gsri_ctx *ctx, gsri_func *fn) {
 #define ENTRY_CTX                                                              \
   " local uint gsync_shared[GSYNC_SHARED_WORDS];"                              \
