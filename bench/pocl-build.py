@@ -73,26 +73,24 @@ def main():
         builds = []
         for f in files:
             name = os.path.basename(f)
-            base = os.path.join(work, name)
-            inp = base + ".input.cl"
+            stem = os.path.join(work, name)
+            inc = ["-I" + os.path.dirname(os.path.abspath(f))]
+            inp = stem + ".input.cl"
             with open(f) as src, open(inp, "w") as out:
                 out.write("#define global_barrier() "
                           "barrier(CLK_GLOBAL_MEM_FENCE)\n" + src.read())
-            builds.append((name, "input", "-", inp,
-                           ["-I" + os.path.dirname(os.path.abspath(f))]))
+            builds.append((name, "input", "-", inp, inc))
             for tname, tool in tools:
                 for variant, flags in (("nd", ["--no-discovery"]),
                                        ("disc", [])):
-                    out = f"{base}.{tname}.{variant}.cl"
+                    out = f"{stem}.{tname}.{variant}.cl"
                     p = subprocess.run(
                         [tool] + flags + [f, "-o", out, "--constraints",
                                           out + ".json"],
                         capture_output=True, text=True)
                     if p.returncode != 0:
                         fail(f"{tool} {f}: {p.stderr.strip()[-300:]}")
-                    builds.append((name, variant, tname, out,
-                                   ["-I" + os.path.dirname(
-                                       os.path.abspath(f))]))
+                    builds.append((name, variant, tname, out, inc))
         # Interleaved: every build once per round.
         for _ in range(reps):
             for name, variant, tname, path, inc in builds:

@@ -162,6 +162,7 @@ struct gsync_ctx {
  * context, where they would hold registers for the whole kernel (on an
  * H100 a kernel at 32 registers lost a quarter of its co-resident groups
  * to one). */
+#define GSYNC_SHARED_LEFT 2u
 #define GSYNC_SHARED_GRID 7u
 #define GSYNC_SHARED_WORDS (GSYNC_SHARED_GRID + 4u)
 #define gsync_ticks(c) ((c)->left + 1)
@@ -242,9 +243,9 @@ void gsync_ctx_begin(private struct gsync_ctx *c, global uint *s,
   c->state = s;
   c->group = 0xffffffffu;
   c->groups = 0;
-  c->left = shared + 2;
+  c->left = shared + GSYNC_SHARED_LEFT;
   if (gsync_leader()) {
-    shared[2] = 0;
+    *c->left = 0;
     *gsync_ticks(c) = 0;
   }
 }
