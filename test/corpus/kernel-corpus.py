@@ -9,8 +9,9 @@ passthrough: every file must come out byte for byte as it went in.
 barrier:     global_barrier(); is put at the start of every kernel's body (a
              point every work-item reaches), the file is rewritten, every
              kernel must take part in the barrier (the constraints say so),
-             and the output must build on the OpenCL device (CMD --build-only,
-             N builds at a time; with --run none, no build).
+             and the output must build on the OpenCL device (CMD
+             --build-list: the outputs in N processes, each of which starts
+             the device's compiler once; with --run none, no build).
 
 --options F names a file of lines "NAME OPTIONS...": the -D options a file
 of that base name needs to be OpenCL C at all (given to gsync-rewrite and to
@@ -174,6 +175,7 @@ class Corpus:
         self.files = self.kernels = self.skipped = 0
         self.refused = collections.Counter()
         self.failures = []
+        self.to_build = []  # (output, options, input, kernels)
 
     def passthrough(self, path, opts):
         """Rewrites a file and compares; returns (kernels, error)."""
@@ -242,14 +244,38 @@ class Corpus:
             return 0, refused, "kernels left without a barrier: " + \
                 " ".join(left_out)
         taking_part = len(kernels) - len(left_out)
-        if self.build == ["none"]:
-            return taking_part, refused, None
-        status, text = run(self.build + [
-            "--build-only", cl + ".out.cl", "--options",
-            " ".join(["-cl-std=CL1.2"] + opts)])
-        if status != 0:
-            return 0, refused, f"build failed\n{text}"
+        if self.build != ["none"]:
+            self.to_build.append((cl + ".out.cl",
+                                  " ".join(["-cl-std=CL1.2"] + opts), path,
+                                  taking_part))
         return taking_part, refused, None
+
+    def build_all(self, jobs):
+        """Builds the outputs barrier() rewrote: --build-list in jobs
+        processes at once. A file whose output does not build is a failure,
+        and its kernels are not counted."""
+        parts = [self.to_build[i::jobs] for i in range(jobs)]
+        parts = [p for p in parts if p]
+
+        def build(k, part):
+            listing = os.path.join(self.out, f"build-list-{k}.txt")
+            with open(listing, "w", encoding="utf-8") as f:
+                f.writelines(f"{out}\t{opts}\n" for out, opts, _, _ in part)
+            status, text = run(self.build + ["--build-list", listing])
+            built = {line[:-len(": build ok")] for line in text.splitlines()
+                     if line.endswith(": build ok")}
+            failed = [(path, n) for out, _, path, n in part
+                      if out not in built]
+            return failed, text if status != 0 or failed else ""
+
+        with concurrent.futures.ThreadPoolExecutor(len(parts) or 1) as pool:
+            for failed, text in pool.map(lambda kp: build(*kp),
+                                         enumerate(parts)):
+                for path, n in failed:
+                    self.kernels -= n
+                    self.failures.append(f"{path}: build failed\n{text}")
+                if text and not failed:
+                    self.failures.append(f"the builds failed\n{text}")
 
 
 def main():
@@ -284,6 +310,7 @@ def main():
             c.refused += refused
             if err:
                 c.failures.append(f"{path}: {err}")
+    c.build_all(int(opt["--jobs"]))
 
     for f in c.failures:
         print("FAIL", f.rstrip())

@@ -29,6 +29,7 @@ static const char usage_text[] =
     "                 [--expect-fail]\n"
     "                 [--expect-timeout] [--options OPTS]\n"
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
+    "       gsync-run --build-list LIST\n"
     "       gsync-run --load-only --constraints C.json\n"
     "\n"
     "Builds a kernel rewritten by gsync-rewrite, launches it G x L through\n"
@@ -114,6 +115,10 @@ static const char usage_options[] =
     "                        it (libgsync): exit 0, or 1 with its message\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
     "                        exit 1 if the build fails\n"
+    "  --build-list LIST     build each file LIST names, one a line, with\n"
+    "                        its options after a tab, as --build-only does,\n"
+    "                        in one process (the device's compiler starts\n"
+    "                        once); exit 1 if any build fails\n"
     "  --options OPTS        build options for --build-only; with a\n"
     "                        scenario, added after libgsync's\n"
     "  --cache-store RULE    only cache RULE as gsync-check's recommendation\n"
@@ -132,6 +137,7 @@ typedef struct options {
   const char *cl;
   const char *constraints;
   const char *build_only;
+  const char *build_list; /* --build-list LIST */
   const char *build_options;
   const char *cache_store;               /* --cache-store RULE */
   size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
@@ -276,7 +282,8 @@ static int parse_args(int argc, char **argv, options *o) {
                                          "--fit",
                                          "--vary",
                                          "--size",
-                                         "--cache-store"};
+                                         "--cache-store",
+                                         "--build-list"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -344,6 +351,9 @@ static int parse_args(int argc, char **argv, options *o) {
     case 15:
       o->cache_store = value;
       break;
+    case 16:
+      o->build_list = value;
+      break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
       for (cl_uint d = o->offset_dims; d < 3; d++)
@@ -359,7 +369,7 @@ static int parse_args(int argc, char **argv, options *o) {
     if ((k == 5 && o->launches == 0) || (k == 7 && o->rounds == 0))
       return usage_error("must be at least 1", a);
   }
-  if (o->build_only != NULL || o->cache_store != NULL)
+  if (o->build_only != NULL || o->build_list != NULL || o->cache_store != NULL)
     return 0;
   if (o->load_only)
     return o->constraints != NULL
@@ -456,6 +466,37 @@ static int build(run *r, const char *path, const char *opts) {
           path, opts, (int)rc);
   free(log);
   return RUN_ERROR;
+}
+
+/* --build-list: builds each "FILE<tab>OPTIONS" line of the file at
+ * list_path as build() does, printing "FILE: build ok" or its log and
+ * error. Returns 0 if every build succeeded, else 1. */
+static int build_list(run *r, const char *list_path) {
+  char *list = slurp(list_path);
+  if (list == NULL)
+    return 1;
+  int status = 0;
+  for (char *line = list, *next; *line != '\0'; line = next) {
+    next = line + strcspn(line, "\n");
+    if (*next == '\n')
+      *next++ = '\0';
+    if (*line == '\0')
+      continue;
+    char *tab = strchr(line, '\t');
+    if (tab != NULL)
+      *tab = '\0';
+    if (build(r, line, tab != NULL ? tab + 1 : "") == RUN_OK)
+      printf("%s: build ok\n", line);
+    else
+      status = 1;
+    fflush(stdout);
+    if (r->program != NULL) {
+      clReleaseProgram(r->program);
+      r->program = NULL;
+    }
+  }
+  free(list);
+  return status;
 }
 
 /* Creates a buffer of n uints holding init. Returns it, or NULL after
@@ -1189,8 +1230,8 @@ int main(int argc, char **argv) {
   if (rc != 0)
     return rc < 0 ? 0 : rc;
   const shape *sh = NULL;
-  if (o.build_only == NULL && !o.load_only && o.cache_store == NULL &&
-      (sh = find_shape(o.scenario)) == NULL)
+  if (o.build_only == NULL && o.build_list == NULL && !o.load_only &&
+      o.cache_store == NULL && (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
   shape sized; /* an N-D scenario's grid as --extent sets it, or a 1-D
                   one's size as --size does */
@@ -1231,6 +1272,10 @@ int main(int argc, char **argv) {
       printf("%s: build ok\n", o.build_only);
       status = 0;
     }
+    goto out;
+  }
+  if (o.build_list != NULL) {
+    status = build_list(&r, o.build_list);
     goto out;
   }
 
