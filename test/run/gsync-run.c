@@ -468,9 +468,18 @@ static int build(run *r, const char *path, const char *opts) {
   return RUN_ERROR;
 }
 
+/* Builds path as build() does and says so: "PATH: build ok", or the log
+ * and the error. Returns 0 if it built, else 1. */
+static int build_and_say(run *r, const char *path, const char *opts) {
+  if (build(r, path, opts) != RUN_OK)
+    return 1;
+  printf("%s: build ok\n", path);
+  return 0;
+}
+
 /* --build-list: builds each "FILE<tab>OPTIONS" line of the file at
- * list_path as build() does, printing "FILE: build ok" or its log and
- * error. Returns 0 if every build succeeded, else 1. */
+ * list_path with build_and_say(). Returns 0 if every build succeeded,
+ * else 1. */
 static int build_list(run *r, const char *list_path) {
   char *list = slurp(list_path);
   if (list == NULL)
@@ -485,9 +494,7 @@ static int build_list(run *r, const char *list_path) {
     char *tab = strchr(line, '\t');
     if (tab != NULL)
       *tab = '\0';
-    if (build(r, line, tab != NULL ? tab + 1 : "") == RUN_OK)
-      printf("%s: build ok\n", line);
-    else
+    if (build_and_say(r, line, tab != NULL ? tab + 1 : "") != 0)
       status = 1;
     fflush(stdout);
     if (r->program != NULL) {
@@ -1267,11 +1274,8 @@ int main(int argc, char **argv) {
     goto out;
 
   if (o.build_only != NULL) {
-    const char *opts = o.build_options ? o.build_options : "";
-    if (build(&r, o.build_only, opts) == RUN_OK) {
-      printf("%s: build ok\n", o.build_only);
-      status = 0;
-    }
+    status =
+        build_and_say(&r, o.build_only, o.build_options ? o.build_options : "");
     goto out;
   }
   if (o.build_list != NULL) {

@@ -19,8 +19,9 @@ once, with the default protocol. A protocol hands every barrier the same
 thing (the participants and their ids, in the context), and a barrier
 runs alike whichever protocol admitted the groups: every barrier meets
 every scenario, and every protocol too, without running their product
-(which cost CI a minute of PoCL compiling). What a barrier needs to build is read from its rule's
-header, not from the test: `@opencl-c 2.0` adds `-cl-std=CL2.0`.
+(which cost CI a minute of PoCL compiling). What a barrier needs to build
+is read from its rule's header, not from the test: `@opencl-c 2.0` adds
+`-cl-std=CL2.0`.
 
 test/lit.cfg.py makes such a test one lit test per barrier (--only).
 The scenarios of test/run (stencil, mirror, xpx, helper, reuse) share three
