@@ -573,24 +573,74 @@ int gsync_ctx_shape(private struct gsync_ctx *c, uint v0, uint v1, uint v2) {
  * most sqrt(P / m). So the candidates (dimension d, m <= cbrt(P), s <=
  * sqrt(P / m), which other dimension gets s), each completed with the
  * largest extent that fits, hold every optimal grid: 6 cbrt(P) sqrt(P) of
- * them (1920 at P = 1056). The group's work-items share them; four local
- * atomics then pick the best, rule by rule, in the search's local words
- * (GSYNC_SHARED_GRID on). It runs once per launch, with the same inputs in
- * every participating group, so all agree. Its barriers sit under a
- * branch, which makes PoCL copy the rest of the kernel after them (its
- * builds of discovery outputs take 1.5-2.3 times the input's,
- * bench/pocl-build.py); a search with one barrier on every launch's path
- * (32 work-items' best candidates compared by all) built faster but made a
- * partial N-D launch on the H100 60 us slower (bench/results/h100.md,
- * 2026-12-07 d), and is not used. */
+ * them (1920 at P = 1056). It runs once per launch, with the same inputs
+ * in every participating group, so all agree. Who weighs the candidates
+ * differs by device, so that each compiles and runs it cheaply; the
+ * grid is the same:
+ *   - On a GPU the group's work-items share them, and four local atomics
+ *     then pick the best, rule by rule, in the search's local words
+ *     (GSYNC_SHARED_GRID on), under the branch, so that a launch with no
+ *     search passes no barrier. A search by 32 work-items with one barrier
+ *     on every launch's path made a partial N-D launch on the H100 60 us
+ *     slower (bench/results/h100.md, 2026-12-07 d).
+ *   - On PoCL the leader weighs them all, before one work-group barrier
+ *     that every launch passes. PoCL's kernel compiler copies the rest of
+ *     a kernel after each work-group barrier under a branch, once per way
+ *     in: with the GPU's five, a cold PoCL build of the discovery output of
+ *     apps/graph/bc.cl took 27 s, with this one 7 s, about what its
+ *     --no-discovery output takes (bench/results/pocl-build.md). On a CPU
+ *     P is at most its threads: 48 candidates at 16. -Dgsync_grid_shared
+ *     gives PoCL the GPU's search (test/run/grid-search.test runs both). */
+/* Weighs candidates first, first + step, ... of the search into the best
+ * so far, bp (its v0 v1 v2), br (its rounds), b0 and b1 (its v0 and v1),
+ * variables of the code it is written in, as are p, n0-n2, m_max (cbrt(P))
+ * and s_max (sqrt(P)). */
+#define GSYNC_GRID_WEIGH(first, step)                                          \
+  for (uint k = (first); k < 6u * m_max * s_max; k += (step)) {                \
+    uint s = k / 2u % s_max + 1u, m = k / 2u / s_max % m_max + 1u;             \
+    uint d = k / 2u / s_max / m_max, q = p / m;                                \
+    uint nd = d == 0u ? n0 : d == 1u ? n1 : n2;                                \
+    uint ne = d == 0u ? n1 : n0, nf = d == 2u ? n1 : n2;                       \
+    if (m > nd || s > q / s || s > (k % 2u ? nf : ne))                         \
+      continue;                                                                \
+    uint ve = k % 2u ? min(ne, q / s) : s, vf = k % 2u ? s : min(nf, q / s);   \
+    uint x0 = d == 0u ? m : ve, x1 = d == 1u ? m : d == 0u ? ve : vf;          \
+    uint x2 = d == 2u ? m : vf, prod = x0 * x1 * x2;                           \
+    ulong r = (ulong)((n0 + x0 - 1u) / x0) * ((n1 + x1 - 1u) / x1) *           \
+              ((n2 + x2 - 1u) / x2);                                           \
+    uint rounds = r < 0xffffffffu ? (uint)r : 0xffffffffu;                     \
+    if (prod > bp ||                                                           \
+        (prod == bp && (rounds < br || (rounds == br && (x0 > b0 ||            \
+                                        (x0 == b0 && x1 > b1)))))) {           \
+      bp = prod;                                                               \
+      br = rounds;                                                             \
+      b0 = x0;                                                                 \
+      b1 = x1;                                                                 \
+    }                                                                          \
+  }
+
 int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
   uint p = c->groups;
   uint n0 = (uint)get_num_groups(0), n1 = (uint)get_num_groups(1),
        n2 = (uint)get_num_groups(2);
   uint v0 = n0, v1 = n1, v2 = n2;
-  if ((ulong)n0 * n1 * n2 > p && n1 * n2 == 1u) {
+  int search = (ulong)n0 * n1 * n2 > p && n1 * n2 != 1u;
+  if ((ulong)n0 * n1 * n2 > p && n1 * n2 == 1u)
     v0 = p;
-  } else if ((ulong)n0 * n1 * n2 > p) {
+#if defined(POCL_DEVICE_ADDRESS_BITS) && !defined(gsync_grid_shared)
+  gsync_anchor(c);
+  if (search && gsync_leader()) {
+    uint m_max = gsync_root(p, 3u), s_max = gsync_root(p, 2u);
+    uint bp = 0u, br = 0xffffffffu, b0 = 0u, b1 = 0u;
+    GSYNC_GRID_WEIGH(0u, 1u)
+    shared[GSYNC_SHARED_GRID + 0u] = bp;
+    shared[GSYNC_SHARED_GRID + 2u] = b0;
+    shared[GSYNC_SHARED_GRID + 3u] = b1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  gsync_anchor(c);
+#else
+  if (search) {
     gsync_anchor(c);
     uint m_max = gsync_root(p, 3u), s_max = gsync_root(p, 2u);
     uint items = (uint)(get_local_size(0) * get_local_size(1) *
@@ -599,28 +649,7 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
                          get_local_size(0) +
                      get_local_id(0));
     uint bp = 0u, br = 0xffffffffu, b0 = 0u, b1 = 0u;
-    for (uint k = me; k < 6u * m_max * s_max; k += items) {
-      uint s = k / 2u % s_max + 1u, m = k / 2u / s_max % m_max + 1u;
-      uint d = k / 2u / s_max / m_max, q = p / m;
-      uint nd = d == 0u ? n0 : d == 1u ? n1 : n2;
-      uint ne = d == 0u ? n1 : n0, nf = d == 2u ? n1 : n2;
-      if (m > nd || s > q / s || s > (k % 2u ? nf : ne))
-        continue;
-      uint ve = k % 2u ? min(ne, q / s) : s, vf = k % 2u ? s : min(nf, q / s);
-      uint x0 = d == 0u ? m : ve, x1 = d == 1u ? m : d == 0u ? ve : vf;
-      uint x2 = d == 2u ? m : vf, prod = x0 * x1 * x2;
-      ulong r = (ulong)((n0 + x0 - 1u) / x0) * ((n1 + x1 - 1u) / x1) *
-                ((n2 + x2 - 1u) / x2);
-      uint rounds = r < 0xffffffffu ? (uint)r : 0xffffffffu;
-      if (prod > bp ||
-          (prod == bp && (rounds < br || (rounds == br && (x0 > b0 ||
-                                          (x0 == b0 && x1 > b1)))))) {
-        bp = prod;
-        br = rounds;
-        b0 = x0;
-        b1 = x1;
-      }
-    }
+    GSYNC_GRID_WEIGH(me, items)
     if (gsync_leader()) {
       shared[GSYNC_SHARED_GRID + 0u] = 0u;
       shared[GSYNC_SHARED_GRID + 1u] = 0xffffffffu;
@@ -647,6 +676,9 @@ int gsync_ctx_grid(private struct gsync_ctx *c, local uint *shared) {
       atomic_max(&shared[GSYNC_SHARED_GRID + 3u], b1);
     barrier(CLK_LOCAL_MEM_FENCE);
     gsync_anchor(c);
+  }
+#endif
+  if (search) {
     v0 = shared[GSYNC_SHARED_GRID + 2u];
     v1 = shared[GSYNC_SHARED_GRID + 3u];
     v2 = shared[GSYNC_SHARED_GRID + 0u] / (v0 * v1);

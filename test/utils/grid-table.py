@@ -9,8 +9,9 @@ writes the grid it chose. The reference enumerates every grid
 v0 x v1 x v2 with v_d <= n_d and v0 v1 v2 <= P (for each v0, v1 only the
 largest v2 can be best) and keeps the best by docs/nd.md's rules: the
 largest product, then the fewest rounds, then the widest in dimension 0,
-then in dimension 1. Built optimised and with -cl-opt-disable, on the
-first OpenCL device. Prints one line per shape and build; exit status 1
+then in dimension 1. Built optimised, with -cl-opt-disable, and with
+-Dgsync_grid_shared (the search a GPU runs, its work-items sharing the
+candidates; PoCL's own is the leader's), on the first OpenCL device. Prints one line per shape and build; exit status 1
 if any grid differs.
 
 usage: grid-table.py TOOL WORKDIR"""
@@ -119,7 +120,7 @@ def main():
     queue = cl.CommandQueue(ctx)
     bad = 0
     mf = cl.mem_flags
-    for options in ([], ["-cl-opt-disable"]):
+    for options in ([], ["-cl-opt-disable"], ["-Dgsync_grid_shared"]):
         prog = cl.Program(ctx, text).build(options=options)
         name = " ".join(options) or "optimised"
         ps = np.array(roots(), dtype=np.uint32)

@@ -71,6 +71,8 @@ TABLE = {
     "gsync_anchors": ("safe", "PoCL's anchors elsewhere: a no-op"),
     "gsync_no_anchors": ("safe", "PoCL without its anchors, as tests run "
                          "it"),
+    "gsync_grid_shared": ("safe", "the GPU's grid search on PoCL, as tests "
+                          "run it: the same grid"),
 }
 
 KERNEL = "kernel void k(global uint *a) {\n  global_barrier();\n}\n"
