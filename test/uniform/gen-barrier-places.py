@@ -18,10 +18,17 @@ the statement). The call is of a helper that calls global_barrier() first,
 last, or through another helper, or is global_barrier() itself where the
 place allows a void call.
 
+The tool runs twice: once over every case to accept, in one file (each
+case's functions renamed apart), which it must rewrite whole without a
+word, and once over every case to refuse, each of which must get an error
+on its own lines. A case those runs do not bear out runs alone too, and
+its own file (WORK/caseN.cl, each written) says what it got there.
+
 usage: gen-barrier-places.py --tool GSYNC --work DIR
 Prints one line per failed case and a summary; exits 1 if any failed."""
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -113,38 +120,112 @@ def cases():
                 yield f"{shape} {helper}: {stmt}", src, always
 
 
+def together(cases):
+    """The cases as one file: each case's functions renamed with its index
+    (k_I, h_I, h0_I, g_I), so that they stand apart. Returns the text and,
+    per case, its first and last line."""
+    text, spans, line = "", [], 1
+    for i, (_, src, _) in enumerate(cases):
+        src = re.sub(r"\b(k|h|h0|g)\b(?=\s*\()",
+                     lambda m, i=i: f"{m.group(1)}_{i}", src) + "\n"
+        n = src.count("\n")
+        spans.append((line, line + n - 1))
+        text += src
+        line += n
+    return text, spans
+
+
+def words(stderr):
+    # The tool's advice on grid-stride loops is no word about the case.
+    return [line for line in stderr.splitlines() if "grid-stride" not in line]
+
+
+def alone(tool, path, always):
+    """Runs the tool on one case's file: None if it did as the case must,
+    else why not."""
+    proc = subprocess.run([tool, path, "-o", path + ".out.cl"],
+                          capture_output=True, text=True, check=False)
+    said = words(proc.stderr)
+    if always:
+        ok = proc.returncode == 0 and not said
+    else:
+        ok = proc.returncode == 1 and any(
+            line.startswith(f"{path}:") and ": error: " in line
+            for line in said)
+    return None if ok else f"exit {proc.returncode}" + "".join(
+        f"\n  {line}" for line in said[:3])
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", required=True)
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    failed = accepted = refused = 0
-    for i, (label, src, always) in enumerate(cases()):
-        path = os.path.join(args.work, f"case{i}.cl")
-        with open(path, "w", encoding="utf-8") as out:
+    every = list(cases())
+    for i, (_, src, _) in enumerate(every):
+        with open(os.path.join(args.work, f"case{i}.cl"), "w",
+                  encoding="utf-8") as out:
             out.write(src)
-        proc = subprocess.run(
-            [args.tool, path, "-o", path + ".out.cl"],
-            capture_output=True, text=True, check=False)
-        # The tool's advice on grid-stride loops is no word about the case.
-        words = [line for line in proc.stderr.splitlines()
-                 if "grid-stride" not in line]
-        if always:
-            accepted += 1
-            ok = proc.returncode == 0 and not words
-        else:
-            refused += 1
-            ok = proc.returncode == 1 and any(
-                line.startswith(f"{path}:") and ": error: " in line
-                for line in words)
-        if not ok:
-            failed += 1
-            print(f"FAIL {label} (case{i}.cl): exit {proc.returncode}"
-                  + "".join(f"\n  {line}" for line in words[:3]))
-    print(f"barrier places: {accepted} to accept, {refused} to refuse, "
-          f"{failed} failed")
-    return 1 if failed else 0
+    # Two runs of the tool check them all: the cases to accept in one file,
+    # which must be rewritten whole without a word, and the cases to refuse
+    # in another, each of which must have an error on its own lines. A
+    # case the run of its file does not bear out fails, and runs alone to
+    # say more; where the cases to accept were refused for some of them,
+    # each of the others runs alone.
+    wrong = {}
+    for always in (True, False):
+        group = [i for i, case in enumerate(every) if case[2] == always]
+        text, spans = together([every[i] for i in group])
+        path = os.path.join(args.work,
+                            "accept.cl" if always else "refuse.cl")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+        proc = subprocess.run([args.tool, path, "-o", path + ".out.cl"],
+                              capture_output=True, text=True, check=False)
+        said = words(proc.stderr)
+        lines = [(int(m.group(1)), m.group(2)) for m in
+                 (re.match(re.escape(path) + r":(\d+):\d+: (\w+): ", line)
+                  for line in said) if m]
+        output = ""
+        if always and proc.returncode == 0:
+            with open(path + ".out.cl", encoding="utf-8") as f:
+                output = f.read()
+        # A word on no case's lines is held against every case.
+        stray = len(said) > sum(
+            1 for line, _ in lines
+            if any(first <= line <= last for first, last in spans))
+        for i, (first, last) in zip(group, spans):
+            mine = [kind for line, kind in lines if first <= line <= last]
+            if not always:
+                if proc.returncode != 1 or "error" not in mine:
+                    wrong[i] = (f"in refuse.cl: exit {proc.returncode}, no "
+                                f"error in lines {first}-{last}")
+            elif mine or stray:
+                wrong[i] = (f"in accept.cl: exit {proc.returncode}; said "
+                            f"on its lines: {', '.join(mine) or 'nothing'}"
+                            + ("; and lines on no case's" if stray else ""))
+            elif proc.returncode != 0:
+                # The file was refused for other cases: this one alone.
+                why = alone(args.tool, os.path.join(args.work, f"case{i}.cl"),
+                            always)
+                if why:
+                    wrong[i] = "alone: " + why
+            elif not re.search(rf"kernel void k_{i}\([^)]*gsync_state\)",
+                               output):
+                wrong[i] = f"in accept.cl: accepted, but k_{i} not rewritten"
+    for i, (label, _, always) in enumerate(every):
+        if i in wrong and wrong[i].startswith("alone: "):
+            print(f"FAIL {label} (case{i}.cl): {wrong[i]}")
+        elif i in wrong:
+            more = alone(args.tool, os.path.join(args.work, f"case{i}.cl"),
+                         always)
+            print(f"FAIL {label} (case{i}.cl): {wrong[i]}; alone: "
+                  + (more or "as it must"))
+    accepted = sum(1 for case in every if case[2])
+    print(f"barrier places: {accepted} to accept, {len(every) - accepted} "
+          f"to refuse, {len(wrong)} failed")
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":
