@@ -163,8 +163,11 @@ sanitizer_few = ("tree",)
 # here too: PoCL compiles each kernel here first, about twice as fast as
 # under the sanitizer's allocator, and the sanitizer build's run of the
 # same test then finds it in PoCL's kernel cache (the two builds give the
-# same sources and options). Kept as well: the barriers it leaves out and
-# the tests it does not support.
+# same sources and options, but for an input generated under %t: the
+# constraints name its directory, in the build tree, so its output's
+# fingerprint differs; a large one is built in the plain build alone, as
+# scale/lines-50000-build.test is). Kept as well: the barriers it leaves
+# out and the tests it does not support.
 follows = lit_config.params.get("sanitizer-build-follows", "0") == "1"
 if follows and not sanitize:
     lit_config.note("the tests that run no OpenCL and that the sanitizer "
