@@ -259,11 +259,13 @@ static char *rewrite_tool(void) {
   return "gsync-rewrite";
 }
 
-/* Runs argv (argv[0] looked up on PATH where it has no '/'); its standard
- * output into *out (malloc'd, NUL-terminated) unless out is NULL, when it
- * goes to ours; its standard error to ours, or nowhere where quiet.
- * Returns its exit status, or -1 after saying why it did not run. */
-static int run_program(char *const argv[], char **out, int quiet) {
+/* Runs argv (argv[0] looked up on PATH where it has no '/'), in directory
+ * cwd unless that is NULL; its standard output into *out (malloc'd,
+ * NUL-terminated) unless out is NULL, when it goes to ours; its standard
+ * error to ours, or nowhere where quiet. Returns its exit status, or -1
+ * after saying why it did not run. */
+static int run_program(char *const argv[], char **out, int quiet,
+                       const char *cwd) {
   int fd[2] = {-1, -1};
   if (out && pipe(fd) != 0)
     return fail(-1, "pipe: %s", strerror(errno));
@@ -279,6 +281,12 @@ static int run_program(char *const argv[], char **out, int quiet) {
     }
     if (quiet && freopen("/dev/null", "w", stderr) == NULL)
       _exit(127);
+    if (cwd && chdir(cwd) != 0) {
+      if (!quiet)
+        fprintf(stderr, PROG ": error: cannot enter '%s': %s\n", cwd,
+                strerror(errno));
+      _exit(127);
+    }
     execvp(argv[0], argv);
     if (!quiet)
       fprintf(stderr, PROG ": error: cannot run '%s': %s\n", argv[0],
@@ -351,7 +359,7 @@ static int list_rules(char *tool, const char *rules_dir, rule *rules) {
   char *argv[] = {tool, dir ? dir : "--list-barriers",
                   dir ? "--list-barriers" : NULL, NULL};
   char *out = NULL;
-  int rc = run_program(argv, &out, 0), n = 0;
+  int rc = run_program(argv, &out, 0, NULL), n = 0;
   free(dir);
   if (rc != 0 || !out) {
     free(out);
@@ -427,18 +435,40 @@ static const char *const part_names[GSYNC_CHECK_PARTS] = {"stress", "loop",
 
 /* Rewrites part p of rule name into DIR/SUB/PART.cl and .json. Returns 0
  * or EXIT_INTERNAL (gsync-rewrite said why). */
+/* path as it reads from another directory: made absolute against the
+ * working directory where it is relative, but for a command's name
+ * without '/' (command set), which is looked up on PATH and stays.
+ * malloc'd. */
+static char *from_anywhere(const char *path, int command) {
+  if (path[0] == '/' || (command && !strchr(path, '/')))
+    return fmt("%s", path);
+  char *cwd = getcwd(NULL, 0);
+  char *p = cwd ? fmt("%s/%s", cwd, path) : NULL;
+  free(cwd);
+  return p;
+}
+
+/* Rewrites part p of the check for barrier name into dir/sub, with the
+ * rules of rules_dir too (a path as it reads from dir). The tool
+ * runs in dir on the relative names src/INPUT.cl and sub/PART.cl, with
+ * --inline-includes (the inputs include nothing; it leaves the
+ * constraints without -I), so that its outputs do not depend on where dir
+ * lies: PoCL's kernel cache (and a driver's) then serves the builds of
+ * every later check of the same rules, whatever temporary directory it
+ * rewrites into. */
 static int rewrite_part(char *tool, const options *o, const char *dir,
                         const char *sub, const char *rules_dir,
                         const char *name, int p) {
-  char *in = fmt("%s/src/%s.cl", dir, parts[p].input);
-  char *outp = fmt("%s/%s/%s.cl", dir, sub, part_names[p]);
-  char *json = fmt("%s/%s/%s.json", dir, sub, part_names[p]);
+  char *in = fmt("src/%s.cl", parts[p].input);
+  char *outp = fmt("%s/%s.cl", sub, part_names[p]);
+  char *json = fmt("%s/%s.json", sub, part_names[p]);
   char *barrier = fmt("--barrier=%s", name);
   char *rd = rules_dir ? fmt("--rules-dir=%s", rules_dir) : NULL;
   char *limit = fmt("--spin-limit=%lums", o->spin_limit_ms);
+  char *run = from_anywhere(tool, 1);
   char *argv[16];
   int a = 0;
-  argv[a++] = tool;
+  argv[a++] = run;
   argv[a++] = barrier;
   if (rd)
     argv[a++] = rd;
@@ -446,21 +476,25 @@ static int rewrite_part(char *tool, const options *o, const char *dir,
     argv[a++] = "--no-discovery";
   if (parts[p].spin_limit)
     argv[a++] = limit;
+  argv[a++] = "--inline-includes";
   argv[a++] = in;
   argv[a++] = "-o";
   argv[a++] = outp;
   argv[a++] = "--constraints";
   argv[a++] = json;
   argv[a] = NULL;
-  int rc = run_program(argv, NULL, 0);
-  if (rc != 0)
-    fail(0, "rewriting %s for barrier %s failed (%s)", in, name, tool);
+  int rc;
+  if (!in || !outp || !json || !barrier || !limit || !run || (rules_dir && !rd))
+    rc = fail(-1, "out of memory");
+  else if ((rc = run_program(argv, NULL, 0, dir)) != 0)
+    fail(0, "rewriting %s/%s for barrier %s failed (%s)", dir, in, name, tool);
   free(in);
   free(outp);
   free(json);
   free(barrier);
   free(rd);
   free(limit);
+  free(run);
   return rc == 0 ? 0 : EXIT_INTERNAL;
 }
 
@@ -511,11 +545,14 @@ static int prepare(const options *o, const char *dir, rule *rules, int n) {
   free(p);
   p = NULL;
   if (!rc) {
-    char *crd = fmt("%s/control-rules", dir);
-    rc = rewrite_part(tool, o, dir, "control", crd, "noop", GSYNC_CHECK_STRESS);
-    free(crd);
+    /* Named relative to dir, where the tool runs. */
+    rc = rewrite_part(tool, o, dir, "control", "control-rules", "noop",
+                      GSYNC_CHECK_STRESS);
   }
   FILE *list = NULL;
+  char *user_rules = o->rules_dir ? from_anywhere(o->rules_dir, 0) : NULL;
+  if (!rc && o->rules_dir && !user_rules)
+    rc = fail(EXIT_INTERNAL, "out of memory");
   if (!rc && !(list = fopen(p = fmt("%s/RULES", dir), "w")))
     rc = fail(EXIT_IO, "cannot write '%s': %s", p, strerror(errno));
   free(p);
@@ -523,7 +560,7 @@ static int prepare(const options *o, const char *dir, rule *rules, int n) {
     char *sub = fmt("rule-%s", rules[i].name);
     rc = make_dir(dir, sub);
     for (int k = 0; !rc && k < GSYNC_CHECK_PARTS; k++)
-      rc = rewrite_part(tool, o, dir, sub, o->rules_dir, rules[i].name, k);
+      rc = rewrite_part(tool, o, dir, sub, user_rules, rules[i].name, k);
     free(sub);
     if (!rc)
       fprintf(list, "%s\t%d\t%s\n", rules[i].name, rules[i].is_default,
@@ -531,6 +568,7 @@ static int prepare(const options *o, const char *dir, rule *rules, int n) {
   }
   if (list && fclose(list) != 0 && !rc)
     rc = fail(EXIT_IO, "cannot write the list of rules in '%s'", dir);
+  free(user_rules);
   if (tool != getenv("GSYNC_REWRITE") && strcmp(tool, "gsync-rewrite"))
     free(tool);
   return rc;
@@ -937,7 +975,7 @@ static const char *python(void) {
 static int have_matplotlib(void) {
   char *argv[] = {(char *)python(), "-c", "import matplotlib", NULL};
   char *out = NULL;
-  int rc = run_program(argv, &out, 1);
+  int rc = run_program(argv, &out, 1, NULL);
   free(out);
   if (rc == 0)
     return 1;
@@ -953,7 +991,7 @@ static int have_matplotlib(void) {
 static int plot(const char *json_path, const char *png) {
   char *argv[] = {(char *)python(),  "-c",        (char *)gsync_check_plot_py,
                   (char *)json_path, (char *)png, NULL};
-  int rc = run_program(argv, NULL, 0);
+  int rc = run_program(argv, NULL, 0, NULL);
   return rc == 0
              ? 0
              : fail(EXIT_IO, "--plot: %s failed to draw '%s'", python(), png);
