@@ -433,8 +433,6 @@ static const struct {
 static const char *const part_names[GSYNC_CHECK_PARTS] = {"stress", "loop",
                                                           "discovery", "abort"};
 
-/* Rewrites part p of rule name into DIR/SUB/PART.cl and .json. Returns 0
- * or EXIT_INTERNAL (gsync-rewrite said why). */
 /* path as it reads from another directory: made absolute against the
  * working directory where it is relative, but for a command's name
  * without '/' (command set), which is looked up on PATH and stays.
@@ -455,7 +453,8 @@ static char *from_anywhere(const char *path, int command) {
  * constraints without -I), so that its outputs do not depend on where dir
  * lies: PoCL's kernel cache (and a driver's) then serves the builds of
  * every later check of the same rules, whatever temporary directory it
- * rewrites into. */
+ * rewrites into. Writes dir/sub/PART.cl and .json; returns 0, or
+ * EXIT_INTERNAL after saying why (or gsync-rewrite did). */
 static int rewrite_part(char *tool, const options *o, const char *dir,
                         const char *sub, const char *rules_dir,
                         const char *name, int p) {
