@@ -52,3 +52,10 @@
   mkdir -p /tmp/gt; OUT=/tmp/gt PLATFORMS=NVIDIA SCENARIOS="stencil mirror xpx helper reuse jacobi2d stencil3d" BUDGET=230 timeout -k 5 280 bash test/gpu/run.sh >/dev/null 2>&1; el "run.sh rc=$?"
   cp /tmp/gt/gpu-run-*.txt /tmp/gt/*.log $OUT/ 2>/dev/null; tail -40 /tmp/gt/gpu-run-*.txt
 # Files: raw/launch-nd-2026-12-07f-call2.txt, raw/gpu-run-NVIDIA-2026-12-07f-call2.txt.
+
+# Not run (no machine, then no device time left): the committed prelude
+# (a3ebef3) on NVIDIA, as call 2 with the tool of a3ebef3 and 5 rounds of
+# time-nd; and its PoCL search on PoCL 5.0 (the GPU machine's CPU), the N-D
+# discovery cells that search a grid:
+#   OUT=/tmp/gt PLATFORMS=Portable POCL_CORES=16 SCENARIOS="stencil jacobi2d stencil3d mirror" \
+#     BARRIERS="tree atomic-or" BUDGET=110 timeout -k 5 140 bash test/gpu/run.sh
