@@ -202,17 +202,20 @@ class Corpus:
 
         refused = collections.Counter()
 
+        class Unexplained(Exception):
+            """A kernel refused alone, for no documented limitation."""
+
         def split(numbered, err):
             """The kernels of numbered ([(i, point)], refused together with
             err) that the tool takes, halving the set until each refused
             kernel stands alone and must be refused for a documented
             limitation (a file holds few such kernels: a few runs find
             them where one run per kernel took dozens). Returns the points
-            taken, or an error text."""
+            taken; raises Unexplained for a kernel refused otherwise."""
             if len(numbered) == 1:
                 label = limitation(err)
                 if not label:
-                    return f"kernel {numbered[0][0]}: {err}"
+                    raise Unexplained(f"kernel {numbered[0][0]}: {err}")
                 refused[label] += 1
                 return []
             good = []
@@ -220,18 +223,16 @@ class Corpus:
             for part in (numbered[:half], numbered[half:]):
                 tag = f"k{part[0][0]}-{part[-1][0]}"
                 (_, err), _ = attempt([p for _, p in part], tag)
-                taken = split(part, err) if err else [p for _, p in part]
-                if isinstance(taken, str):
-                    return taken
-                good += taken
+                good += split(part, err) if err else [p for _, p in part]
             return good
 
         points = kernel_bodies(src)
         (kernels, err), cl = attempt(points, "all")
         if err:
-            good = split(list(enumerate(points)), err)
-            if isinstance(good, str):
-                return 0, refused, good
+            try:
+                good = split(list(enumerate(points)), err)
+            except Unexplained as e:
+                return 0, refused, str(e)
             if not good:
                 return 0, refused, None
             (kernels, err), cl = attempt(good, "good")
