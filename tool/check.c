@@ -446,9 +446,9 @@ static char *from_anywhere(const char *path, int command) {
   return p;
 }
 
-/* Rewrites part p of the check for barrier name into dir/sub, with the
- * rules of rules_dir too (a path as it reads from dir). The tool
- * runs in dir on the relative names src/INPUT.cl and sub/PART.cl, with
+/* Rewrites part p of the check for barrier name into dir/sub with tool,
+ * with the rules of rules_dir too (both paths as they read from dir). The
+ * tool runs in dir on the relative names src/INPUT.cl and sub/PART.cl, with
  * --inline-includes (the inputs include nothing; it leaves the
  * constraints without -I), so that its outputs do not depend on where dir
  * lies: PoCL's kernel cache (and a driver's) then serves the builds of
@@ -464,10 +464,9 @@ static int rewrite_part(char *tool, const options *o, const char *dir,
   char *barrier = fmt("--barrier=%s", name);
   char *rd = rules_dir ? fmt("--rules-dir=%s", rules_dir) : NULL;
   char *limit = fmt("--spin-limit=%lums", o->spin_limit_ms);
-  char *run = from_anywhere(tool, 1);
   char *argv[16];
   int a = 0;
-  argv[a++] = run;
+  argv[a++] = tool;
   argv[a++] = barrier;
   if (rd)
     argv[a++] = rd;
@@ -483,7 +482,7 @@ static int rewrite_part(char *tool, const options *o, const char *dir,
   argv[a++] = json;
   argv[a] = NULL;
   int rc;
-  if (!in || !outp || !json || !barrier || !limit || !run || (rules_dir && !rd))
+  if (!in || !outp || !json || !barrier || !limit || (rules_dir && !rd))
     rc = fail(-1, "out of memory");
   else if ((rc = run_program(argv, NULL, 0, dir)) != 0)
     fail(0, "rewriting %s/%s for barrier %s failed (%s)", dir, in, name, tool);
@@ -493,7 +492,6 @@ static int rewrite_part(char *tool, const options *o, const char *dir,
   free(barrier);
   free(rd);
   free(limit);
-  free(run);
   return rc == 0 ? 0 : EXIT_INTERNAL;
 }
 
@@ -513,7 +511,9 @@ static int make_dir(const char *dir, const char *name) {
  * exit status. */
 static int prepare(const options *o, const char *dir, rule *rules, int n) {
   char *tool = rewrite_tool();
-  int rc = make_dir(dir, NULL);
+  /* The tool runs in dir: its path as it reads from there. */
+  char *run = from_anywhere(tool, 1);
+  int rc = run ? make_dir(dir, NULL) : fail(EXIT_INTERNAL, "out of memory");
   if (!rc)
     rc = make_dir(dir, "src");
   if (!rc)
@@ -545,7 +545,7 @@ static int prepare(const options *o, const char *dir, rule *rules, int n) {
   p = NULL;
   if (!rc) {
     /* Named relative to dir, where the tool runs. */
-    rc = rewrite_part(tool, o, dir, "control", "control-rules", "noop",
+    rc = rewrite_part(run, o, dir, "control", "control-rules", "noop",
                       GSYNC_CHECK_STRESS);
   }
   FILE *list = NULL;
@@ -559,7 +559,7 @@ static int prepare(const options *o, const char *dir, rule *rules, int n) {
     char *sub = fmt("rule-%s", rules[i].name);
     rc = make_dir(dir, sub);
     for (int k = 0; !rc && k < GSYNC_CHECK_PARTS; k++)
-      rc = rewrite_part(tool, o, dir, sub, user_rules, rules[i].name, k);
+      rc = rewrite_part(run, o, dir, sub, user_rules, rules[i].name, k);
     free(sub);
     if (!rc)
       fprintf(list, "%s\t%d\t%s\n", rules[i].name, rules[i].is_default,
@@ -568,6 +568,7 @@ static int prepare(const options *o, const char *dir, rule *rules, int n) {
   if (list && fclose(list) != 0 && !rc)
     rc = fail(EXIT_IO, "cannot write the list of rules in '%s'", dir);
   free(user_rules);
+  free(run);
   if (tool != getenv("GSYNC_REWRITE") && strcmp(tool, "gsync-rewrite"))
     free(tool);
   return rc;
