@@ -136,15 +136,17 @@ def tool_mode(names, tmp, tool, clang_pp):
         _, values, targets = entry
         for value in values:
             for target in targets:
-                hits = []
+                hit = False
                 for path in outputs:
                     r = run(clang_pp +
                             (["-target", target] if target else []) +
                             ["-Dgsync_watch", f"-D{name}={value}", path])
-                    hits.append(r.returncode != 0 and re.search(
+                    hit = r.returncode != 0 and re.search(
                         r"error: \"?" + name + " must be",
-                        r.stderr) is not None)
-                check(any(hits), f"host build: -D{name}={value}"
+                        r.stderr) is not None
+                    if hit:
+                        break
+                check(hit, f"host build: -D{name}={value}"
                       + (f" ({target})" if target else ""),
                       "no output of any barrier stops at an #error naming it")
 
