@@ -121,8 +121,8 @@ SPELLINGS = {
 }
 
 BODY = KERNEL % "1"
-SMALL = "--max-memory=256M"
-AT_LIMIT = "stopped rewriting 'in.cl' at 256 MiB of memory"
+SMALL = "--max-memory=128M"
+AT_LIMIT = "stopped rewriting 'in.cl' at 128 MiB of memory"
 WAITED = ("stopped rewriting 'in.cl': it waited 2 s for input that did not "
           "come")
 INCLUDES = []
