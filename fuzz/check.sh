@@ -16,8 +16,9 @@ seconds=${1:-60}
 cmake -S . -B build-fuzz -DLLVM_CONFIG=/usr/bin/llvm-config-14 \
   -DCMAKE_C_COMPILER=clang-14 -DGSYNC_FUZZ=ON -DGSYNC_WERROR=ON >/dev/null
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
-failed=0
-# run NAME CORPUS OPTIONS...: one harness for $seconds over CORPUS.
+# run NAME CORPUS OPTIONS...: one harness for $seconds over CORPUS; what
+# it says goes to $said/NAME, and $said/NAME.failed marks a finding.
+said=$(mktemp -d)
 run() {
   name=$1 corpus=$2
   shift 2
@@ -30,15 +31,30 @@ run() {
       >"$work/log" 2>&1 </dev/null; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
     rm -rf "$work"
-    echo "fuzz: $name: no findings in $seconds s (${execs:-?} runs)"
+    echo "fuzz: $name: no findings in $seconds s (${execs:-?} runs)" \
+      >"$said/$name"
   else
-    tail -n 60 "$work/log"
-    echo "fuzz: $name: FINDING; the input is in $work/artifacts/" >&2
-    failed=1
+    { tail -n 60 "$work/log"
+      echo "fuzz: $name: FINDING; the input is in $work/artifacts/"
+    } >"$said/$name"
+    touch "$said/$name.failed"
   fi
 }
-run rewrite-fuzzer fuzz/corpus -max_len=8192 -dict="$root/fuzz/opencl.dict"
+# The three at once: each is one process, and a machine of two cores or
+# more runs them side by side in the time of one.
+run rewrite-fuzzer fuzz/corpus -max_len=8192 -dict="$root/fuzz/opencl.dict" &
 run constraints-fuzzer fuzz/corpus-constraints -max_len=32768 \
-  -dict="$root/fuzz/constraints.dict"
-run cli-fuzzer fuzz/corpus-cli -max_len=64
+  -dict="$root/fuzz/constraints.dict" &
+run cli-fuzzer fuzz/corpus-cli -max_len=64 &
+wait
+failed=0
+for name in rewrite-fuzzer constraints-fuzzer cli-fuzzer; do
+  if [ -e "$said/$name.failed" ]; then
+    cat "$said/$name" >&2
+    failed=1
+  else
+    cat "$said/$name"
+  fi
+done
+rm -rf "$said"
 exit $failed
