@@ -31,6 +31,7 @@ static const char usage_text[] =
     "       gsync-run --build-only FILE.cl [--options \"-cl-std=CL3.0 ...\"]\n"
     "       gsync-run --build-list LIST\n"
     "       gsync-run --load-only --constraints C.json\n"
+    "       gsync-run --load-list LIST\n"
     "\n"
     "Builds a kernel rewritten by gsync-rewrite, launches it G x L through\n"
     "libgsync, checks it against a CPU reference and prints one line:\n"
@@ -113,6 +114,10 @@ static const char usage_options[] =
     "                        at most 4096)\n"
     "  --load-only           only load C.json and check the device against\n"
     "                        it (libgsync): exit 0, or 1 with its message\n"
+    "  --load-list LIST      load each constraints file LIST names, one a\n"
+    "                        line, as --load-only does, in one process;\n"
+    "                        print 'FILE: loaded' or 'FILE: error: MESSAGE'\n"
+    "                        for each; exit 1 if any failed\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
     "                        exit 1 if the build fails\n"
     "  --build-list LIST     build each file LIST names, one a line, with\n"
@@ -138,6 +143,7 @@ typedef struct options {
   const char *constraints;
   const char *build_only;
   const char *build_list; /* --build-list LIST */
+  const char *load_list;  /* --load-list LIST */
   const char *build_options;
   const char *cache_store;               /* --cache-store RULE */
   size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
@@ -283,7 +289,8 @@ static int parse_args(int argc, char **argv, options *o) {
                                          "--vary",
                                          "--size",
                                          "--cache-store",
-                                         "--build-list"};
+                                         "--build-list",
+                                         "--load-list"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -354,6 +361,9 @@ static int parse_args(int argc, char **argv, options *o) {
     case 16:
       o->build_list = value;
       break;
+    case 17:
+      o->load_list = value;
+      break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
       for (cl_uint d = o->offset_dims; d < 3; d++)
@@ -369,7 +379,8 @@ static int parse_args(int argc, char **argv, options *o) {
     if ((k == 5 && o->launches == 0) || (k == 7 && o->rounds == 0))
       return usage_error("must be at least 1", a);
   }
-  if (o->build_only != NULL || o->build_list != NULL || o->cache_store != NULL)
+  if (o->build_only != NULL || o->build_list != NULL ||
+      o->cache_store != NULL || o->load_list != NULL)
     return 0;
   if (o->load_only)
     return o->constraints != NULL
@@ -501,6 +512,41 @@ static int build_list(run *r, const char *list_path) {
       clReleaseProgram(r->program);
       r->program = NULL;
     }
+  }
+  free(list);
+  return status;
+}
+
+/* Loads each constraints file list_path names, one a line, and checks the
+ * device against it, as --load-only does; prints "FILE: loaded" or "FILE:
+ * error: MESSAGE" for each. Returns 0, or 1 if any failed. */
+static int load_list(run *r, const char *list_path) {
+  char *list = slurp(list_path);
+  if (list == NULL)
+    return 1;
+  int status = 0;
+  for (char *line = list, *next; *line != '\0'; line = next) {
+    next = line + strcspn(line, "\n");
+    if (*next == '\n')
+      *next++ = '\0';
+    if (*line == '\0')
+      continue;
+    char err[ERRLEN];
+    gsync_program *gp = NULL;
+    gsync_barrier_choice choice;
+    memset(&choice, 0, sizeof choice);
+    choice.size = sizeof choice;
+    if (gsync_program_load(line, &gp, err, sizeof err) != GSYNC_OK ||
+        gsync_program_check_device(gp, r->dev, err, sizeof err) != GSYNC_OK ||
+        gsync_program_choose_barrier(gp, r->dev, &choice, err, sizeof err) !=
+            GSYNC_OK) {
+      printf("%s: error: %s\n", line, err);
+      status = 1;
+    } else {
+      printf("%s: loaded\n", line);
+    }
+    gsync_program_release(gp);
+    fflush(stdout);
   }
   free(list);
   return status;
@@ -1238,7 +1284,8 @@ int main(int argc, char **argv) {
     return rc < 0 ? 0 : rc;
   const shape *sh = NULL;
   if (o.build_only == NULL && o.build_list == NULL && !o.load_only &&
-      o.cache_store == NULL && (sh = find_shape(o.scenario)) == NULL)
+      o.cache_store == NULL && o.load_list == NULL &&
+      (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
   shape sized; /* an N-D scenario's grid as --extent sets it, or a 1-D
                   one's size as --size does */
@@ -1280,6 +1327,10 @@ int main(int argc, char **argv) {
   }
   if (o.build_list != NULL) {
     status = build_list(&r, o.build_list);
+    goto out;
+  }
+  if (o.load_list != NULL) {
+    status = load_list(&r, o.load_list);
     goto out;
   }
 

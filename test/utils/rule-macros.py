@@ -20,8 +20,8 @@ new tunable comes with a decision. Then:
         table gives: the x86 CPU device's clock, a device without one);
   load  each name in a constraints file's build.options, as -DNAME=0,
         -D NAME (two arguments), "-D NAME" and -UNAME, is refused by
-        libgsync's loader (GSYNC-RUN --load-only) with a message that says
-        so.
+        libgsync's loader (GSYNC-RUN --load-list, all the files in one
+        process) with a message that says so.
 
 Prints "ok WHAT" or "FAIL WHAT: why" for each check, then
 "rule macros: N names, F failed"; exits 1 if any failed.
@@ -161,19 +161,31 @@ def load_mode(names, tmp, tool, gsync_run):
         return
     with open(js) as f:
         base = json.load(f)
-    edited = os.path.join(tmp, "edited.json")
+    # Every edited file is loaded in one process (--load-list).
+    cases = []
     for name in names:
         for opts in (["-D" + name + "=0"], ["-D", name], ["-D " + name],
                      ["-U" + name]):
             d = json.loads(json.dumps(base))
             d["build"]["options"] += opts
-            with open(edited, "w") as f:
+            path = os.path.join(tmp, f"edited-{len(cases)}.json")
+            with open(path, "w") as f:
                 json.dump(d, f)
-            r = run(gsync_run + ["--load-only", "--constraints", edited])
-            check(r.returncode != 0 and
-                  "a macro with the prefix gsync_" in r.stderr,
-                  f"load: build.options {json.dumps(opts)}",
-                  f"exit status {r.returncode}: {r.stderr.strip()[:200]}")
+            cases.append((path, opts))
+    listing = os.path.join(tmp, "edited.txt")
+    with open(listing, "w") as f:
+        f.writelines(path + "\n" for path, _ in cases)
+    r = run(gsync_run + ["--load-list", listing])
+    said = {}
+    for line in r.stdout.splitlines():
+        path, _, rest = line.partition(": ")
+        said[path] = rest
+    for path, opts in cases:
+        got = said.get(path, f"nothing said (exit status {r.returncode}: "
+                       f"{r.stderr.strip()[:200]})")
+        check(got.startswith("error: ") and
+              "a macro with the prefix gsync_" in got,
+              f"load: build.options {json.dumps(opts)}", got[:200])
 
 
 def main():
