@@ -488,6 +488,19 @@ static int build_and_say(run *r, const char *path, const char *opts) {
   return 0;
 }
 
+/* The next line of a list that --build-list or --load-list reads, from
+ * *at on, ended in place; NULL at the end. Empty lines are skipped. */
+static char *next_line(char **at) {
+  while (**at == '\n')
+    (*at)++;
+  if (**at == '\0')
+    return NULL;
+  char *line = *at, *end = line + strcspn(line, "\n");
+  *at = *end == '\n' ? end + 1 : end;
+  *end = '\0';
+  return line;
+}
+
 /* --build-list: builds each "FILE<tab>OPTIONS" line of the file at
  * list_path with build_and_say(). Returns 0 if every build succeeded,
  * else 1. */
@@ -496,12 +509,8 @@ static int build_list(run *r, const char *list_path) {
   if (list == NULL)
     return 1;
   int status = 0;
-  for (char *line = list, *next; *line != '\0'; line = next) {
-    next = line + strcspn(line, "\n");
-    if (*next == '\n')
-      *next++ = '\0';
-    if (*line == '\0')
-      continue;
+  char *at = list;
+  for (char *line; (line = next_line(&at)) != NULL;) {
     char *tab = strchr(line, '\t');
     if (tab != NULL)
       *tab = '\0';
@@ -525,12 +534,8 @@ static int load_list(run *r, const char *list_path) {
   if (list == NULL)
     return 1;
   int status = 0;
-  for (char *line = list, *next; *line != '\0'; line = next) {
-    next = line + strcspn(line, "\n");
-    if (*next == '\n')
-      *next++ = '\0';
-    if (*line == '\0')
-      continue;
+  char *at = list;
+  for (char *line; (line = next_line(&at)) != NULL;) {
     char err[ERRLEN];
     gsync_program *gp = NULL;
     gsync_barrier_choice choice;
