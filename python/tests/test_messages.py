@@ -1,7 +1,7 @@
 """gsync's exceptions carry libgsync's messages: on constraints files
 mutated at random from a real one (seeded, so a failure names its case),
 gsync.load() and the device check accept what libgsync, through
-gsync-run, accepts, and refuse the rest with FormatError or DeviceError
+gsync-run --load-list, accepts, and refuse the rest with FormatError or DeviceError
 and the message gsync-run prints. A mutation deletes a field or sets it
 to a value of another kind or range. GSYNC_LOADER_MUTATIONS sets how many
 (60 in the suite; a longer run is the same test with a larger number)."""
@@ -41,17 +41,25 @@ def mutate(doc, path, value):
         doc[key] = value
 
 
-def libgsync_result(gsync_run, js):
-    """None if libgsync loads js and finds the device fit, else its
-    message."""
-    r = subprocess.run([gsync_run, "--load-only", "--constraints", str(js)],
+def libgsync_results(gsync_run, files, tmp_path):
+    """For each file: None if libgsync loads it and finds the device fit,
+    else its message (gsync-run --load-list, one process for all)."""
+    listing = tmp_path / "files.txt"
+    listing.write_text("".join(f"{js}\n" for js in files))
+    r = subprocess.run([gsync_run, "--load-list", str(listing)],
                        capture_output=True, text=True,
-                       errors="surrogateescape", timeout=60)
-    if r.returncode == 0:
-        return None
-    line = (r.stderr.splitlines() or [""])[0]
-    assert line.startswith("gsync-run: error: "), r.stdout + r.stderr
-    return line[len("gsync-run: error: "):]
+                       errors="surrogateescape", timeout=120)
+    said = {}
+    for line in r.stdout.splitlines():
+        path, _, rest = line.partition(": ")
+        said[path] = None if rest == "loaded" else rest
+    results = []
+    for js in files:
+        assert str(js) in said, r.stdout + r.stderr
+        rest = said[str(js)]
+        assert rest is None or rest.startswith("error: "), rest
+        results.append(rest and rest[len("error: "):])
+    return results
 
 
 def gsync_result(js, device):
@@ -67,14 +75,18 @@ def test_messages_reach_python(original, tmp_path, gsync_run,
     _, doc = original
     every = list(paths(doc))
     r = random.Random(SEED)
-    differ = []
+    cases = []
     for i in range(MUTATIONS):
         d = json.loads(json.dumps(doc))
         path, value = r.choice(every), r.choice(VALUES)
         mutate(d, path, value)
         js = tmp_path / f"m{i}.json"
         js.write_text(json.dumps(d, indent=1))
-        c, py = libgsync_result(gsync_run, js), gsync_result(js, device)
+        cases.append((path, value, js))
+    said = libgsync_results(gsync_run, [js for _, _, js in cases], tmp_path)
+    differ = []
+    for (path, value, js), c in zip(cases, said):
+        py = gsync_result(js, device)
         if c != py:
             differ.append(f"{path}={value!r}: libgsync {c!r}, gsync {py!r}")
     assert not differ, f"{len(differ)} of {MUTATIONS}:\n" + "\n".join(differ)
