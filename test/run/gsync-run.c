@@ -32,6 +32,7 @@ static const char usage_text[] =
     "       gsync-run --build-list LIST\n"
     "       gsync-run --load-only --constraints C.json\n"
     "       gsync-run --load-list LIST\n"
+    "       gsync-run --build-runs LIST\n"
     "\n"
     "Builds a kernel rewritten by gsync-rewrite, launches it G x L through\n"
     "libgsync, checks it against a CPU reference and prints one line:\n"
@@ -118,6 +119,13 @@ static const char usage_options[] =
     "                        line, as --load-only does, in one process;\n"
     "                        print 'FILE: loaded' or 'FILE: error: MESSAGE'\n"
     "                        for each; exit 1 if any failed\n"
+    "  --build-runs LIST     for each run LIST names, one a line (its\n"
+    "                        options, tab-separated), only load its\n"
+    "                        constraints and build its output as that run\n"
+    "                        would, in one process (the device's compiler\n"
+    "                        starts once, and the runs then find their\n"
+    "                        programs in its cache); print 'RUN N: built'\n"
+    "                        or why not; exit 1 if any failed\n"
     "  --build-only FILE.cl  only build FILE.cl; print the build log and\n"
     "                        exit 1 if the build fails\n"
     "  --build-list LIST     build each file LIST names, one a line, with\n"
@@ -144,6 +152,7 @@ typedef struct options {
   const char *build_only;
   const char *build_list; /* --build-list LIST */
   const char *load_list;  /* --load-list LIST */
+  const char *build_runs; /* --build-runs LIST */
   const char *build_options;
   const char *cache_store;               /* --cache-store RULE */
   size_t groups[3], local[3], offset[3]; /* per dimension; 1 past dims */
@@ -290,7 +299,8 @@ static int parse_args(int argc, char **argv, options *o) {
                                          "--size",
                                          "--cache-store",
                                          "--build-list",
-                                         "--load-list"};
+                                         "--load-list",
+                                         "--build-runs"};
     const char *value = NULL;
     size_t k, n = 0;
     for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
@@ -364,6 +374,9 @@ static int parse_args(int argc, char **argv, options *o) {
     case 17:
       o->load_list = value;
       break;
+    case 18:
+      o->build_runs = value;
+      break;
     case 10:
       ok = parse_shape(value, o->offset, &o->offset_dims);
       for (cl_uint d = o->offset_dims; d < 3; d++)
@@ -380,7 +393,7 @@ static int parse_args(int argc, char **argv, options *o) {
       return usage_error("must be at least 1", a);
   }
   if (o->build_only != NULL || o->build_list != NULL ||
-      o->cache_store != NULL || o->load_list != NULL)
+      o->cache_store != NULL || o->load_list != NULL || o->build_runs != NULL)
     return 0;
   if (o->load_only)
     return o->constraints != NULL
@@ -526,6 +539,31 @@ static int build_list(run *r, const char *list_path) {
   return status;
 }
 
+/* Loads the constraints file path into r->gp, checks r's device against
+ * it and lets libgsync choose the barrier (an output of --barrier=auto's)
+ * into choice. Returns GSYNC_OK, or libgsync's status with its message in
+ * err (ERRLEN bytes). */
+static gsync_status load_program(run *r, const char *path,
+                                 gsync_barrier_choice *choice, char *err) {
+  memset(choice, 0, sizeof *choice);
+  choice->size = sizeof *choice;
+  gsync_status st = gsync_program_load(path, &r->gp, err, ERRLEN);
+  if (st == GSYNC_OK)
+    st = gsync_program_check_device(r->gp, r->dev, err, ERRLEN);
+  if (st == GSYNC_OK)
+    st = gsync_program_choose_barrier(r->gp, r->dev, choice, err, ERRLEN);
+  return st;
+}
+
+/* The options a run of o builds its output with: libgsync's for r's
+ * program and device, then --options. Written into buf (n bytes). */
+static const char *run_build_options(run *r, const options *o, char *buf,
+                                     size_t n) {
+  snprintf(buf, n, "%s %s", gsync_program_build_options(r->gp, r->dev),
+           o->build_options != NULL ? o->build_options : "");
+  return buf;
+}
+
 /* Loads each constraints file list_path names, one a line, and checks the
  * device against it, as --load-only does; prints "FILE: loaded" or "FILE:
  * error: MESSAGE" for each. Returns 0, or 1 if any failed. */
@@ -537,20 +575,62 @@ static int load_list(run *r, const char *list_path) {
   char *at = list;
   for (char *line; (line = next_line(&at)) != NULL;) {
     char err[ERRLEN];
-    gsync_program *gp = NULL;
     gsync_barrier_choice choice;
-    memset(&choice, 0, sizeof choice);
-    choice.size = sizeof choice;
-    if (gsync_program_load(line, &gp, err, sizeof err) != GSYNC_OK ||
-        gsync_program_check_device(gp, r->dev, err, sizeof err) != GSYNC_OK ||
-        gsync_program_choose_barrier(gp, r->dev, &choice, err, sizeof err) !=
-            GSYNC_OK) {
+    if (load_program(r, line, &choice, err) != GSYNC_OK) {
       printf("%s: error: %s\n", line, err);
       status = 1;
     } else {
       printf("%s: loaded\n", line);
     }
-    gsync_program_release(gp);
+    gsync_program_release(r->gp);
+    r->gp = NULL;
+    fflush(stdout);
+  }
+  free(list);
+  return status;
+}
+
+/* For each run list_path names, one a line of tab-separated gsync-run
+ * options, loads its constraints and builds its output as main() would
+ * before launching it, so that the runs find their programs in the
+ * device's cache. Prints "RUN N: built" (N from 1) or why not. Returns 0,
+ * or 1 if any failed. */
+static int build_runs(run *r, const char *list_path) {
+  char *list = slurp(list_path);
+  if (list == NULL)
+    return 1;
+  int status = 0, n = 0;
+  char *at = list;
+  for (char *line; (line = next_line(&at)) != NULL;) {
+    char *argv[64] = {"gsync-run"};
+    int argc = 1;
+    for (char *arg = strtok(line, "\t"); arg != NULL && argc < 63;
+         arg = strtok(NULL, "\t"))
+      argv[argc++] = arg;
+    n++;
+    options o;
+    char err[ERRLEN], opts[512];
+    gsync_barrier_choice choice;
+    int ok = parse_args(argc, argv, &o) == 0 && o.cl != NULL &&
+             o.constraints != NULL;
+    if (ok && load_program(r, o.constraints, &choice, err) != GSYNC_OK) {
+      printf("RUN %d: error: %s\n", n, err);
+      ok = 0;
+    } else if (ok) {
+      ok =
+          build(r, o.cl, run_build_options(r, &o, opts, sizeof opts)) == RUN_OK;
+      if (ok)
+        printf("RUN %d: built\n", n);
+    } else {
+      printf("RUN %d: error: not the options of a run\n", n);
+    }
+    status |= !ok;
+    gsync_program_release(r->gp);
+    r->gp = NULL;
+    if (r->program != NULL) {
+      clReleaseProgram(r->program);
+      r->program = NULL;
+    }
     fflush(stdout);
   }
   free(list);
@@ -1289,7 +1369,7 @@ int main(int argc, char **argv) {
     return rc < 0 ? 0 : rc;
   const shape *sh = NULL;
   if (o.build_only == NULL && o.build_list == NULL && !o.load_only &&
-      o.cache_store == NULL && o.load_list == NULL &&
+      o.cache_store == NULL && o.load_list == NULL && o.build_runs == NULL &&
       (sh = find_shape(o.scenario)) == NULL)
     return usage_error("unknown scenario", o.scenario);
   shape sized; /* an N-D scenario's grid as --extent sets it, or a 1-D
@@ -1338,6 +1418,10 @@ int main(int argc, char **argv) {
     status = load_list(&r, o.load_list);
     goto out;
   }
+  if (o.build_runs != NULL) {
+    status = build_runs(&r, o.build_runs);
+    goto out;
+  }
 
   char err[ERRLEN];
   if (o.cache_store != NULL) {
@@ -1353,12 +1437,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   gsync_barrier_choice choice;
-  memset(&choice, 0, sizeof choice);
-  choice.size = sizeof choice;
-  if (gsync_program_load(o.constraints, &r.gp, err, sizeof err) != GSYNC_OK ||
-      gsync_program_check_device(r.gp, r.dev, err, sizeof err) != GSYNC_OK ||
-      gsync_program_choose_barrier(r.gp, r.dev, &choice, err, sizeof err) !=
-          GSYNC_OK) {
+  if (load_program(&r, o.constraints, &choice, err) != GSYNC_OK) {
     fprintf(stderr, "gsync-run: error: %s\n", err);
     goto out;
   }
@@ -1371,9 +1450,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   char opts[512];
-  snprintf(opts, sizeof opts, "%s %s", gsync_program_build_options(r.gp, r.dev),
-           o.build_options != NULL ? o.build_options : "");
-  if (build(&r, o.cl, opts) != RUN_OK)
+  if (build(&r, o.cl, run_build_options(&r, &o, opts, sizeof opts)) != RUN_OK)
     goto out;
   status = report(&r, strcmp(o.scenario, "ids") == 0 ? run_ids(&r)
                                                      : run_scenario(&r, sh));
