@@ -2,8 +2,8 @@
 # Sets up and runs the whole test suite: a plain build with warnings as
 # errors, then a build under AddressSanitizer + UndefinedBehaviorSanitizer
 # (a test that runs no OpenCL runs in only one of them; see below);
-# then the three fuzzers side by side for 20 seconds (fuzz/check.sh SECONDS runs
-# them longer). lit starts the tests that took longest first, from
+# then the three fuzzers side by side for 20 seconds (fuzz/check.sh
+# SECONDS runs them longer). lit starts the tests that took longest first, from
 # test/.lit_test_times.txt (a run's own times once it has one), so that the
 # long ones overlap with the rest on a machine of two cores. Ends with one line
 # "N passed, N failed" counting the four steps (the two suites, the check

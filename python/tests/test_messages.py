@@ -1,8 +1,8 @@
 """gsync's exceptions carry libgsync's messages: on constraints files
 mutated at random from a real one (seeded, so a failure names its case),
 gsync.load() and the device check accept what libgsync, through
-gsync-run --load-list, accepts, and refuse the rest with FormatError or DeviceError
-and the message gsync-run prints. A mutation deletes a field or sets it
+gsync-run --load-list, accepts, and refuse the rest with FormatError or
+DeviceError and the message gsync-run prints. A mutation deletes a field or sets it
 to a value of another kind or range. GSYNC_LOADER_MUTATIONS sets how many
 (60 in the suite; a longer run is the same test with a larger number)."""
 import json

@@ -501,8 +501,9 @@ static int build_and_say(run *r, const char *path, const char *opts) {
   return 0;
 }
 
-/* The next line of a list that --build-list or --load-list reads, from
- * *at on, ended in place; NULL at the end. Empty lines are skipped. */
+/* The next line of a list that --build-list, --load-list or --build-runs
+ * reads, from *at on, ended in place; NULL at the end. Empty lines are
+ * skipped. */
 static char *next_line(char **at) {
   while (**at == '\n')
     (*at)++;

@@ -42,11 +42,14 @@ global_barrier_wait()); with every other barrier it checks instead that
 the rewrite of its first case is refused with the error that names the
 barrier ("BARRIER NAME - refused: ok").
 
-Every launch runs under `timeout` (a hang is a failure): %timeout's limit,
-or %timeout-short's where the case asks for it. Prints one line
-per run, "BARRIER NAME DISCOVERY PREFIX: ok" or "...: FAILED" followed by
-what failed, then "barrier runs: N runs over B barriers, F failed"; exits 1
-if any failed or no barrier was found.
+Every rewrite is made first, then one `gsync-run --build-runs` builds
+every launch's program (PoCL reads its kernel library once, not once a
+launch; what it cannot build, the launch itself reports), then the
+launches run. Every launch runs under `timeout` (a hang is a failure):
+%timeout's limit, or %timeout-short's where the case asks for it. Prints
+one line per run, "BARRIER NAME DISCOVERY PREFIX: ok" or "...: FAILED"
+followed by what failed, then "barrier runs: N runs over B barriers, F
+failed"; exits 1 if any failed or no barrier was found.
 """
 import argparse
 import os

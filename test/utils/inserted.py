@@ -14,8 +14,9 @@ second form a file the tool does not rewrite is named ("not rewritten:
 NAME") and left out.
 
 Prints "checked: N files", one line per '?' the tool added, with the
-tokens around it, then "inserted conditional expressions: N"; exits 1 if N > 0. An output that
-is its input byte for byte (no global_barrier()) has none.
+tokens around it, then "inserted conditional expressions: N"; exits 1 if
+N > 0. An output that is its input byte for byte (no global_barrier())
+has none.
 
 Why: at -cl-opt-disable clang writes a conditional expression as two
 branches and a phi, and PoCL 5.0 lost a late return's flag through the
