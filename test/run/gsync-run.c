@@ -501,36 +501,27 @@ static int build_and_say(run *r, const char *path, const char *opts) {
   return 0;
 }
 
-/* The next line of a list that --build-list, --load-list or --build-runs
- * reads, from *at on, ended in place; NULL at the end. Empty lines are
- * skipped. */
-static char *next_line(char **at) {
-  while (**at == '\n')
-    (*at)++;
-  if (**at == '\0')
-    return NULL;
-  char *line = *at, *end = line + strcspn(line, "\n");
-  *at = *end == '\n' ? end + 1 : end;
-  *end = '\0';
-  return line;
-}
-
-/* --build-list: builds each "FILE<tab>OPTIONS" line of the file at
- * list_path with build_and_say(). Returns 0 if every build succeeded,
- * else 1. */
-static int build_list(run *r, const char *list_path) {
+/* Calls each(r, line, n) for each line of the file at list_path, N from
+ * 1 (empty lines skipped; the lines of --build-list, --load-list and
+ * --build-runs), then flushes what it printed and releases the program
+ * and the constraints it left in r. Returns 0 if every call returned 0,
+ * else 1 (also when the file cannot be read). */
+static int each_line(run *r, const char *list_path,
+                     int (*each)(run *r, char *line, int n)) {
   char *list = slurp(list_path);
   if (list == NULL)
     return 1;
-  int status = 0;
-  char *at = list;
-  for (char *line; (line = next_line(&at)) != NULL;) {
-    char *tab = strchr(line, '\t');
-    if (tab != NULL)
-      *tab = '\0';
-    if (build_and_say(r, line, tab != NULL ? tab + 1 : "") != 0)
-      status = 1;
+  int status = 0, n = 0;
+  for (char *at = list; *at != '\0';) {
+    char *line = at, *end = line + strcspn(line, "\n");
+    at = *end == '\n' ? end + 1 : end;
+    *end = '\0';
+    if (*line == '\0')
+      continue;
+    status |= each(r, line, ++n) != 0;
     fflush(stdout);
+    gsync_program_release(r->gp);
+    r->gp = NULL;
     if (r->program != NULL) {
       clReleaseProgram(r->program);
       r->program = NULL;
@@ -538,6 +529,16 @@ static int build_list(run *r, const char *list_path) {
   }
   free(list);
   return status;
+}
+
+/* --build-list: builds the line's "FILE<tab>OPTIONS" with build_and_say().
+ * Returns 0 if it built, else 1. */
+static int build_list_line(run *r, char *line, int n) {
+  (void)n;
+  char *tab = strchr(line, '\t');
+  if (tab != NULL)
+    *tab = '\0';
+  return build_and_say(r, line, tab != NULL ? tab + 1 : "");
 }
 
 /* Loads the constraints file path into r->gp, checks r's device against
@@ -565,77 +566,48 @@ static const char *run_build_options(run *r, const options *o, char *buf,
   return buf;
 }
 
-/* Loads each constraints file list_path names, one a line, and checks the
+/* --load-list: loads the constraints file the line names and checks the
  * device against it, as --load-only does; prints "FILE: loaded" or "FILE:
- * error: MESSAGE" for each. Returns 0, or 1 if any failed. */
-static int load_list(run *r, const char *list_path) {
-  char *list = slurp(list_path);
-  if (list == NULL)
+ * error: MESSAGE". Returns 0 if it loaded, else 1. */
+static int load_list_line(run *r, char *line, int n) {
+  (void)n;
+  char err[ERRLEN];
+  gsync_barrier_choice choice;
+  if (load_program(r, line, &choice, err) != GSYNC_OK) {
+    printf("%s: error: %s\n", line, err);
     return 1;
-  int status = 0;
-  char *at = list;
-  for (char *line; (line = next_line(&at)) != NULL;) {
-    char err[ERRLEN];
-    gsync_barrier_choice choice;
-    if (load_program(r, line, &choice, err) != GSYNC_OK) {
-      printf("%s: error: %s\n", line, err);
-      status = 1;
-    } else {
-      printf("%s: loaded\n", line);
-    }
-    gsync_program_release(r->gp);
-    r->gp = NULL;
-    fflush(stdout);
   }
-  free(list);
-  return status;
+  printf("%s: loaded\n", line);
+  return 0;
 }
 
-/* For each run list_path names, one a line of tab-separated gsync-run
- * options, loads its constraints and builds its output as main() would
- * before launching it, so that the runs find their programs in the
- * device's cache. Prints "RUN N: built" (N from 1) or why not. Returns 0,
- * or 1 if any failed. */
-static int build_runs(run *r, const char *list_path) {
-  char *list = slurp(list_path);
-  if (list == NULL)
+/* --build-runs: for the run the line holds (its gsync-run options,
+ * tab-separated), loads its constraints and builds its output as main()
+ * would before launching it, so that the run finds its program in the
+ * device's cache. Prints "RUN N: built" or why not. Returns 0 if it
+ * built, else 1. */
+static int build_runs_line(run *r, char *line, int n) {
+  char *argv[64] = {"gsync-run"};
+  int argc = 1;
+  for (char *arg = strtok(line, "\t"); arg != NULL && argc < 63;
+       arg = strtok(NULL, "\t"))
+    argv[argc++] = arg;
+  options o;
+  char err[ERRLEN], opts[512];
+  gsync_barrier_choice choice;
+  if (parse_args(argc, argv, &o) != 0 || o.cl == NULL ||
+      o.constraints == NULL) {
+    printf("RUN %d: error: not the options of a run\n", n);
     return 1;
-  int status = 0, n = 0;
-  char *at = list;
-  for (char *line; (line = next_line(&at)) != NULL;) {
-    char *argv[64] = {"gsync-run"};
-    int argc = 1;
-    for (char *arg = strtok(line, "\t"); arg != NULL && argc < 63;
-         arg = strtok(NULL, "\t"))
-      argv[argc++] = arg;
-    n++;
-    options o;
-    char err[ERRLEN], opts[512];
-    gsync_barrier_choice choice;
-    int ok = parse_args(argc, argv, &o) == 0 && o.cl != NULL &&
-             o.constraints != NULL;
-    if (ok && load_program(r, o.constraints, &choice, err) != GSYNC_OK) {
-      printf("RUN %d: error: %s\n", n, err);
-      ok = 0;
-    } else if (ok) {
-      ok =
-          build(r, o.cl, run_build_options(r, &o, opts, sizeof opts)) == RUN_OK;
-      if (ok)
-        printf("RUN %d: built\n", n);
-    } else {
-      printf("RUN %d: error: not the options of a run\n", n);
-    }
-    status |= !ok;
-    gsync_program_release(r->gp);
-    r->gp = NULL;
-    if (r->program != NULL) {
-      clReleaseProgram(r->program);
-      r->program = NULL;
-    }
-    fflush(stdout);
   }
-  free(list);
-  return status;
+  if (load_program(r, o.constraints, &choice, err) != GSYNC_OK) {
+    printf("RUN %d: error: %s\n", n, err);
+    return 1;
+  }
+  if (build(r, o.cl, run_build_options(r, &o, opts, sizeof opts)) != RUN_OK)
+    return 1;
+  printf("RUN %d: built\n", n);
+  return 0;
 }
 
 /* Creates a buffer of n uints holding init. Returns it, or NULL after
@@ -1412,15 +1384,15 @@ int main(int argc, char **argv) {
     goto out;
   }
   if (o.build_list != NULL) {
-    status = build_list(&r, o.build_list);
+    status = each_line(&r, o.build_list, build_list_line);
     goto out;
   }
   if (o.load_list != NULL) {
-    status = load_list(&r, o.load_list);
+    status = each_line(&r, o.load_list, load_list_line);
     goto out;
   }
   if (o.build_runs != NULL) {
-    status = build_runs(&r, o.build_runs);
+    status = each_line(&r, o.build_runs, build_runs_line);
     goto out;
   }
 
