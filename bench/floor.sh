@@ -25,14 +25,19 @@
 # default 100000), PLAT (default NVIDIA), EXTRA_VARIANTS (more rules of
 # build/floor-kernels, rewritten there by hand, timed in the same rounds).
 # At prepare, TREE_VARIANTS (bench/rule-variants.sh) adds candidate builds
-# of tree, timed with the others (run reads the list prepare wrote).
+# of tree, timed with the others (run reads the list prepare wrote), and
+# FLOOR_KERNEL names the timed input in bench/kernels (default loop;
+# loop-l2 reaches its elements through a volatile pointer, so that no
+# variant's loop hits L1): its kernels go to build/floor-kernels-NAME, and
+# run takes the same FLOOR_KERNEL.
 set -u
 # A failed gsync-bench shows: its message in the raw file, and a FAILED
 # line (a config it refuses, such as a local size the kernel cannot
 # have, ends its run; the shapes after it have no figures).
 set -o pipefail
 root=$(pwd)
-K=$root/build/floor-kernels
+fk=${FLOOR_KERNEL:-loop}
+K=$root/build/floor-kernels${FLOOR_KERNEL:+-$FLOOR_KERNEL}
 B=${B:-$root/build/bench/gsync-bench}
 . "$root/bench/rule-variants.sh"
 variants="tree floor-release floor-relaxed${EXTRA_VARIANTS:+ $EXTRA_VARIANTS}"
@@ -56,8 +61,9 @@ if [ "${1:-}" = prepare ]; then
   echo "$variants" > "$K/VARIANTS"
   for v in $variants; do
     for k in loop mp; do
+      src=$k; [ $k = loop ] && src=$fk
       "$tool" --rules-dir="$rules" --barrier="$v" --no-discovery \
-        "$root/bench/kernels/$k.cl" -o "$K/$k.$v.cl" --constraints "$K/$k.$v.json" || exit 1
+        "$root/bench/kernels/$src.cl" -o "$K/$k.$v.cl" --constraints "$K/$k.$v.json" || exit 1
     done
   done
   echo "floor.sh: kernels in $K"
